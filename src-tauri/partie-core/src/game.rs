@@ -1,0 +1,137 @@
+//! The games behind one interface: set up from a record's `game`, `rules` and `sides`, play
+//! JSON actions, and derive the common summary of `records.md` section 3.
+
+use crate::error::Error;
+use crate::molkky::{Molkkout, Molkky};
+use serde_json::{Map, Value};
+
+/// The games this build knows, by their record name.
+pub const GAMES: &[&str] = &["molkky", "molkkout"];
+
+/// A refused action: the error, and the state exactly as it was before the action.
+#[derive(Debug, Clone)]
+pub struct Refused<S> {
+    /// The untouched state.
+    pub state: S,
+    /// Why the action was refused.
+    pub error: Error,
+}
+
+impl<S> Refused<S> {
+    /// Wraps an error with the state it leaves untouched.
+    pub fn new(state: S, error: Error) -> Self {
+        Refused { state, error }
+    }
+}
+
+/// One game's rules: a validated state that only changes through [`Game::play`].
+pub trait Game: Sized + Clone {
+    /// One action of the game, as parsed from its record form.
+    type Action;
+
+    /// Builds the starting state from unchecked rules and sides.
+    fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error>;
+
+    /// Reads an action from its JSON form; `bad_action` when it is malformed.
+    fn parse_action(action: &Value) -> Result<Self::Action, Error>;
+
+    /// Applies an action, or hands back the untouched state with the refusal.
+    fn play(self, action: &Self::Action) -> Result<Self, Refused<Self>>;
+
+    /// The summary: common keys plus the game's own.
+    fn summary(&self) -> Value;
+
+    /// Whether the game is over (won or drawn).
+    fn is_over(&self) -> bool;
+}
+
+/// The state of a match of any game, dispatching to the game's rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchState {
+    /// A Mölkky game or best-of match.
+    Molkky(Molkky),
+    /// A standalone mölkkout.
+    Molkkout(Molkkout),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $g:ident => $body:expr) => {
+        match $self {
+            MatchState::Molkky($g) => $body,
+            MatchState::Molkkout($g) => $body,
+        }
+    };
+}
+
+fn play_as<G: Game>(
+    g: G,
+    action: &Value,
+    wrap: fn(G) -> MatchState,
+) -> Result<MatchState, Refused<MatchState>> {
+    let parsed = match G::parse_action(action) {
+        Ok(a) => a,
+        Err(e) => return Err(Refused::new(wrap(g), e)),
+    };
+    g.play(&parsed)
+        .map(wrap)
+        .map_err(|r| Refused::new(wrap(r.state), r.error))
+}
+
+impl MatchState {
+    /// Sets up a match of `game` (a record's game name).
+    pub fn setup(
+        game: &str,
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+    ) -> Result<Self, Error> {
+        match game {
+            "molkky" => Molkky::setup(rules, sides).map(MatchState::Molkky),
+            "molkkout" => Molkkout::setup(rules, sides).map(MatchState::Molkkout),
+            other => {
+                Err(Error::bad_setup(format!("unknown game {other:?}")).with_code("unknown_game"))
+            }
+        }
+    }
+
+    /// Applies one action in its JSON form.
+    pub fn play(self, action: &Value) -> Result<Self, Refused<Self>> {
+        match self {
+            MatchState::Molkky(g) => play_as(g, action, MatchState::Molkky),
+            MatchState::Molkkout(g) => play_as(g, action, MatchState::Molkkout),
+        }
+    }
+
+    /// The summary of `records.md` section 3.
+    pub fn summary(&self) -> Value {
+        dispatch!(self, g => g.summary())
+    }
+
+    /// Whether the match is over.
+    pub fn is_over(&self) -> bool {
+        dispatch!(self, g => g.is_over())
+    }
+}
+
+/// Checks the common shape of sides: each a non-empty list of non-empty, trimmed names.
+pub fn check_sides(sides: &[Vec<String>]) -> Result<(), Error> {
+    for (i, side) in sides.iter().enumerate() {
+        if side.is_empty() {
+            return Err(Error::bad_setup(format!("side {i} has no player")).with_code("empty_side"));
+        }
+        for name in side {
+            if name.trim().is_empty() {
+                return Err(
+                    Error::bad_setup(format!("side {i} has a player without a name"))
+                        .with_code("empty_name"),
+                );
+            }
+            if name.chars().count() > 60 {
+                return Err(Error::bad_setup(format!(
+                    "side {i}: a name is longer than 60 characters"
+                ))
+                .with_code("long_name"));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,17 @@
+//! Partie's core: the games as pure rules, match records and their replay, the SQLite history,
+//! and the scenario runner behind the `partie` command line.
+//!
+//! A match is its setup plus its list of actions; everything else (scores, whose turn, the
+//! winner) is derived by replaying the actions through the rules. This crate has no dependency
+//! on the desktop shell so that it builds and tests in seconds.
+
+pub mod error;
+pub mod game;
+pub mod molkky;
+pub mod record;
+pub mod scenario;
+pub mod store;
+
+pub use error::{Error, ErrorKind};
+pub use game::{Game, MatchState, Refused};
+pub use record::Record;

@@ -1,0 +1,260 @@
+//! A Mölkky game: one leg, or a best-of-3/5 match with its starter rules and mölkkout.
+
+use super::leg::Leg;
+use super::molkkout::Molkkout;
+use super::rules::MolkkyRules;
+use super::throw::Throw;
+use crate::error::Error;
+use crate::game::{check_sides, Game, Refused};
+use serde_json::{json, Map, Value};
+
+/// What is being played right now in a match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Phase {
+    Leg,
+    /// The tie-break before the deciding leg, when the legs' points are equal.
+    Molkkout(Molkkout),
+}
+
+/// A Mölkky game or match. Built with [`Game::setup`], changed only by [`Game::play`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Molkky {
+    rules: MolkkyRules,
+    sides: Vec<Vec<String>>,
+    team_sizes: Vec<usize>,
+    leg_no: u32,
+    leg: Leg,
+    phase: Phase,
+    legs_won: Vec<u32>,
+    /// Each finished leg's points for the match tally.
+    leg_points: Vec<Vec<u32>>,
+    winner: Option<usize>,
+}
+
+impl Molkky {
+    /// The validated rules.
+    pub fn rules(&self) -> &MolkkyRules {
+        &self.rules
+    }
+
+    /// The sides and their players.
+    pub fn sides(&self) -> &[Vec<String>] {
+        &self.sides
+    }
+
+    /// The current (or last) leg.
+    pub fn leg(&self) -> &Leg {
+        &self.leg
+    }
+
+    /// The match tie-break, while it is being played.
+    pub fn molkkout(&self) -> Option<&Molkkout> {
+        match &self.phase {
+            Phase::Molkkout(m) => Some(m),
+            Phase::Leg => None,
+        }
+    }
+
+    /// The side to throw now, or `None` when the match is over.
+    pub fn turn(&self) -> Option<usize> {
+        if self.winner.is_some() {
+            return None;
+        }
+        match &self.phase {
+            Phase::Leg => self.leg.turn(),
+            Phase::Molkkout(m) => m.turn(),
+        }
+    }
+
+    /// The player who throws next.
+    pub fn thrower(&self) -> Option<&str> {
+        match &self.phase {
+            Phase::Molkkout(m) => m.thrower(),
+            Phase::Leg => self
+                .turn()
+                .map(|s| self.sides[s][self.leg.next_player(s)].as_str()),
+        }
+    }
+
+    fn start_leg(&mut self, starter: usize) {
+        self.leg = Leg::new(self.sides.len(), starter);
+        self.phase = Phase::Leg;
+    }
+
+    /// Settles a won leg: the tally, the match, and who starts the next leg.
+    fn leg_won(&mut self, w: usize) {
+        self.leg_points
+            .push(self.leg.points_for_match(self.rules.target));
+        self.legs_won[w] += 1;
+        let need = self.rules.legs_to_win();
+        if self.legs_won[w] == need {
+            self.winner = Some(w);
+            return;
+        }
+        self.leg_no += 1;
+        let deciding = self.legs_won.iter().all(|&won| won == need - 1);
+        if !deciding {
+            let starter = 1 - self.leg.starter();
+            self.start_leg(starter);
+            return;
+        }
+        let totals: Vec<u32> = (0..2)
+            .map(|s| self.leg_points.iter().map(|p| p[s]).sum())
+            .collect();
+        match totals[0].cmp(&totals[1]) {
+            std::cmp::Ordering::Greater => self.start_leg(0),
+            std::cmp::Ordering::Less => self.start_leg(1),
+            std::cmp::Ordering::Equal => {
+                // Side A of the tie-break is the side that started the first leg: side 0.
+                self.phase = Phase::Molkkout(Molkkout::new(self.sides.clone(), 0));
+            }
+        }
+    }
+
+    /// Points per side summed over the finished legs (the deciding leg's starter rule).
+    pub fn match_points(&self) -> Vec<u32> {
+        (0..self.sides.len())
+            .map(|s| self.leg_points.iter().map(|p| p[s]).sum())
+            .collect()
+    }
+
+    fn ranking(&self) -> Vec<usize> {
+        match &self.phase {
+            Phase::Molkkout(m) => m.ranking(),
+            Phase::Leg => {
+                let mut rank = self.leg.ranking();
+                if let Some(w) = self.winner {
+                    rank.retain(|&s| s != w);
+                    rank.insert(0, w);
+                }
+                rank
+            }
+        }
+    }
+}
+
+impl Game for Molkky {
+    type Action = Throw;
+
+    fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
+        let rules = MolkkyRules::from_map(rules)?;
+        if !(2..=16).contains(&sides.len()) {
+            return Err(Error::bad_setup(format!(
+                "Mölkky is for 2 to 16 sides, not {}",
+                sides.len()
+            ))
+            .with_code("side_count"));
+        }
+        if rules.best_of > 1 && sides.len() != 2 {
+            return Err(
+                Error::bad_setup("a best-of match is between exactly 2 sides")
+                    .with_code("match_sides"),
+            );
+        }
+        check_sides(sides)?;
+        Ok(Molkky {
+            team_sizes: sides.iter().map(Vec::len).collect(),
+            sides: sides.to_vec(),
+            leg_no: 1,
+            leg: Leg::new(sides.len(), 0),
+            phase: Phase::Leg,
+            legs_won: vec![0; sides.len()],
+            leg_points: Vec::new(),
+            winner: None,
+            rules,
+        })
+    }
+
+    fn parse_action(action: &Value) -> Result<Throw, Error> {
+        Throw::from_json(action)
+    }
+
+    fn play(mut self, throw: &Throw) -> Result<Self, Refused<Self>> {
+        if let Phase::Molkkout(m) = &self.phase {
+            if let Err(e) = m.check(throw) {
+                return Err(Refused::new(self, e));
+            }
+        }
+        if self.winner.is_some() {
+            return Err(Refused::new(
+                self,
+                Error::illegal("the game is over").with_code("game_over"),
+            ));
+        }
+        match &mut self.phase {
+            Phase::Molkkout(m) => {
+                m.throw(*throw);
+                if let Some(w) = m.winner() {
+                    // The mölkkout's winner starts the deciding leg; leg_no already counts it.
+                    self.start_leg(w);
+                }
+            }
+            Phase::Leg => {
+                self.leg.throw(&self.rules, &self.team_sizes, *throw);
+                if let Some(w) = self.leg.winner() {
+                    self.leg_won(w);
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    fn summary(&self) -> Value {
+        let n = self.sides.len();
+        let status = if self.winner.is_some() {
+            "won"
+        } else {
+            "playing"
+        };
+        let target = self.rules.target;
+        let mut s = json!({
+            "status": status,
+            "winner": self.winner,
+            "turn": self.turn(),
+            "thrower": self.thrower(),
+            "ranking": self.ranking(),
+            "legs_won": self.legs_won,
+            "leg": self.leg_no,
+            "target": target,
+            "bust_to": self.rules.bust_to,
+            "misses_allowed": self.rules.misses,
+            "best_of": self.rules.best_of,
+            "leg_points": self.leg_points,
+            "match_points": self.match_points(),
+            "leg_starter": self.leg.starter(),
+            "next_players": (0..n).map(|s| self.leg.next_player(s)).collect::<Vec<_>>(),
+        });
+        let obj = s.as_object_mut().expect("object");
+        match &self.phase {
+            Phase::Leg => {
+                obj.insert("phase".into(), json!("leg"));
+                obj.insert("scores".into(), json!(self.leg.scores()));
+                obj.insert("misses".into(), json!(self.leg.misses()));
+                obj.insert("eliminated".into(), json!(self.leg.eliminated()));
+                obj.insert(
+                    "needs".into(),
+                    json!(self
+                        .leg
+                        .scores()
+                        .iter()
+                        .map(|&sc| target - sc.min(target))
+                        .collect::<Vec<_>>()),
+                );
+                obj.insert("sheet".into(), json!(self.leg.sheet()));
+            }
+            Phase::Molkkout(m) => {
+                obj.insert("phase".into(), json!("molkkout"));
+                obj.insert("misses".into(), json!(vec![0; n]));
+                obj.insert("eliminated".into(), json!(vec![false; n]));
+                for (k, v) in m.summary_keys().as_object().expect("object") {
+                    obj.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        s
+    }
+
+    fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+}

@@ -1,0 +1,204 @@
+//! The mölkkout: five pins in a line, a fixed number of throws per side, the higher total wins.
+
+use super::throw::Throw;
+use crate::error::Error;
+use crate::game::{check_sides, Game, Refused};
+use serde_json::{json, Map, Value};
+
+/// A mölkkout between two sides, standalone or as a match's tie-break.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Molkkout {
+    sides: Vec<Vec<String>>,
+    /// The side called A in the throwing order `A BB AA BB ...`.
+    a: usize,
+    totals: [u32; 2],
+    throws: [u32; 2],
+    /// Extra rounds played after a tie (0 for the regular quota).
+    round: u32,
+    winner: Option<usize>,
+    sheet: Vec<(usize, usize, u32)>,
+}
+
+impl Molkkout {
+    /// A mölkkout between two sides, `a` throwing first.
+    pub(crate) fn new(sides: Vec<Vec<String>>, a: usize) -> Self {
+        Molkkout {
+            sides,
+            a,
+            totals: [0; 2],
+            throws: [0; 2],
+            round: 0,
+            winner: None,
+            sheet: Vec::new(),
+        }
+    }
+
+    fn size(&self, side: usize) -> u32 {
+        self.sides[side].len() as u32
+    }
+
+    /// Throws `side` must have made by the end of the current round: 3 for a single player,
+    /// 2 each for a pair, 1 each for three or more, then one more per player for each tie.
+    fn quota(&self, side: usize) -> u32 {
+        let size = self.size(side);
+        let each = match size {
+            1 => 3,
+            2 => 2,
+            _ => 1,
+        };
+        size * each + self.round * size
+    }
+
+    /// The side to throw, or `None` once decided.
+    pub fn turn(&self) -> Option<usize> {
+        if self.winner.is_some() {
+            return None;
+        }
+        let k = self.throws[0] + self.throws[1];
+        let pattern_is_a = k == 0 || ((k - 1) / 2) % 2 == 1;
+        let side = if pattern_is_a { self.a } else { 1 - self.a };
+        // A side that has thrown its quota hands the rest of the round to the other.
+        Some(if self.throws[side] >= self.quota(side) {
+            1 - side
+        } else {
+            side
+        })
+    }
+
+    /// The name of the player who throws next.
+    pub fn thrower(&self) -> Option<&str> {
+        self.turn()
+            .map(|s| self.sides[s][(self.throws[s] % self.size(s)) as usize].as_str())
+    }
+
+    /// Totals per side.
+    pub fn totals(&self) -> [u32; 2] {
+        self.totals
+    }
+
+    /// Throws made per side.
+    pub fn throws(&self) -> [u32; 2] {
+        self.throws
+    }
+
+    /// Throws left per side in the current round.
+    pub fn throws_left(&self) -> [u32; 2] {
+        [0, 1].map(|s| self.quota(s).saturating_sub(self.throws[s]))
+    }
+
+    /// The winner, once decided.
+    pub fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+
+    /// Applies a throw; the caller has checked that it is well formed and the mölkkout is on.
+    pub(crate) fn throw(&mut self, throw: Throw) {
+        let side = self.turn().expect("mölkkout is decided");
+        let player = (self.throws[side] % self.size(side)) as usize;
+        let points = throw.points();
+        self.totals[side] += points;
+        self.throws[side] += 1;
+        self.sheet.push((side, player, points));
+        if self.throws[0] >= self.quota(0) && self.throws[1] >= self.quota(1) {
+            match self.totals[0].cmp(&self.totals[1]) {
+                std::cmp::Ordering::Greater => self.winner = Some(0),
+                std::cmp::Ordering::Less => self.winner = Some(1),
+                std::cmp::Ordering::Equal => self.round += 1,
+            }
+        }
+    }
+
+    /// Refuses a throw that is not allowed in a mölkkout.
+    pub(crate) fn check(&self, throw: &Throw) -> Result<(), Error> {
+        if !throw.fits_molkkout() {
+            return Err(
+                Error::bad_action("in a mölkkout only pins 6, 4, 12, 10 and 8 stand")
+                    .with_code("not_molkkout_pin"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Sides ranked by totals, higher first, the winner first.
+    pub fn ranking(&self) -> Vec<usize> {
+        match self.winner {
+            Some(w) => vec![w, 1 - w],
+            None if self.totals[1] > self.totals[0] => vec![1, 0],
+            None => vec![0, 1],
+        }
+    }
+
+    /// The mölkkout's own keys of the summary.
+    pub(crate) fn summary_keys(&self) -> Value {
+        json!({
+            "scores": self.totals,
+            "throws": self.throws,
+            "throws_left": self.throws_left(),
+            "thrower": self.thrower(),
+            "extra_rounds": self.round,
+            "sheet": self.sheet.iter().map(|&(side, player, points)| json!({"side": side, "player": player, "points": points})).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl Game for Molkkout {
+    type Action = Throw;
+
+    fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
+        if let Some(key) = rules.keys().next() {
+            return Err(
+                Error::bad_setup(format!("the mölkkout takes no options ({key:?} given)"))
+                    .with_code("unknown_rule"),
+            );
+        }
+        if sides.len() != 2 {
+            return Err(Error::bad_setup(format!(
+                "a mölkkout is between 2 sides, not {}",
+                sides.len()
+            ))
+            .with_code("side_count"));
+        }
+        check_sides(sides)?;
+        Ok(Molkkout::new(sides.to_vec(), 0))
+    }
+
+    fn parse_action(action: &Value) -> Result<Throw, Error> {
+        Throw::from_json(action)
+    }
+
+    fn play(mut self, throw: &Throw) -> Result<Self, Refused<Self>> {
+        if let Err(e) = self.check(throw) {
+            return Err(Refused::new(self, e));
+        }
+        if self.winner.is_some() {
+            return Err(Refused::new(
+                self,
+                Error::illegal("the mölkkout is over").with_code("game_over"),
+            ));
+        }
+        self.throw(*throw);
+        Ok(self)
+    }
+
+    fn summary(&self) -> Value {
+        let mut s = self.summary_keys();
+        let obj = s.as_object_mut().expect("object");
+        obj.insert(
+            "status".into(),
+            json!(if self.winner.is_some() {
+                "won"
+            } else {
+                "playing"
+            }),
+        );
+        obj.insert("winner".into(), json!(self.winner));
+        obj.insert("turn".into(), json!(self.turn()));
+        obj.insert("ranking".into(), json!(self.ranking()));
+        obj.insert("phase".into(), json!("molkkout"));
+        s
+    }
+
+    fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+}

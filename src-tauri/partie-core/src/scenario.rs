@@ -1,0 +1,202 @@
+//! Scenarios (`records.md` section 2): a record plus what must hold after replaying it.
+
+use crate::error::ErrorKind;
+use crate::game::MatchState;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// A refusal the scenario expects.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Reject {
+    /// The 0-based number of the refused action.
+    pub at: usize,
+    /// The error kind, in snake_case.
+    pub error: String,
+}
+
+/// One scenario file.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Scenario {
+    /// What the scenario shows.
+    #[serde(default)]
+    pub name: String,
+    /// The rule sentence it checks.
+    #[serde(default)]
+    pub source: String,
+    /// The game's record name.
+    pub game: String,
+    /// The game's options.
+    #[serde(default)]
+    pub rules: Map<String, Value>,
+    /// The sides.
+    pub sides: Vec<Vec<String>>,
+    /// The actions to replay.
+    #[serde(default)]
+    pub actions: Vec<Value>,
+    /// Keys the summary must have (a subset match).
+    #[serde(default)]
+    pub expect: Option<Value>,
+    /// An action that must be refused.
+    #[serde(default)]
+    pub reject: Option<Reject>,
+    /// The setup itself must be refused with this kind.
+    #[serde(default)]
+    pub expect_setup_error: Option<String>,
+}
+
+fn kind(name: &str) -> Result<ErrorKind, String> {
+    ErrorKind::parse(name).ok_or_else(|| format!("unknown error kind {name:?}"))
+}
+
+fn numbers_equal(a: &Value, b: &Value) -> bool {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Whether `actual` holds `expected`: objects key by key, recursively; anything else whole.
+pub fn subset_diff(expected: &Value, actual: &Value, path: &str) -> Option<String> {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => e.iter().find_map(|(k, ev)| {
+            let p = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            match a.get(k) {
+                Some(av) => subset_diff(ev, av, &p),
+                None => Some(format!("{p}: expected {ev}, missing")),
+            }
+        }),
+        (Value::Array(e), Value::Array(a)) => {
+            if e.len() == a.len() && e.iter().zip(a).all(|(x, y)| subset_equal(x, y)) {
+                None
+            } else {
+                Some(format!("{path}: expected {expected}, got {actual}"))
+            }
+        }
+        (Value::Number(_), Value::Number(_)) if numbers_equal(expected, actual) => None,
+        _ if expected == actual => None,
+        _ => Some(format!("{path}: expected {expected}, got {actual}")),
+    }
+}
+
+/// Arrays compare whole, but their objects compare like values (numbers by value).
+fn subset_equal(e: &Value, a: &Value) -> bool {
+    match (e, a) {
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| subset_equal(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| subset_equal(v, w)))
+        }
+        (Value::Number(_), Value::Number(_)) => numbers_equal(e, a),
+        _ => e == a,
+    }
+}
+
+impl Scenario {
+    /// Reads a scenario from JSON text.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| format!("not a valid scenario: {e}"))
+    }
+
+    /// Runs the scenario: `Ok(())` when everything it says holds, else what differed.
+    pub fn run(&self) -> Result<(), String> {
+        let setup = MatchState::setup(&self.game, &self.rules, &self.sides);
+        if let Some(want) = &self.expect_setup_error {
+            let want = kind(want)?;
+            return match setup {
+                Err(e) if e.kind == want => Ok(()),
+                Err(e) => Err(format!(
+                    "setup refused with {} ({}), expected {want}",
+                    e.kind, e.detail
+                )),
+                Ok(_) => Err(format!("setup accepted, expected {want}")),
+            };
+        }
+        let mut state = setup.map_err(|e| format!("setup refused: {e}"))?;
+        let stop = self.reject.as_ref().map_or(self.actions.len(), |r| r.at);
+        if stop >= self.actions.len() && self.reject.is_some() {
+            return Err(format!(
+                "reject.at is {stop} but there are only {} actions",
+                self.actions.len()
+            ));
+        }
+        for (i, action) in self.actions[..stop].iter().enumerate() {
+            state = state
+                .play(action)
+                .map_err(|r| format!("action {i} {action} refused: {}", r.error))?;
+        }
+        if let Some(reject) = &self.reject {
+            let want = kind(&reject.error)?;
+            let before = state.summary();
+            let action = &self.actions[reject.at];
+            match state.clone().play(action) {
+                Ok(_) => {
+                    return Err(format!(
+                        "action {} {action} accepted, expected {want}",
+                        reject.at
+                    ))
+                }
+                Err(r) if r.error.kind != want => {
+                    return Err(format!(
+                        "action {} refused with {} ({}), expected {want}",
+                        reject.at, r.error.kind, r.error.detail
+                    ))
+                }
+                Err(r) => {
+                    if r.state != state || r.state.summary() != before {
+                        return Err(format!(
+                            "action {}: the refusal changed the state",
+                            reject.at
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(expect) = &self.expect {
+            if let Some(diff) = subset_diff(expect, &state.summary(), "") {
+                return Err(diff);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every `*.json` file under the given files and folders, sorted within each folder.
+pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) {
+        if p.is_dir() {
+            let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
+                Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+                Err(_) => return,
+            };
+            entries.sort();
+            for e in entries {
+                walk(&e, out);
+            }
+        } else if p.extension().is_some_and(|e| e == "json") {
+            out.push(p.to_path_buf());
+        }
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_file() {
+            out.push(p.clone());
+        } else {
+            walk(p, &mut out);
+        }
+    }
+    out
+}
+
+/// Runs one scenario file; a file that is not a valid scenario is a failure, not a crash.
+pub fn run_file(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    Scenario::from_json(&text)?.run()
+}

@@ -1,0 +1,84 @@
+//! The schema, as an append-only list of migrations tracked by `PRAGMA user_version`.
+//!
+//! Never edit or reorder a migration that has shipped: add a new one at the end.
+
+use crate::error::Error;
+use rusqlite::{Connection, TransactionBehavior};
+
+/// Each entry moves the schema from version `i` to `i + 1`.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: players, matches, their sides and players, one row per action.
+    "CREATE TABLE player (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_played_at INTEGER
+    );
+    CREATE TABLE match (
+        id INTEGER PRIMARY KEY,
+        uid TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        format INTEGER NOT NULL,
+        rules TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        status TEXT NOT NULL,
+        winner INTEGER
+    );
+    CREATE TABLE match_player (
+        match_id INTEGER NOT NULL REFERENCES match(id) ON DELETE CASCADE,
+        side INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES player(id),
+        name TEXT NOT NULL,
+        PRIMARY KEY (match_id, side, seat)
+    );
+    CREATE TABLE action (
+        match_id INTEGER NOT NULL REFERENCES match(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    ) WITHOUT ROWID;",
+    // 2: the summary cached for lists (always re-derivable by replay), archived players, and the
+    // indexes the home screen's lists need.
+    "ALTER TABLE match ADD COLUMN summary TEXT;
+    ALTER TABLE player ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX match_by_status ON match(status, updated_at);
+    CREATE INDEX match_player_by_player ON match_player(player_id);",
+];
+
+/// The schema version this build writes.
+pub fn latest() -> i64 {
+    MIGRATIONS.len() as i64
+}
+
+/// Brings the database up to [`latest`] in one transaction; refuses a newer database.
+pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
+    migrate_to(conn, MIGRATIONS.len())
+}
+
+/// Applies the first `upto` migrations only (tests use this to build old files).
+pub fn migrate_to(conn: &mut Connection, upto: usize) -> Result<(), Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > latest() {
+        return Err(Error::storage(format!(
+            "the database was written by a newer Partie (schema {version}, this app knows {})",
+            latest()
+        ))
+        .with_code("database_too_new"));
+    }
+    for (i, sql) in MIGRATIONS
+        .iter()
+        .enumerate()
+        .take(upto)
+        .skip(version as usize)
+    {
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+    }
+    tx.commit()?;
+    Ok(())
+}

@@ -1,0 +1,593 @@
+//! The SQLite history: players, matches, their sides, and one row per action.
+//!
+//! Every action is committed before the caller sees its effect; the state shown is always the
+//! replay of the committed actions, so killing the app at any moment loses nothing.
+
+pub mod migrations;
+
+use crate::error::Error;
+use crate::game::MatchState;
+use crate::record::{Record, FORMAT};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::hash::{BuildHasher, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// A stable, random-enough id for a match, kept across export and import.
+fn new_uid() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(nanos);
+    h.write_u32(std::process::id());
+    format!(
+        "{:012x}-{:016x}",
+        (nanos / 1_000_000) as u64 & 0xffff_ffff_ffff,
+        h.finish()
+    )
+}
+
+/// A known player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Player {
+    /// Database id.
+    pub id: i64,
+    /// The name as typed.
+    pub name: String,
+    /// When the player last played, in ms since the epoch.
+    pub last_played_at: Option<i64>,
+}
+
+/// A match as the screens see it: its setup and its derived summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchView {
+    /// Database id.
+    pub id: i64,
+    /// Stable id across export and import.
+    pub uid: String,
+    /// The game's record name.
+    pub game: String,
+    /// The options as given at setup.
+    pub rules: Map<String, Value>,
+    /// The sides' players' names.
+    pub sides: Vec<Vec<String>>,
+    /// The summary derived by replay.
+    pub summary: Value,
+    /// How many actions were played (what Undo can take back).
+    pub actions: usize,
+    /// Start, in ms since the epoch.
+    pub started_at: i64,
+    /// End, once over.
+    pub finished_at: Option<i64>,
+}
+
+/// One line of a list of matches (home screen, history).
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchListItem {
+    /// Database id.
+    pub id: i64,
+    /// The game's record name.
+    pub game: String,
+    /// The sides' players' names.
+    pub sides: Vec<Vec<String>>,
+    /// `playing`, `won` or `drawn`.
+    pub status: String,
+    /// The winning side.
+    pub winner: Option<i64>,
+    /// The cached summary.
+    pub summary: Value,
+    /// Start, in ms since the epoch.
+    pub started_at: i64,
+    /// Last change.
+    pub updated_at: i64,
+    /// End, once over.
+    pub finished_at: Option<i64>,
+}
+
+/// What opening the database found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum OpenReport {
+    /// The file was opened (or created) as it was.
+    Ok,
+    /// The file was damaged: it was kept under a new name and a fresh database started.
+    Recovered {
+        /// Where the damaged file now is.
+        moved_to: PathBuf,
+        /// What SQLite said.
+        reason: String,
+    },
+}
+
+/// The match being played, kept replayed in memory so that a throw costs one insert.
+#[derive(Debug)]
+struct Live {
+    id: i64,
+    state: MatchState,
+    actions: usize,
+}
+
+/// The history database.
+#[derive(Debug)]
+pub struct Store {
+    conn: Connection,
+    live: Option<Live>,
+}
+
+fn is_damage(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::NotADatabase) | Some(rusqlite::ErrorCode::DatabaseCorrupt)
+    )
+}
+
+impl Store {
+    /// Opens (or creates) the database at `path`. A damaged file is renamed aside and a fresh
+    /// database started; a database from a newer app is refused and left untouched.
+    pub fn open(path: &Path) -> Result<(Store, OpenReport), Error> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::storage(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        match Self::try_open(path) {
+            Ok(store) => Ok((store, OpenReport::Ok)),
+            Err(Some(e)) => Err(e),
+            Err(None) => {
+                let reason = "the file is not a valid database".to_string();
+                let moved_to = Self::set_aside(path)?;
+                let store = Self::try_open(path).map_err(|e| {
+                    e.unwrap_or_else(|| Error::storage("a fresh database could not be created"))
+                })?;
+                Ok((store, OpenReport::Recovered { moved_to, reason }))
+            }
+        }
+    }
+
+    /// An in-memory database, for tests and benchmarks.
+    pub fn open_in_memory() -> Result<Store, Error> {
+        let mut conn = Connection::open_in_memory()?;
+        Self::prepare(&mut conn)?;
+        Ok(Store { conn, live: None })
+    }
+
+    /// `Err(None)` means the file is damaged.
+    fn try_open(path: &Path) -> Result<Store, Option<Error>> {
+        let damage = |e: rusqlite::Error| {
+            if is_damage(&e) {
+                None
+            } else {
+                Some(Error::from(e))
+            }
+        };
+        let mut conn = Connection::open(path).map_err(damage)?;
+        conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map_err(damage)?;
+        let ok: String = conn
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+            .map_err(damage)?;
+        if ok != "ok" {
+            return Err(None);
+        }
+        Self::prepare(&mut conn).map_err(Some)?;
+        Ok(Store { conn, live: None })
+    }
+
+    fn prepare(conn: &mut Connection) -> Result<(), Error> {
+        conn.pragma_update(None, "foreign_keys", true)?;
+        // WAL with synchronous=NORMAL: a committed transaction survives the app being killed
+        // (only a power cut could lose the very last one), and a commit costs no fsync.
+        conn.pragma_update_and_check(None, "journal_mode", "wal", |_| Ok(()))?;
+        conn.pragma_update(None, "synchronous", "normal")?;
+        conn.busy_timeout(std::time::Duration::from_secs(2))?;
+        migrations::migrate(conn)
+    }
+
+    /// Renames a damaged file (and its journal files) to `NAME.damaged-TIMESTAMP`.
+    fn set_aside(path: &Path) -> Result<PathBuf, Error> {
+        let stamp = now_ms();
+        let moved = PathBuf::from(format!("{}.damaged-{stamp}", path.display()));
+        std::fs::rename(path, &moved)
+            .map_err(|e| Error::storage(format!("cannot set the damaged file aside: {e}")))?;
+        for suffix in ["-wal", "-shm"] {
+            let side = PathBuf::from(format!("{}{suffix}", path.display()));
+            if side.exists() {
+                let _ = std::fs::rename(&side, format!("{}{suffix}", moved.display()));
+            }
+        }
+        Ok(moved)
+    }
+
+    /// The schema version of the open database.
+    pub fn schema_version(&self) -> Result<i64, Error> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    }
+
+    /// Known players, most recently played (or added) first; archived players are left out.
+    pub fn players(&self) -> Result<Vec<Player>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, name, last_played_at FROM player WHERE archived = 0
+             ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(Player {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                last_played_at: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Adds a player, or returns the known one of that name (case aside).
+    pub fn add_player(&mut self, name: &str) -> Result<Player, Error> {
+        let name = clean_name(name)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = find_or_create_player(&tx, &name)?;
+        let player = tx.query_row(
+            "SELECT id, name, last_played_at FROM player WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(Player {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    last_played_at: r.get(2)?,
+                })
+            },
+        )?;
+        tx.commit()?;
+        Ok(player)
+    }
+
+    /// Starts a match: validates the setup, then records it with its players (new names
+    /// become players).
+    pub fn new_match(
+        &mut self,
+        game: &str,
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+    ) -> Result<MatchView, Error> {
+        let sides: Vec<Vec<String>> = sides
+            .iter()
+            .map(|s| s.iter().map(|n| n.trim().to_string()).collect())
+            .collect();
+        let state = MatchState::setup(game, rules, &sides)?;
+        let now = now_ms();
+        let uid = new_uid();
+        let summary = state.summary();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', ?6)",
+            params![
+                uid,
+                game,
+                FORMAT,
+                Value::Object(rules.clone()).to_string(),
+                now,
+                summary.to_string()
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        for (side, players) in sides.iter().enumerate() {
+            for (seat, name) in players.iter().enumerate() {
+                let pid = find_or_create_player(&tx, name)?;
+                tx.execute(
+                    "INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![id, side as i64, seat as i64, pid, name],
+                )?;
+                tx.execute(
+                    "UPDATE player SET last_played_at = ?2 WHERE id = ?1",
+                    params![pid, now],
+                )?;
+            }
+        }
+        tx.commit()?;
+        self.live = Some(Live {
+            id,
+            state,
+            actions: 0,
+        });
+        self.view(id)
+    }
+
+    /// The record of a match: its setup and every action.
+    pub fn record(&self, id: i64) -> Result<Record, Error> {
+        let (game, format, rules): (String, u32, String) = self
+            .conn
+            .query_row(
+                "SELECT game, format, rules FROM match WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no match {id}")).with_code("no_match"))?;
+        let rules = match serde_json::from_str(&rules) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err(Error::storage(format!("match {id} has unreadable rules"))),
+        };
+        let sides = self.sides(id)?;
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT body FROM action WHERE match_id = ?1 ORDER BY seq")?;
+        let actions = stmt
+            .query_map([id], |r| r.get::<_, String>(0))?
+            .map(|b| {
+                let b = b?;
+                serde_json::from_str(&b).map_err(|e| {
+                    Error::storage(format!("match {id} has an unreadable action: {e}"))
+                })
+            })
+            .collect::<Result<Vec<Value>, Error>>()?;
+        Ok(Record {
+            format,
+            game,
+            rules,
+            sides,
+            actions,
+        })
+    }
+
+    fn sides(&self, id: i64) -> Result<Vec<Vec<String>>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT side, name FROM match_player WHERE match_id = ?1 ORDER BY side, seat",
+        )?;
+        let mut sides: Vec<Vec<String>> = Vec::new();
+        for row in stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+            let (side, name) = row?;
+            while sides.len() <= side as usize {
+                sides.push(Vec::new());
+            }
+            sides[side as usize].push(name);
+        }
+        Ok(sides)
+    }
+
+    /// Makes `live` hold match `id`, replaying it from the database when needed.
+    fn load(&mut self, id: i64) -> Result<&mut Live, Error> {
+        if self.live.as_ref().is_none_or(|l| l.id != id) {
+            let record = self.record(id)?;
+            let state = record
+                .replay()
+                .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
+            self.live = Some(Live {
+                id,
+                state,
+                actions: record.actions.len(),
+            });
+        }
+        Ok(self.live.as_mut().expect("just loaded"))
+    }
+
+    /// The match as the screens see it.
+    pub fn view(&mut self, id: i64) -> Result<MatchView, Error> {
+        let (summary, actions) = {
+            let live = self.load(id)?;
+            (live.state.summary(), live.actions)
+        };
+        let (uid, game, rules, started_at, finished_at): (
+            String,
+            String,
+            String,
+            i64,
+            Option<i64>,
+        ) = self.conn.query_row(
+            "SELECT uid, game, rules, started_at, finished_at FROM match WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )?;
+        let rules = match serde_json::from_str(&rules) {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        Ok(MatchView {
+            id,
+            uid,
+            game,
+            rules,
+            sides: self.sides(id)?,
+            summary,
+            actions,
+            started_at,
+            finished_at,
+        })
+    }
+
+    /// Plays one action: checked by the rules, committed, then shown. On any error nothing is
+    /// written and the match is as it was.
+    pub fn play(&mut self, id: i64, action: &Value) -> Result<MatchView, Error> {
+        let live = self.load(id)?;
+        let before = live.state.clone();
+        let state = match before.play(action) {
+            Ok(s) => s,
+            Err(refused) => return Err(refused.error),
+        };
+        let seq = live.actions as i64;
+        let summary = state.summary();
+        let committed = commit_action(&mut self.conn, id, seq, action, &summary);
+        match committed {
+            Ok(()) => {
+                let live = self.live.as_mut().expect("loaded");
+                live.state = state;
+                live.actions += 1;
+                self.view(id)
+            }
+            Err(e) => {
+                // The database is the truth: forget the cache so the next call replays it.
+                self.live = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// Takes back the last action of a match (across the end of a leg or of the game too).
+    pub fn undo(&mut self, id: i64) -> Result<MatchView, Error> {
+        let mut record = self.record(id)?;
+        if record.actions.pop().is_none() {
+            return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
+        }
+        let state = record
+            .replay()
+            .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
+        let summary = state.summary();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "DELETE FROM action WHERE match_id = ?1 AND seq = ?2",
+            params![id, record.actions.len() as i64],
+        )?;
+        update_match(&tx, id, &summary)?;
+        let result = tx.commit();
+        self.live = None;
+        result?;
+        self.live = Some(Live {
+            id,
+            state,
+            actions: record.actions.len(),
+        });
+        self.view(id)
+    }
+
+    /// A new match with the same game, rules and sides.
+    pub fn rematch(&mut self, id: i64) -> Result<MatchView, Error> {
+        let record = self.record(id)?;
+        self.new_match(&record.game, &record.rules, &record.sides)
+    }
+
+    /// Deletes a match and its actions.
+    pub fn delete_match(&mut self, id: i64) -> Result<(), Error> {
+        let n = self.conn.execute("DELETE FROM match WHERE id = ?1", [id])?;
+        if n == 0 {
+            return Err(Error::not_found(format!("no match {id}")).with_code("no_match"));
+        }
+        if self.live.as_ref().is_some_and(|l| l.id == id) {
+            self.live = None;
+        }
+        Ok(())
+    }
+
+    fn list(&self, where_clause: &str, limit: i64) -> Result<Vec<MatchListItem>, Error> {
+        let sql = format!(
+            "SELECT id, game, status, winner, summary, started_at, updated_at, finished_at FROM match
+             WHERE {where_clause} ORDER BY updated_at DESC, id DESC LIMIT ?1"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([limit], |r| {
+            Ok(MatchListItem {
+                id: r.get(0)?,
+                game: r.get(1)?,
+                status: r.get(2)?,
+                winner: r.get(3)?,
+                summary: r
+                    .get::<_, Option<String>>(4)?
+                    .and_then(|s| serde_json::from_str(&s).ok())
+                    .unwrap_or(Value::Null),
+                started_at: r.get(5)?,
+                updated_at: r.get(6)?,
+                finished_at: r.get(7)?,
+                sides: Vec::new(),
+            })
+        })?;
+        let mut items: Vec<MatchListItem> = rows.collect::<Result<_, _>>()?;
+        for item in &mut items {
+            item.sides = self.sides(item.id)?;
+        }
+        Ok(items)
+    }
+
+    /// Matches not finished yet, most recently played first.
+    pub fn unfinished(&self, limit: i64) -> Result<Vec<MatchListItem>, Error> {
+        self.list("status = 'playing'", limit)
+    }
+
+    /// Finished matches, most recent first.
+    pub fn recent_results(&self, limit: i64) -> Result<Vec<MatchListItem>, Error> {
+        self.list("status != 'playing'", limit)
+    }
+}
+
+fn clean_name(name: &str) -> Result<String, Error> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Error::bad_setup("a player needs a name").with_code("empty_name"));
+    }
+    if name.chars().count() > 60 {
+        return Err(Error::bad_setup("a name is at most 60 characters").with_code("long_name"));
+    }
+    Ok(name.to_string())
+}
+
+fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {
+    let found: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM player WHERE name = ?1 COLLATE NOCASE AND archived = 0 ORDER BY id LIMIT 1",
+            [name],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(id) = found {
+        return Ok(id);
+    }
+    tx.execute(
+        "INSERT INTO player (name, created_at) VALUES (?1, ?2)",
+        params![name, now_ms()],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+fn update_match(tx: &rusqlite::Transaction, id: i64, summary: &Value) -> Result<(), Error> {
+    let status = summary
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("playing");
+    let winner = summary.get("winner").and_then(Value::as_i64);
+    let now = now_ms();
+    let finished = (status != "playing").then_some(now);
+    // Lists need the scores, not the throw-by-throw sheet, which replay gives back anyway.
+    let mut cached = summary.clone();
+    if let Some(obj) = cached.as_object_mut() {
+        obj.remove("sheet");
+    }
+    tx.execute(
+        "UPDATE match SET status = ?2, winner = ?3, updated_at = ?4, finished_at = ?5, summary = ?6 WHERE id = ?1",
+        params![id, status, winner, now, finished, cached.to_string()],
+    )?;
+    Ok(())
+}
+
+fn commit_action(
+    conn: &mut Connection,
+    id: i64,
+    seq: i64,
+    action: &Value,
+    summary: &Value,
+) -> Result<(), Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute(
+        "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
+        params![id, seq, action.to_string(), now_ms()],
+    )?;
+    update_match(&tx, id, summary)?;
+    tx.commit()?;
+    Ok(())
+}

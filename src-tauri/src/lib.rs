@@ -1,7 +1,201 @@
+//! Partie's desktop and mobile shell: thin Tauri commands over `partie-core`.
+//!
+//! Every command validates its input through the core and answers errors as
+//! `{kind, detail, code}`; nothing is written on an error.
+
+mod settings;
+
+use partie_core::store::{MatchListItem, MatchView, OpenReport, Player, Store};
+use partie_core::Error;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use tauri::{Manager, Runtime, State};
+
+/// What the app found when it opened its database, for the first screen to tell the user.
+#[derive(Debug, Clone, Serialize)]
+pub struct Startup {
+    /// `ok`, `recovered` (a damaged file was set aside) or `unavailable`.
+    pub database: &'static str,
+    /// Where the damaged file was kept, when recovered.
+    pub moved_to: Option<PathBuf>,
+    /// Why the database is unavailable (e.g. written by a newer Partie).
+    pub error: Option<Error>,
+    /// The database file.
+    pub path: PathBuf,
+}
+
+/// The app's state: the history database, when it could be opened.
+pub struct AppState {
+    store: Mutex<Option<Store>>,
+    startup: Startup,
+}
+
+impl AppState {
+    /// Opens the database at `path`; a failure is kept to be shown, never a crash.
+    pub fn open(path: PathBuf) -> Self {
+        let (store, startup) = match Store::open(&path) {
+            Ok((store, OpenReport::Ok)) => (
+                Some(store),
+                Startup {
+                    database: "ok",
+                    moved_to: None,
+                    error: None,
+                    path,
+                },
+            ),
+            Ok((store, OpenReport::Recovered { moved_to, .. })) => (
+                Some(store),
+                Startup {
+                    database: "recovered",
+                    moved_to: Some(moved_to),
+                    error: None,
+                    path,
+                },
+            ),
+            Err(e) => (
+                None,
+                Startup {
+                    database: "unavailable",
+                    moved_to: None,
+                    error: Some(e),
+                    path,
+                },
+            ),
+        };
+        AppState {
+            store: Mutex::new(store),
+            startup,
+        }
+    }
+
+    /// Runs `f` on the open store; `storage` when the database could not be opened.
+    fn with<T>(&self, f: impl FnOnce(&mut Store) -> Result<T, Error>) -> Result<T, Error> {
+        let mut guard = self
+            .store
+            .lock()
+            .map_err(|_| Error::storage("the database is in an unknown state"))?;
+        match guard.as_mut() {
+            Some(store) => f(store),
+            None => Err(self
+                .startup
+                .error
+                .clone()
+                .unwrap_or_else(|| Error::storage("no database"))),
+        }
+    }
+}
+
+/// The home screen's lists.
+#[derive(Debug, Serialize)]
+pub struct Home {
+    /// Matches to resume.
+    pub unfinished: Vec<MatchListItem>,
+    /// Latest results.
+    pub recent: Vec<MatchListItem>,
+}
+
+#[tauri::command(async)]
+fn app_status(state: State<'_, AppState>) -> Startup {
+    state.startup.clone()
+}
+
+#[tauri::command(async)]
+fn home(state: State<'_, AppState>) -> Result<Home, Error> {
+    state.with(|s| {
+        Ok(Home {
+            unfinished: s.unfinished(20)?,
+            recent: s.recent_results(10)?,
+        })
+    })
+}
+
+#[tauri::command(async)]
+fn list_players(state: State<'_, AppState>) -> Result<Vec<Player>, Error> {
+    state.with(|s| s.players())
+}
+
+#[tauri::command(async)]
+fn add_player(state: State<'_, AppState>, name: String) -> Result<Player, Error> {
+    state.with(|s| s.add_player(&name))
+}
+
+#[tauri::command(async)]
+fn new_match(
+    state: State<'_, AppState>,
+    game: String,
+    rules: Map<String, Value>,
+    sides: Vec<Vec<String>>,
+) -> Result<MatchView, Error> {
+    state.with(|s| s.new_match(&game, &rules, &sides))
+}
+
+#[tauri::command(async)]
+fn get_match(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
+    state.with(|s| s.view(match_id))
+}
+
+#[tauri::command(async)]
+fn play(state: State<'_, AppState>, match_id: i64, action: Value) -> Result<MatchView, Error> {
+    state.with(|s| s.play(match_id, &action))
+}
+
+#[tauri::command(async)]
+fn preview(state: State<'_, AppState>, match_id: i64, action: Value) -> Result<Value, Error> {
+    state.with(|s| s.preview(match_id, &action))
+}
+
+#[tauri::command(async)]
+fn undo(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
+    state.with(|s| s.undo(match_id))
+}
+
+#[tauri::command(async)]
+fn rematch(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
+    state.with(|s| s.rematch(match_id))
+}
+
+#[tauri::command(async)]
+fn delete_match(state: State<'_, AppState>, match_id: i64) -> Result<(), Error> {
+    state.with(|s| s.delete_match(match_id))
+}
+
+#[tauri::command]
+fn game_info(game: String) -> Result<Value, Error> {
+    partie_core::game::info(&game)
+}
+
+/// Registers Partie's commands on a builder (the app, or a mock app in tests).
+pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
+    builder.invoke_handler(tauri::generate_handler![
+        app_status,
+        home,
+        list_players,
+        add_player,
+        new_match,
+        get_match,
+        play,
+        preview,
+        undo,
+        rematch,
+        delete_match,
+        game_info,
+        settings::get_settings,
+        settings::set_setting,
+    ])
+}
+
+/// Starts the app.
 #[cfg_attr(mobile, tauri::mobile_entry_point)]
 pub fn run() {
-    tauri::Builder::default()
+    with_commands(tauri::Builder::default())
         .plugin(tauri_plugin_store::Builder::default().build())
+        .setup(|app| {
+            let dir = app.path().app_data_dir()?;
+            app.manage(AppState::open(dir.join("partie.db")));
+            Ok(())
+        })
         .run(tauri::generate_context!())
         .expect("error while running Partie");
 }

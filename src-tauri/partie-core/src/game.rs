@@ -135,3 +135,17 @@ pub fn check_sides(sides: &[Vec<String>]) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// Checks a game's options alone (for saved default rules): `bad_setup` when invalid.
+pub fn check_rules(game: &str, rules: &Map<String, Value>) -> Result<(), Error> {
+    let two_sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    MatchState::setup(game, rules, &two_sides).map(|_| ())
+}
+
+/// What a game's screens need to draw and to offer its options: pins, defaults, ranges.
+pub fn info(game: &str) -> Result<Value, Error> {
+    match game {
+        "molkky" | "molkkout" => Ok(crate::molkky::info()),
+        other => Err(Error::not_found(format!("unknown game {other:?}")).with_code("unknown_game")),
+    }
+}

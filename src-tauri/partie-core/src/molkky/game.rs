@@ -1,6 +1,6 @@
 //! A Mölkky game: one leg, or a best-of-3/5 match with its starter rules and mölkkout.
 
-use super::leg::Leg;
+use super::leg::{Leg, ThrowRecord};
 use super::molkkout::Molkkout;
 use super::rules::MolkkyRules;
 use super::throw::Throw;
@@ -29,6 +29,8 @@ pub struct Molkky {
     /// Each finished leg's points for the match tally.
     leg_points: Vec<Vec<u32>>,
     winner: Option<usize>,
+    /// What the latest throw did, kept across the end of a leg.
+    last_throw: Option<ThrowRecord>,
 }
 
 impl Molkky {
@@ -161,6 +163,7 @@ impl Game for Molkky {
             legs_won: vec![0; sides.len()],
             leg_points: Vec::new(),
             winner: None,
+            last_throw: None,
             rules,
         })
     }
@@ -184,6 +187,7 @@ impl Game for Molkky {
         match &mut self.phase {
             Phase::Molkkout(m) => {
                 m.throw(*throw);
+                self.last_throw = m.last_throw();
                 if let Some(w) = m.winner() {
                     // The mölkkout's winner starts the deciding leg; leg_no already counts it.
                     self.start_leg(w);
@@ -191,6 +195,7 @@ impl Game for Molkky {
             }
             Phase::Leg => {
                 self.leg.throw(&self.rules, &self.team_sizes, *throw);
+                self.last_throw = self.leg.sheet().last().cloned();
                 if let Some(w) = self.leg.winner() {
                     self.leg_won(w);
                 }
@@ -222,6 +227,7 @@ impl Game for Molkky {
             "leg_points": self.leg_points,
             "match_points": self.match_points(),
             "leg_starter": self.leg.starter(),
+            "last_throw": self.last_throw,
             "next_players": (0..n).map(|s| self.leg.next_player(s)).collect::<Vec<_>>(),
         });
         let obj = s.as_object_mut().expect("object");

@@ -1,5 +1,6 @@
 //! The mölkkout: five pins in a line, a fixed number of throws per side, the higher total wins.
 
+use super::leg::ThrowRecord;
 use super::throw::Throw;
 use crate::error::Error;
 use crate::game::{check_sides, Game, Refused};
@@ -91,6 +92,24 @@ impl Molkkout {
         self.winner
     }
 
+    /// What the latest throw did (its score is the side's total).
+    pub fn last_throw(&self) -> Option<ThrowRecord> {
+        self.sheet
+            .last()
+            .map(|&(side, player, points)| ThrowRecord {
+                side,
+                player,
+                points,
+                score: self.totals[side],
+                miss: points == 0,
+                foul: false,
+                bust: false,
+                dropped: false,
+                eliminated: false,
+                zeroed: false,
+            })
+    }
+
     /// Applies a throw; the caller has checked that it is well formed and the mölkkout is on.
     pub(crate) fn throw(&mut self, throw: Throw) {
         let side = self.turn().expect("mölkkout is decided");
@@ -136,6 +155,7 @@ impl Molkkout {
             "throws_left": self.throws_left(),
             "thrower": self.thrower(),
             "extra_rounds": self.round,
+            "last_throw": self.last_throw(),
             "sheet": self.sheet.iter().map(|&(side, player, points)| json!({"side": side, "player": player, "points": points})).collect::<Vec<_>>(),
         })
     }

@@ -439,6 +439,16 @@ impl Store {
         }
     }
 
+    /// What an action would lead to, without committing it (the scorepad's preview).
+    pub fn preview(&mut self, id: i64, action: &Value) -> Result<Value, Error> {
+        let live = self.load(id)?;
+        live.state
+            .clone()
+            .play(action)
+            .map(|s| s.summary())
+            .map_err(|r| r.error)
+    }
+
     /// Takes back the last action of a match (across the end of a leg or of the game too).
     pub fn undo(&mut self, id: i64) -> Result<MatchView, Error> {
         let mut record = self.record(id)?;

@@ -1,0 +1,146 @@
+// Start-up, the router between screens, and what every screen shares: the title bar, errors,
+// announcements, theme and language.
+
+import { ipc } from './ipc.js';
+import { setLanguage, t, errorText } from './i18n.js';
+import * as home from './screens/home.js';
+import * as setup from './screens/setup.js';
+import * as molkky from './screens/molkky.js';
+import * as settings from './screens/settings.js';
+
+const screens = { home, setup, match: molkky, settings };
+let current = null;
+let toastTimer = null;
+
+export const app = {
+  settings: { language: 'system', theme: 'system', rules: {}, last_lineup: [] },
+  startup: null,
+
+  go(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  },
+
+  title(text) {
+    document.getElementById('title').textContent = text;
+  },
+
+  // Shows a core error in the user's language; it stays until dismissed or the next one.
+  error(e) {
+    const el = document.getElementById('toast');
+    el.textContent = errorText(e);
+    el.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => (el.hidden = true), 6000);
+  },
+
+  clearError() {
+    document.getElementById('toast').hidden = true;
+  },
+
+  // Polite screen-reader announcement of what a tap did.
+  announce(text) {
+    const el = document.getElementById('announce');
+    el.textContent = '';
+    requestAnimationFrame(() => (el.textContent = text));
+  },
+
+  applySettings(s) {
+    app.settings = s;
+    setLanguage(s.language);
+    const theme = s.theme === 'system'
+      ? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')
+      : s.theme;
+    document.documentElement.dataset.theme = theme;
+    document.getElementById('nav-back').setAttribute('aria-label', t('back'));
+    document.getElementById('nav-settings').setAttribute('aria-label', t('settings'));
+    showBanner();
+  },
+
+  async saveSetting(key, value) {
+    try {
+      app.applySettings(await ipc.setSetting(key, value));
+      return true;
+    } catch (e) {
+      app.error(e);
+      return false;
+    }
+  },
+};
+
+function showBanner() {
+  const el = document.getElementById('banner');
+  const s = app.startup;
+  if (s?.database === 'recovered') {
+    el.textContent = t('db_recovered', { path: s.moved_to });
+    el.hidden = false;
+  } else if (s?.database === 'unavailable') {
+    el.textContent = t('db_unavailable', { detail: errorText(s.error) });
+    el.hidden = false;
+  } else {
+    el.hidden = true;
+  }
+}
+
+function parseHash() {
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  return { name: parts[0] || 'home', args: parts.slice(1) };
+}
+
+function route() {
+  const { name, args } = parseHash();
+  const screen = screens[name] || home;
+  current?.unmount?.();
+  app.clearError();
+  const root = document.getElementById('screen');
+  root.replaceChildren();
+  document.body.dataset.screen = screens[name] ? name : 'home';
+  document.getElementById('nav-back').hidden = screen === home;
+  current = screen.mount(root, args) || null;
+}
+
+// Keep the screen awake while a match is on, where the platform offers it.
+let wakeLock = null;
+export async function keepAwake(on) {
+  try {
+    if (on && !wakeLock && navigator.wakeLock) {
+      wakeLock = await navigator.wakeLock.request('screen');
+      wakeLock.addEventListener('release', () => (wakeLock = null));
+    } else if (!on && wakeLock) {
+      await wakeLock.release();
+      wakeLock = null;
+    }
+  } catch {
+    wakeLock = null; // Not allowed here (battery saver, no support): the match goes on.
+  }
+}
+
+async function start() {
+  try {
+    app.applySettings(await ipc.settings());
+  } catch (e) {
+    app.applySettings(app.settings);
+    app.error(e);
+  }
+  try {
+    app.startup = await ipc.appStatus();
+  } catch (e) {
+    app.error(e);
+  }
+  showBanner();
+  document.getElementById('nav-back').addEventListener('click', () => {
+    if (history.length > 1 && parseHash().name !== 'match') history.back();
+    else app.go('#/home');
+  });
+  document.getElementById('nav-settings').addEventListener('click', () => app.go('#/settings'));
+  document.getElementById('toast').addEventListener('click', () => app.clearError());
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => app.applySettings(app.settings));
+  // Back from the background: the screen reloads what Rust has, which is what was committed.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') current?.refresh?.();
+  });
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+start();

@@ -1,0 +1,42 @@
+// Tiny DOM helpers. Text always goes in through text nodes, never as HTML, because most of
+// what is shown (player names) was typed by users.
+
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v == null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// Batches redraws into one animation frame and keeps keyboard focus on the element with the
+// same data-key across the redraw.
+export function scheduler(root, draw) {
+  let pending = false;
+  return function render() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      const key = document.activeElement?.dataset?.key;
+      root.replaceChildren(...[draw()].flat().filter(Boolean));
+      if (key) root.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
+    });
+  };
+}
+
+export function names(side) {
+  return side.join(' · ');
+}

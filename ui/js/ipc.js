@@ -1,0 +1,30 @@
+// The only module that talks to Rust. Every call resolves with the command's answer or
+// rejects with {kind, detail, code} as the core defines them.
+
+function invoke(cmd, args) {
+  const tauri = window.__TAURI__;
+  if (!tauri?.core?.invoke) {
+    return Promise.reject({ kind: 'storage', detail: 'the app core is not available', code: 'no_core' });
+  }
+  return tauri.core.invoke(cmd, args).catch((e) => {
+    if (e && typeof e === 'object' && e.kind) throw e;
+    throw { kind: 'storage', detail: String(e), code: null };
+  });
+}
+
+export const ipc = {
+  appStatus: () => invoke('app_status'),
+  home: () => invoke('home'),
+  players: () => invoke('list_players'),
+  addPlayer: (name) => invoke('add_player', { name }),
+  newMatch: (game, rules, sides) => invoke('new_match', { game, rules, sides }),
+  getMatch: (matchId) => invoke('get_match', { matchId }),
+  play: (matchId, action) => invoke('play', { matchId, action }),
+  preview: (matchId, action) => invoke('preview', { matchId, action }),
+  undo: (matchId) => invoke('undo', { matchId }),
+  rematch: (matchId) => invoke('rematch', { matchId }),
+  deleteMatch: (matchId) => invoke('delete_match', { matchId }),
+  gameInfo: (game) => invoke('game_info', { game }),
+  settings: () => invoke('get_settings'),
+  setSetting: (key, value) => invoke('set_setting', { key, value }),
+};

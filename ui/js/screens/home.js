@@ -1,0 +1,68 @@
+// Home: start a game, resume an unfinished match, see recent results.
+
+import { ipc } from '../ipc.js';
+import { h, names } from '../dom.js';
+import { t, ago } from '../i18n.js';
+import { app } from '../app.js';
+
+const GAMES = ['molkky', 'molkkout'];
+
+function scoreLine(item) {
+  const s = item.summary || {};
+  const scores = s.scores || [];
+  const legs = s.best_of > 1 ? ` (${(s.legs_won || []).join('–')})` : '';
+  return scores.join(' – ') + legs;
+}
+
+function matchRow(item, unfinished, reload) {
+  const winner = item.winner != null ? item.sides[item.winner] : null;
+  return h('li', { class: 'match-row' },
+    h('button', {
+      class: 'match-open', type: 'button', 'data-match': item.id,
+      onclick: () => app.go(`#/match/${item.id}`),
+    },
+    h('span', { class: 'match-game', text: t(`game_${item.game}`) }),
+    h('span', { class: 'match-sides' },
+      item.sides.map((side, i) => h('span', { class: i === item.winner ? 'side-name won' : 'side-name', text: names(side) }))),
+    h('span', { class: 'match-score', text: scoreLine(item) }),
+    h('span', { class: 'match-when', text: ago(item.updated_at) }),
+    winner && !unfinished ? h('span', { class: 'sr-only', text: t(winner.length > 1 ? 'winner' : 'winner_one', { names: names(winner) }) }) : null),
+    unfinished ? h('button', {
+      class: 'btn small ghost', type: 'button', 'aria-label': `${t('discard')} ${item.sides.map(names).join(', ')}`,
+      onclick: async () => {
+        if (!confirm(t('discard_confirm'))) return;
+        try { await ipc.deleteMatch(item.id); reload(); } catch (e) { app.error(e); }
+      },
+    }, t('discard')) : null);
+}
+
+export function mount(root) {
+  app.title(t('app_name'));
+  let data = null;
+  const draw = () => {
+    root.replaceChildren(
+      h('section', { class: 'home' },
+        h('p', { class: 'tagline', text: t('tagline') }),
+        h('h2', { text: t('new_game') }),
+        h('div', { class: 'game-grid' },
+          GAMES.map((g) => h('button', {
+            class: `game-card game-${g}`, type: 'button', id: `new-${g}`,
+            onclick: () => app.go(`#/setup/${g}`),
+          }, h('span', { class: 'game-title', text: t(`game_${g}`) }), h('span', { class: 'game-hint', text: t(`game_${g}_hint`) })))),
+        data && data.unfinished.length ? [
+          h('h2', { text: t('unfinished') }),
+          h('ul', { class: 'match-list', id: 'unfinished' }, data.unfinished.map((m) => matchRow(m, true, load))),
+        ] : null,
+        h('h2', { text: t('recent') }),
+        data && data.recent.length
+          ? h('ul', { class: 'match-list', id: 'recent' }, data.recent.map((m) => matchRow(m, false, load)))
+          : h('p', { class: 'empty', text: data ? t('none_yet') : t('loading') })));
+  };
+  async function load() {
+    try { data = await ipc.home(); } catch (e) { data = { unfinished: [], recent: [] }; app.error(e); }
+    draw();
+  }
+  draw();
+  load();
+  return { refresh: load };
+}

@@ -1,0 +1,236 @@
+// The Mölkky scorepad (and the mölkkout, standalone or as a match's tie-break). It holds no
+// rules: Rust answers every tap with the new summary, after committing the throw.
+
+import { ipc } from '../ipc.js';
+import { h, scheduler, names } from '../dom.js';
+import { t } from '../i18n.js';
+import { app, keepAwake } from '../app.js';
+
+const KEY_PINS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
+
+export function mount(root, [id]) {
+  const matchId = Number(id);
+  const st = { view: null, info: null, pins: new Set(), preview: null, busy: false };
+  let previewSeq = 0;
+
+  const sum = () => st.view?.summary;
+  const isMolkkout = () => sum()?.phase === 'molkkout';
+  const over = () => sum() && sum().status !== 'playing';
+
+  async function load() {
+    try {
+      const [view, info] = await Promise.all([ipc.getMatch(matchId), st.info ? st.info : ipc.gameInfo('molkky')]);
+      st.view = view;
+      st.info = info;
+      st.pins.clear();
+      st.preview = null;
+      keepAwake(!over());
+    } catch (e) {
+      app.error(e);
+    }
+    render();
+  }
+
+  async function act(action, what) {
+    if (st.busy || !st.view) return;
+    st.busy = true;
+    try {
+      const before = st.view.summary;
+      const view = what === 'undo' ? await ipc.undo(matchId) : await ipc.play(matchId, action);
+      st.view = view;
+      st.pins.clear();
+      st.preview = null;
+      app.clearError();
+      if (what !== 'undo') announce(before, view.summary);
+      keepAwake(!over());
+    } catch (e) {
+      app.error(e);
+    } finally {
+      st.busy = false;
+      render();
+    }
+  }
+
+  function announce(before, after) {
+    const side = before.turn;
+    if (side == null) return;
+    const name = before.thrower;
+    const last = after.last_throw;
+    app.announce(t('announce_throw', { name, pts: last?.points ?? 0, total: last?.score ?? '' }));
+  }
+
+  async function togglePin(p) {
+    if (over() || st.busy) return;
+    if (isMolkkout() && !st.info.molkkout_pins.includes(p)) return;
+    if (st.pins.has(p)) st.pins.delete(p); else st.pins.add(p);
+    st.preview = null;
+    render();
+    const seq = ++previewSeq;
+    if (!st.pins.size) return;
+    try {
+      const s = await ipc.preview(matchId, { pins: [...st.pins] });
+      if (seq === previewSeq) { st.preview = s; render(); }
+    } catch { /* the preview is a hint only; Confirm reports any refusal */ }
+  }
+
+  function onKey(ev) {
+    if (ev.target.closest?.('input, select, textarea')) return;
+    if (ev.key in KEY_PINS && !ev.ctrlKey && !ev.metaKey) { togglePin(KEY_PINS[ev.key]); ev.preventDefault(); }
+    else if (ev.key === 'Enter' && st.pins.size) { act({ pins: [...st.pins] }); ev.preventDefault(); }
+    else if (ev.key === 'm' || ev.key === 'M') act({ pins: [] });
+    else if (ev.key === 'f' || ev.key === 'F') act({ pins: [], foul: true });
+    else if (ev.key === 'u' || ev.key === 'U' || ((ev.ctrlKey || ev.metaKey) && ev.key === 'z')) act(null, 'undo');
+  }
+
+  function pinButton(p) {
+    const down = st.pins.has(p);
+    return h('button', {
+      class: down ? 'pin down' : 'pin', type: 'button', 'data-pin': p, 'data-key': `pin-${p}`,
+      'aria-pressed': String(down), 'aria-label': t('pin', { n: p }), disabled: over() || null,
+      onclick: () => togglePin(p),
+    }, String(p));
+  }
+
+  function previewLine() {
+    if (!st.pins.size) return t(isMolkkout() ? 'molkkout_line' : 'tap_fallen');
+    const s = sum();
+    const p = st.preview;
+    const last = p?.last_throw;
+    if (!last) return '…';
+    const pins = [...st.pins];
+    let line = pins.length === 1 ? t('one_pin', { p: pins[0], n: last.points }) : t('several_pins', { c: pins.length, n: last.points });
+    if (!isMolkkout()) {
+      if (last.bust) line += ` · ${t('would_bust', { t: s.target, b: last.score })}`;
+      else if (p.leg !== s.leg || p.status !== 'playing' || p.phase !== s.phase) line += ` · ${t('would_win', { t: s.target })}`;
+      else line += ` → ${last.score}`;
+    }
+    return line;
+  }
+
+  function sideRow(side, i) {
+    const s = sum();
+    const mo = isMolkkout();
+    const turn = s.turn === i;
+    const out = s.eliminated?.[i];
+    const warnAt = (s.misses_allowed ?? 3) - 1;
+    const warn = !mo && !out && s.misses?.[i] >= warnAt && s.misses?.[i] > 0;
+    const nextPlayer = mo ? null : s.next_players?.[i];
+    return h('li', {
+      class: ['side-row', turn && 'turn', out && 'out', warn && 'warn', s.winner === i && 'winner'].filter(Boolean).join(' '),
+      'data-side': i, 'aria-current': turn ? 'true' : null,
+    },
+    h('span', { class: 'side-names' },
+      side.map((n, pi) => h('span', { class: side.length > 1 && pi === nextPlayer ? 'player next' : 'player', text: n }))),
+    s.best_of > 1 ? h('span', { class: 'legs', 'aria-label': `${s.legs_won[i]} ${t('legs_won')}` },
+      Array.from({ length: Math.floor(s.best_of / 2) + 1 }, (_, k) => h('span', { class: k < s.legs_won[i] ? 'leg-dot won' : 'leg-dot' }))) : null,
+    !mo ? h('span', { class: 'miss-dots', 'aria-label': t('misses_count', { n: s.misses[i] }) },
+      Array.from({ length: s.misses_allowed }, (_, k) => h('span', { class: k < s.misses[i] ? 'miss-dot on' : 'miss-dot' }))) : null,
+    h('span', { class: 'side-score' },
+      h('span', { class: 'score', 'data-score': i, text: String(s.scores[i]) }),
+      out ? h('span', { class: 'needs', text: t('eliminated') })
+        : mo ? h('span', { class: 'needs', text: t('throws_left', { n: s.throws_left[i] }) })
+          : h('span', { class: 'needs', text: t('needs', { n: s.needs[i] }) })));
+  }
+
+  function logRow(r) {
+    const side = st.view.sides[r.side];
+    let what = r.foul ? t('log_foul') : r.miss ? t('log_miss') : `+${r.points}`;
+    if (r.bust) what += ` · ${t('log_bust', { n: r.score })}`;
+    if (r.dropped) what += ` · ${t('log_dropped', { n: r.score })}`;
+    if (r.zeroed) what += ` · ${t('log_zero')}`;
+    if (r.eliminated) what += ` · ${t('log_out')}`;
+    return h('li', { class: r.bust || r.eliminated ? 'log-row alert' : 'log-row' },
+      h('span', { class: 'log-name', text: side[r.player] }),
+      h('span', { class: 'log-what', text: what }),
+      h('span', { class: 'log-score', text: r.score != null ? String(r.score) : '' }));
+  }
+
+  function statusLine() {
+    const s = sum();
+    if (isMolkkout() && st.view.game === 'molkky') return t('molkkout_tiebreak', { n: s.leg });
+    if (st.view.game === 'molkkout') return t('molkkout');
+    return s.best_of > 1 ? t('leg_of', { n: s.leg, b: s.best_of }) : t('leg', { n: s.leg });
+  }
+
+  function warning() {
+    const s = sum();
+    if (isMolkkout() || s.turn == null) return null;
+    const i = s.turn;
+    if (s.misses_allowed - s.misses[i] !== 1) return null;
+    const key = st.view.rules.three_misses === 'zero' ? 'misses_warning_zero' : st.view.rules.three_misses === 'none' ? null : 'misses_warning';
+    return key ? h('p', { class: 'warning', role: 'note', text: t(key, { name: names(st.view.sides[i]) }) }) : null;
+  }
+
+  function endScreen() {
+    const s = sum();
+    const w = st.view.sides[s.winner];
+    const one = w.length === 1;
+    const key = s.best_of > 1 ? (one ? 'match_winner_one' : 'match_winner') : (one ? 'winner_one' : 'winner');
+    return h('section', { class: 'end-screen', id: 'end-screen', 'aria-labelledby': 'end-title' },
+      h('p', { class: 'trophy', 'aria-hidden': 'true' }, '🏆'),
+      h('h2', { id: 'end-title', text: t(key, { names: names(w) }) }),
+      h('h3', { text: t('ranking') }),
+      h('ol', { class: 'ranking', id: 'ranking' },
+        s.ranking.map((i) => h('li', { class: i === s.winner ? 'winner' : null },
+          h('span', { class: 'rank-name', text: names(st.view.sides[i]) }),
+          h('span', { class: 'rank-score', text: s.best_of > 1 ? `${s.legs_won[i]} · ${s.scores[i]}` : String(s.scores[i]) }),
+          s.eliminated?.[i] ? h('span', { class: 'needs', text: t('eliminated') }) : null))),
+      h('div', { class: 'end-actions' },
+        h('button', { class: 'btn primary big', type: 'button', id: 'rematch', 'data-key': 'rematch',
+          onclick: async () => { try { const m = await ipc.rematch(matchId); app.go(`#/match/${m.id}`); } catch (e) { app.error(e); } } }, t('rematch')),
+        h('button', { class: 'btn big', type: 'button', id: 'undo-end', onclick: () => act(null, 'undo') }, '↶ ', t('undo')),
+        h('button', { class: 'btn ghost big', type: 'button', id: 'go-home', onclick: () => app.go('#/home') }, t('home'))));
+  }
+
+  function pinsPad() {
+    if (isMolkkout()) {
+      return h('div', { class: 'pins molkkout-line', id: 'pins', role: 'group', 'aria-label': t('tap_fallen') },
+        st.info.molkkout_pins.map(pinButton));
+    }
+    return h('div', { class: 'pins formation', id: 'pins', role: 'group', 'aria-label': t('tap_fallen') },
+      st.info.formation.map((row) => h('div', { class: 'pin-row' }, row.map(pinButton))));
+  }
+
+  const draw = () => {
+    if (!st.view || !st.info) return h('p', { class: 'empty', text: t('loading') });
+    const s = sum();
+    app.title(t(`game_${st.view.game}`));
+    const mo = isMolkkout();
+    const sheet = mo ? [] : (s.sheet || []).slice(-6).reverse();
+    const pad = over() ? endScreen() : h('div', { class: 'pad' },
+      h('p', { class: 'turn-banner', id: 'turn-banner' }, t('to_throw', { name: s.thrower })),
+      warning(),
+      pinsPad(),
+      h('p', { class: 'preview', id: 'preview', 'aria-live': 'polite', text: previewLine() }),
+      h('div', { class: 'throw-actions' },
+        h('button', { class: 'btn big miss', type: 'button', id: 'miss', 'data-key': 'miss', onclick: () => act({ pins: [] }) }, t('miss')),
+        h('button', { class: 'btn big foul', type: 'button', id: 'foul', 'data-key': 'foul', onclick: () => act({ pins: [], foul: true }) }, t('foul')),
+        h('button', { class: 'btn big primary confirm', type: 'button', id: 'confirm', 'data-key': 'confirm', disabled: !st.pins.size,
+          onclick: () => act({ pins: [...st.pins] }) },
+        st.pins.size && st.preview ? t('confirm_pins', { n: previewPoints() }) : t('confirm'))),
+      h('p', { class: 'kbd-help', text: t('keyboard_help') }));
+    return h('section', { class: `scorepad game-${st.view.game}${mo ? ' phase-molkkout' : ''}` },
+      h('div', { class: 'pad-top' },
+        h('p', { class: 'status-line', id: 'status-line', text: statusLine() }),
+        h('button', { class: 'btn undo', type: 'button', id: 'undo', 'data-key': 'undo', disabled: !st.view.actions || null,
+          onclick: () => act(null, 'undo') }, '↶ ', t('undo'))),
+      h('div', { class: 'pad-cols' },
+        h('div', { class: 'board-col' },
+          h('ol', { class: 'scoreboard', id: 'scoreboard' }, st.view.sides.map(sideRow)),
+          sheet.length ? [h('h3', { class: 'log-title', text: t('throw_log') }), h('ol', { class: 'log', id: 'log' }, sheet.map(logRow))] : null),
+        h('div', { class: 'pad-col' }, pad)));
+  };
+
+  function previewPoints() {
+    return st.preview?.last_throw?.points ?? 0;
+  }
+
+  const render = scheduler(root, draw);
+  document.addEventListener('keydown', onKey);
+  render();
+  load();
+  return {
+    refresh: load,
+    unmount() { document.removeEventListener('keydown', onKey); keepAwake(false); },
+  };
+}

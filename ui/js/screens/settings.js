@@ -1,0 +1,37 @@
+// Settings: language, theme, default Mölkky rules. Each change is saved at once.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { app } from '../app.js';
+import { rulesForm } from '../molkky-rules.js';
+
+export function mount(root) {
+  function choice(key, label, values, text) {
+    return h('fieldset', { class: 'segmented' },
+      h('legend', { text: label }),
+      values.map((v) => h('button', {
+        type: 'button', class: 'seg', id: `set-${key}-${v}`, 'aria-pressed': String(app.settings[key] === v),
+        onclick: async () => { if (await app.saveSetting(key, v)) draw(); },
+      }, text(v))));
+  }
+
+  function draw() {
+    app.title(t('settings'));
+    const form = rulesForm(app.settings.rules?.molkky || {}, () => {});
+    root.replaceChildren(h('section', { class: 'settings' },
+      choice('language', t('language'), ['system', 'fr', 'en'], (v) => (v === 'system' ? t('lang_system') : v === 'fr' ? 'Français' : 'English')),
+      choice('theme', t('theme'), ['system', 'light', 'dark', 'outdoor'], (v) => t(`theme_${v}`)),
+      h('h2', { text: t('default_rules') }),
+      form.element,
+      h('button', {
+        class: 'btn primary', type: 'button', id: 'save-rules',
+        onclick: async (ev) => {
+          if (await app.saveSetting('rules', { ...app.settings.rules, molkky: form.value() })) {
+            ev.target.textContent = `✓ ${t('saved')}`;
+          }
+        },
+      }, t('save_defaults'))));
+  }
+  draw();
+  return {};
+}

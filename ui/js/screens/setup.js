@@ -1,0 +1,150 @@
+// New game: players (known ones first, a new one in one step), teams, throwing order, rules.
+
+import { ipc } from '../ipc.js';
+import { h, scheduler, names } from '../dom.js';
+import { t } from '../i18n.js';
+import { app } from '../app.js';
+import { rulesForm } from '../molkky-rules.js';
+
+function shuffled(list) {
+  const a = list.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+export function mount(root, [game = 'molkky']) {
+  if (!['molkky', 'molkkout'].includes(game)) game = 'molkky';
+  app.title(t(`game_${game}`));
+  const st = {
+    known: [],
+    sides: (app.settings.last_lineup || []).map((s) => s.slice()),
+    teamMode: false,
+    active: null,
+    newName: '',
+    rules: game === 'molkky' ? { ...(app.settings.rules?.molkky || {}) } : {},
+    saveDefaults: false,
+    busy: false,
+  };
+  if (game === 'molkkout') st.sides = st.sides.slice(0, 2);
+  st.teamMode = st.sides.some((s) => s.length > 1);
+  const form = game === 'molkky' ? rulesForm(st.rules, (r) => { st.rules = r; }) : null;
+
+  const inLineup = (name) => st.sides.some((s) => s.some((n) => n.toLowerCase() === name.toLowerCase()));
+
+  function addName(name) {
+    if (inLineup(name)) return;
+    if (st.teamMode && st.active != null && st.sides[st.active]) st.sides[st.active].push(name);
+    else {
+      st.sides.push([name]);
+      if (st.teamMode) st.active = st.sides.length - 1;
+    }
+    render();
+  }
+
+  async function addNew(ev) {
+    ev.preventDefault();
+    const name = st.newName.trim();
+    if (!name) return;
+    try {
+      const p = await ipc.addPlayer(name);
+      st.newName = '';
+      if (!st.known.some((k) => k.id === p.id)) st.known.unshift(p);
+      addName(p.name);
+    } catch (e) { app.error(e); }
+  }
+
+  function removeName(si, pi) {
+    st.sides[si].splice(pi, 1);
+    if (!st.sides[si].length) {
+      st.sides.splice(si, 1);
+      if (st.active != null && st.active >= st.sides.length) st.active = null;
+    }
+    render();
+  }
+
+  function move(si, d) {
+    const j = si + d;
+    if (j < 0 || j >= st.sides.length) return;
+    [st.sides[si], st.sides[j]] = [st.sides[j], st.sides[si]];
+    render();
+  }
+
+  async function start() {
+    if (st.busy) return;
+    st.busy = true;
+    const rules = game === 'molkky' ? form.value() : {};
+    try {
+      const m = await ipc.newMatch(game, rules, st.sides);
+      await app.saveSetting('last_lineup', st.sides);
+      if (game === 'molkky' && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, molkky: rules });
+      app.go(`#/match/${m.id}`);
+    } catch (e) {
+      app.error(e);
+    } finally {
+      st.busy = false;
+    }
+  }
+
+  function sideCard(side, si) {
+    const active = st.teamMode && st.active === si;
+    return h('li', { class: active ? 'side-card active' : 'side-card', 'data-side': si },
+      h('button', {
+        class: 'side-label', type: 'button', 'aria-pressed': st.teamMode ? String(active) : null, 'data-key': `side-${si}`,
+        onclick: () => { if (st.teamMode) { st.active = active ? null : si; render(); } },
+      }, h('span', { class: 'side-index', text: String(si + 1) }), st.teamMode ? t('side_n', { n: si + 1 }) : null),
+      h('span', { class: 'side-players' },
+        side.map((name, pi) => h('span', { class: 'chip in-side' },
+          h('span', { class: 'chip-name', text: name }),
+          h('button', { class: 'chip-x', type: 'button', 'aria-label': `${t('remove')} ${name}`, onclick: () => removeName(si, pi) }, '×')))),
+      h('span', { class: 'side-moves' },
+        h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_up')} ${names(side)}`, disabled: si === 0, onclick: () => move(si, -1) }, '↑'),
+        h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${names(side)}`, disabled: si === st.sides.length - 1, onclick: () => move(si, 1) }, '↓')));
+  }
+
+  const draw = () => {
+    const enough = st.sides.length >= 2;
+    const available = st.known.filter((p) => !inLineup(p.name));
+    return h('section', { class: 'setup' },
+      h('div', { class: 'setup-cols' },
+        h('div', { class: 'setup-players' },
+          h('h2', { text: t('players') }),
+          h('form', { class: 'add-player', onsubmit: addNew },
+            h('label', { class: 'sr-only', for: 'new-player', text: t('new_player_placeholder') }),
+            h('input', {
+              id: 'new-player', type: 'text', maxlength: 60, autocomplete: 'off', 'data-key': 'new-player',
+              placeholder: t('new_player_placeholder'), value: st.newName,
+              oninput: (ev) => { st.newName = ev.target.value; },
+            }),
+            h('button', { class: 'btn', type: 'submit', id: 'add-player' }, t('add_player'))),
+          available.length ? [
+            h('h3', { text: t('known_players') }),
+            h('div', { class: 'chips', id: 'known-players' },
+              available.map((p) => h('button', { class: 'chip', type: 'button', 'data-player': p.name, onclick: () => addName(p.name) }, p.name))),
+          ] : null),
+        h('div', { class: 'setup-sides' },
+          h('div', { class: 'sides-head' },
+            h('h2', { text: t('sides') }),
+            h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); render(); } }, '🔀 ', t('shuffle'))),
+          game === 'molkky' ? h('label', { class: 'toggle' },
+            h('input', { type: 'checkbox', id: 'team-mode', checked: st.teamMode, onchange: (ev) => { st.teamMode = ev.target.checked; st.active = null; render(); } }),
+            h('span', { text: t('team_mode') }),
+            st.teamMode ? h('small', { text: st.active != null ? t('add_to_side', { n: st.active + 1 }) : t('team_mode_hint') }) : null) : null,
+          h('ol', { class: 'sides', id: 'sides' }, st.sides.map(sideCard)),
+          st.teamMode ? h('button', { class: 'btn small ghost', type: 'button', onclick: () => { st.active = null; render(); } }, '+ ', t('new_side')) : null,
+          form ? [h('h2', { text: t('rules') }), form.element,
+            h('label', { class: 'toggle' },
+              h('input', { type: 'checkbox', checked: st.saveDefaults, onchange: (ev) => { st.saveDefaults = ev.target.checked; } }),
+              h('span', { text: t('save_defaults') }))] : null)),
+      h('div', { class: 'sticky-actions' },
+        h('button', { class: 'btn primary big', type: 'button', id: 'start', disabled: !enough, onclick: start },
+          enough ? t('start') : t('need_two_sides'))));
+  };
+  const render = scheduler(root, draw);
+
+  render();
+  ipc.players().then((p) => { st.known = p; render(); }).catch((e) => app.error(e));
+  return {};
+}

@@ -46,7 +46,7 @@ export function mount(root) {
         h('h2', { text: t('new_game') }),
         h('div', { class: 'game-grid' },
           GAMES.map((g) => h('button', {
-            class: `game-card game-${g}`, type: 'button', id: `new-${g}`,
+            class: `game-card card-${g}`, type: 'button', id: `new-${g}`,
             onclick: () => app.go(`#/setup/${g}`),
           }, h('span', { class: 'game-title', text: t(`game_${g}`) }), h('span', { class: 'game-hint', text: t(`game_${g}_hint`) })))),
         data && data.unfinished.length ? [

@@ -8,6 +8,18 @@ import { app, keepAwake } from '../app.js';
 
 const KEY_PINS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
 
+// A trophy drawn in SVG: emoji fonts are not on every device.
+function trophy() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 64 64');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('fill', 'currentColor');
+  path.setAttribute('d', 'M18 6h28v6h10v6c0 9-6 15-14 16-2 5-5 8-8 9v9h10v6H20v-6h10v-9c-3-1-6-4-8-9-8-1-14-7-14-16v-6h10zm-4 12c0 5 3 9 6 10-1-3-2-6-2-10zm36 0h-4c0 4-1 7-2 10 3-1 6-5 6-10z');
+  svg.append(path);
+  return svg;
+}
+
 export function mount(root, [id]) {
   const matchId = Number(id);
   const st = { view: null, info: null, pins: new Set(), preview: null, busy: false };
@@ -167,7 +179,7 @@ export function mount(root, [id]) {
     const one = w.length === 1;
     const key = s.best_of > 1 ? (one ? 'match_winner_one' : 'match_winner') : (one ? 'winner_one' : 'winner');
     return h('section', { class: 'end-screen', id: 'end-screen', 'aria-labelledby': 'end-title' },
-      h('p', { class: 'trophy', 'aria-hidden': 'true' }, '🏆'),
+      h('p', { class: 'trophy', 'aria-hidden': 'true' }, trophy()),
       h('h2', { id: 'end-title', text: t(key, { names: names(w) }) }),
       h('h3', { text: t('ranking') }),
       h('ol', { class: 'ranking', id: 'ranking' },
@@ -215,10 +227,10 @@ export function mount(root, [id]) {
         h('button', { class: 'btn undo', type: 'button', id: 'undo', 'data-key': 'undo', disabled: !st.view.actions || null,
           onclick: () => act(null, 'undo') }, '↶ ', t('undo'))),
       h('div', { class: 'pad-cols' },
-        h('div', { class: 'board-col' },
-          h('ol', { class: 'scoreboard', id: 'scoreboard' }, st.view.sides.map(sideRow)),
-          sheet.length ? [h('h3', { class: 'log-title', text: t('throw_log') }), h('ol', { class: 'log', id: 'log' }, sheet.map(logRow))] : null),
-        h('div', { class: 'pad-col' }, pad)));
+        h('ol', { class: 'scoreboard', id: 'scoreboard' }, st.view.sides.map(sideRow)),
+        h('div', { class: 'pad-col' }, pad),
+        sheet.length ? h('div', { class: 'log-col' },
+          h('h3', { class: 'log-title', text: t('throw_log') }), h('ol', { class: 'log', id: 'log' }, sheet.map(logRow))) : null));
   };
 
   function previewPoints() {

@@ -127,7 +127,7 @@ export function mount(root, [game = 'molkky']) {
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },
             h('h2', { text: t('sides') }),
-            h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); render(); } }, '🔀 ', t('shuffle'))),
+            h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); render(); } }, t('shuffle'))),
           game === 'molkky' ? h('label', { class: 'toggle' },
             h('input', { type: 'checkbox', id: 'team-mode', checked: st.teamMode, onchange: (ev) => { st.teamMode = ev.target.checked; st.active = null; render(); } }),
             h('span', { text: t('team_mode') }),

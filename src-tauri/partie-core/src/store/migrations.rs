@@ -54,6 +54,19 @@ pub fn latest() -> i64 {
     MIGRATIONS.len() as i64
 }
 
+/// `storage` (code `database_too_new`) when the file was written by a newer Partie.
+pub fn refuse_newer(conn: &Connection) -> Result<(), Error> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > latest() {
+        return Err(Error::storage(format!(
+            "the database was written by a newer Partie (schema {version}, this app knows {})",
+            latest()
+        ))
+        .with_code("database_too_new"));
+    }
+    Ok(())
+}
+
 /// Brings the database up to [`latest`] in one transaction; refuses a newer database.
 pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
     migrate_to(conn, MIGRATIONS.len())
@@ -62,14 +75,8 @@ pub fn migrate(conn: &mut Connection) -> Result<(), Error> {
 /// Applies the first `upto` migrations only (tests use this to build old files).
 pub fn migrate_to(conn: &mut Connection, upto: usize) -> Result<(), Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    refuse_newer(&tx)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version > latest() {
-        return Err(Error::storage(format!(
-            "the database was written by a newer Partie (schema {version}, this app knows {})",
-            latest()
-        ))
-        .with_code("database_too_new"));
-    }
     for (i, sql) in MIGRATIONS
         .iter()
         .enumerate()

@@ -182,6 +182,8 @@ impl Store {
         if ok != "ok" {
             return Err(None);
         }
+        // Refuse a newer database before anything (even the journal mode) touches the file.
+        migrations::refuse_newer(&conn).map_err(Some)?;
         Self::prepare(&mut conn).map_err(Some)?;
         Ok(Store { conn, live: None })
     }

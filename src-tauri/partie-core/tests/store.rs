@@ -1,0 +1,284 @@
+//! The SQLite history: migrations, refusals that write nothing, undo, resume after a restart,
+//! damaged and too-new files.
+
+use partie_core::store::{migrations, OpenReport, Store};
+use partie_core::ErrorKind;
+use rusqlite::Connection;
+use serde_json::{json, Map, Value};
+
+fn sides(names: &[&[&str]]) -> Vec<Vec<String>> {
+    names
+        .iter()
+        .map(|s| s.iter().map(|n| n.to_string()).collect())
+        .collect()
+}
+
+fn rules(v: Value) -> Map<String, Value> {
+    v.as_object().unwrap().clone()
+}
+
+fn count(path: &std::path::Path, sql: &str) -> i64 {
+    Connection::open(path)
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn a_throw_is_on_disk_when_play_returns_and_a_restart_resumes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (mut store, report) = Store::open(&path).unwrap();
+    assert_eq!(report, OpenReport::Ok);
+    let m = store
+        .new_match(
+            "molkky",
+            &Map::new(),
+            &sides(&[&["Anna"], &["Bea", "Cyril"]]),
+        )
+        .unwrap();
+    store.play(m.id, &json!({"pins": [7]})).unwrap();
+    store.play(m.id, &json!({"pins": [3, 9]})).unwrap();
+    // Another connection sees both actions before this store is even dropped.
+    assert_eq!(count(&path, "SELECT count(*) FROM action"), 2);
+    let before = store.view(m.id).unwrap();
+    drop(store);
+
+    let (mut again, _) = Store::open(&path).unwrap();
+    let after = again.view(m.id).unwrap();
+    assert_eq!(after.summary, before.summary);
+    assert_eq!(after.summary["scores"], json!([7, 2]));
+    assert_eq!(after.summary["thrower"], "Anna");
+    assert_eq!(after.actions, 2);
+    assert_eq!(again.unfinished(10).unwrap().len(), 1);
+}
+
+#[test]
+fn refused_actions_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (mut store, _) = Store::open(&path).unwrap();
+    let m = store
+        .new_match(
+            "molkky",
+            &rules(json!({"target": 10})),
+            &sides(&[&["A"], &["B"]]),
+        )
+        .unwrap();
+    store.play(m.id, &json!({"pins": [4]})).unwrap();
+    let before = store.view(m.id).unwrap().summary;
+    for bad in [
+        json!({"pins": [13]}),
+        json!({"pins": [2, 2]}),
+        json!("x"),
+        json!({"pins": [1], "foul": true}),
+    ] {
+        assert_eq!(
+            store.play(m.id, &bad).unwrap_err().kind,
+            ErrorKind::BadAction,
+            "{bad}"
+        );
+    }
+    assert_eq!(store.view(m.id).unwrap().summary, before);
+    assert_eq!(count(&path, "SELECT count(*) FROM action"), 1);
+
+    store.play(m.id, &json!({"pins": [10]})).unwrap(); // B wins exactly 10
+    let err = store.play(m.id, &json!({"pins": [1]})).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::IllegalAction);
+    assert_eq!(count(&path, "SELECT count(*) FROM action"), 2);
+    assert_eq!(
+        store.play(999, &json!({"pins": [1]})).unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+}
+
+#[test]
+fn undo_goes_back_across_the_end_of_a_game_and_a_leg() {
+    let mut store = Store::open_in_memory().unwrap();
+    let m = store
+        .new_match(
+            "molkky",
+            &rules(json!({"target": 10, "best_of": 3})),
+            &sides(&[&["A"], &["B"]]),
+        )
+        .unwrap();
+    assert_eq!(store.undo(m.id).unwrap_err().kind, ErrorKind::IllegalAction);
+    store.play(m.id, &json!({"pins": [10]})).unwrap();
+    let leg2 = store.view(m.id).unwrap().summary;
+    assert_eq!(leg2["leg"], 2);
+    let undone = store.undo(m.id).unwrap();
+    assert_eq!(undone.summary["leg"], 1);
+    assert_eq!(undone.summary["scores"], json!([0, 0]));
+    assert_eq!(undone.summary["turn"], 0);
+    // Undo then the same action again gives the same state.
+    assert_eq!(
+        store.play(m.id, &json!({"pins": [10]})).unwrap().summary,
+        leg2
+    );
+
+    store.play(m.id, &json!({"pins": []})).unwrap();
+    let over = store.play(m.id, &json!({"pins": [10]})).unwrap();
+    assert_eq!(over.summary["status"], "won");
+    assert_eq!(store.recent_results(5).unwrap().len(), 1);
+    let back = store.undo(m.id).unwrap();
+    assert_eq!(back.summary["status"], "playing");
+    assert_eq!(
+        store.recent_results(5).unwrap().len(),
+        0,
+        "an undone end is no longer a result"
+    );
+    assert_eq!(store.unfinished(5).unwrap().len(), 1);
+}
+
+#[test]
+fn bad_setup_creates_no_match_and_no_player() {
+    let mut store = Store::open_in_memory().unwrap();
+    for (game, r, s) in [
+        (
+            "molkky",
+            json!({"best_of": 3}),
+            sides(&[&["A"], &["B"], &["C"]]),
+        ),
+        ("molkky", json!({"target": 5}), sides(&[&["A"], &["B"]])),
+        ("molkky", json!({}), sides(&[&["A"]])),
+        ("tennis", json!({}), sides(&[&["A"], &["B"]])),
+    ] {
+        assert_eq!(
+            store.new_match(game, &rules(r), &s).unwrap_err().kind,
+            ErrorKind::BadSetup
+        );
+    }
+    assert!(store.players().unwrap().is_empty());
+    assert!(store.unfinished(10).unwrap().is_empty());
+}
+
+#[test]
+fn players_are_reused_by_name_and_listed_most_recent_first() {
+    let mut store = Store::open_in_memory().unwrap();
+    let anna = store.add_player("  Anna ").unwrap();
+    assert_eq!(anna.name, "Anna");
+    assert_eq!(store.add_player("anna").unwrap().id, anna.id);
+    assert_eq!(store.add_player(" ").unwrap_err().kind, ErrorKind::BadSetup);
+    store.add_player("Zoé 🎯").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    store
+        .new_match("molkky", &Map::new(), &sides(&[&["Anna"], &["Bea"]]))
+        .unwrap();
+    let names: Vec<String> = store
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(names.len(), 3);
+    assert_eq!(names[2], "Zoé 🎯", "{names:?}");
+}
+
+#[test]
+fn rematch_has_the_same_players_and_rules() {
+    let mut store = Store::open_in_memory().unwrap();
+    let r = rules(json!({"target": 10, "three_misses": "zero"}));
+    let m = store
+        .new_match("molkky", &r, &sides(&[&["A", "B"], &["C"]]))
+        .unwrap();
+    store.play(m.id, &json!({"pins": [10]})).unwrap();
+    let again = store.rematch(m.id).unwrap();
+    assert_ne!(again.id, m.id);
+    assert_ne!(again.uid, m.uid);
+    assert_eq!(again.rules, r);
+    assert_eq!(again.sides, m.sides);
+    assert_eq!(again.summary["scores"], json!([0, 0]));
+}
+
+#[test]
+fn an_old_database_is_upgraded_and_keeps_its_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations::migrate_to(&mut conn, 1).unwrap();
+        conn.execute_batch(
+            "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status)
+                 VALUES (1, 'old-1', 'molkky', 1, '{\"target\":10}', 1, 1, 'playing');
+             INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
+             INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 3);",
+        )
+        .unwrap();
+        assert_eq!(
+            conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+                .unwrap(),
+            1
+        );
+    }
+    let (mut store, report) = Store::open(&path).unwrap();
+    assert_eq!(report, OpenReport::Ok);
+    assert_eq!(store.schema_version().unwrap(), migrations::latest());
+    let view = store.view(1).unwrap();
+    assert_eq!(view.summary["scores"], json!([4, 0]));
+    assert_eq!(view.summary["misses"], json!([0, 1]));
+    let played = store.play(1, &json!({"pins": [6]})).unwrap();
+    assert_eq!(played.summary["status"], "won");
+    assert_eq!(
+        store.recent_results(5).unwrap()[0].summary["scores"],
+        json!([10, 0])
+    );
+}
+
+#[test]
+fn a_database_from_a_newer_app_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE future (x); PRAGMA user_version = 99;")
+            .unwrap();
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let err = Store::open(&path).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Storage);
+    assert_eq!(err.code, Some("database_too_new"));
+    assert_eq!(count(&path, "PRAGMA user_version"), 99);
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}
+
+#[test]
+fn a_damaged_file_is_set_aside_and_a_fresh_database_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    std::fs::write(
+        &path,
+        b"this is not a database, it is a shopping list: milk, eggs".repeat(200),
+    )
+    .unwrap();
+    let (mut store, report) = Store::open(&path).unwrap();
+    let OpenReport::Recovered { moved_to, .. } = report else {
+        panic!("not recovered: {report:?}")
+    };
+    assert!(moved_to.exists());
+    assert!(std::fs::read(&moved_to)
+        .unwrap()
+        .starts_with(b"this is not a database"));
+    let m = store
+        .new_match("molkky", &Map::new(), &sides(&[&["A"], &["B"]]))
+        .unwrap();
+    assert_eq!(
+        store.play(m.id, &json!({"pins": [5]})).unwrap().summary["scores"],
+        json!([5, 0])
+    );
+}
+
+#[test]
+fn a_match_can_be_deleted() {
+    let mut store = Store::open_in_memory().unwrap();
+    let m = store
+        .new_match("molkkout", &Map::new(), &sides(&[&["A"], &["B"]]))
+        .unwrap();
+    store.play(m.id, &json!({"pins": [12]})).unwrap();
+    store.delete_match(m.id).unwrap();
+    assert_eq!(store.view(m.id).unwrap_err().kind, ErrorKind::NotFound);
+    assert_eq!(
+        store.delete_match(m.id).unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+}

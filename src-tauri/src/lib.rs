@@ -5,6 +5,8 @@
 
 mod settings;
 
+pub use settings::SettingsFile;
+
 use partie_core::store::{MatchListItem, MatchView, OpenReport, Player, Store};
 use partie_core::Error;
 use serde::Serialize;
@@ -194,6 +196,7 @@ pub fn run() {
         .setup(|app| {
             let dir = app.path().app_data_dir()?;
             app.manage(AppState::open(dir.join("partie.db")));
+            app.manage(SettingsFile(dir.join("settings.json")));
             Ok(())
         })
         .run(tauri::generate_context!())

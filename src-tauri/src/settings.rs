@@ -2,10 +2,12 @@
 
 use partie_core::Error;
 use serde_json::{json, Map, Value};
-use tauri::{AppHandle, Runtime};
+use std::path::PathBuf;
+use tauri::{AppHandle, Manager, Runtime, State};
 use tauri_plugin_store::StoreExt;
 
-const FILE: &str = "settings.json";
+/// Where the settings are kept (beside the database, in the app's data folder).
+pub struct SettingsFile(pub PathBuf);
 
 fn store_error(e: impl std::fmt::Display) -> Error {
     Error::storage(format!("settings: {e}"))
@@ -52,8 +54,8 @@ pub fn validate(key: &str, value: &Value) -> Result<(), Error> {
 
 /// Every setting, with defaults for those never set.
 #[tauri::command]
-pub fn get_settings<R: Runtime>(app: AppHandle<R>) -> Result<Value, Error> {
-    let store = app.store(FILE).map_err(store_error)?;
+pub fn get_settings<R: Runtime>(app: AppHandle<R>, file: State<'_, SettingsFile>) -> Result<Value, Error> {
+    let store = app.store(&file.0).map_err(store_error)?;
     let mut all: Map<String, Value> = Map::new();
     for (key, default) in [
         ("language", json!("system")),
@@ -74,12 +76,13 @@ pub fn get_settings<R: Runtime>(app: AppHandle<R>) -> Result<Value, Error> {
 #[tauri::command]
 pub fn set_setting<R: Runtime>(
     app: AppHandle<R>,
+    file: State<'_, SettingsFile>,
     key: String,
     value: Value,
 ) -> Result<Value, Error> {
     validate(&key, &value)?;
-    let store = app.store(FILE).map_err(store_error)?;
+    let store = app.store(&file.0).map_err(store_error)?;
     store.set(key, value);
     store.save().map_err(store_error)?;
-    get_settings(app)
+    get_settings(app.clone(), app.state())
 }

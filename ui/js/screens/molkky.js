@@ -146,7 +146,7 @@ export function mount(root, [id]) {
 
   function logRow(r) {
     const side = st.view.sides[r.side];
-    let what = r.foul ? t('log_foul') : r.miss ? t('log_miss') : `+${r.points}`;
+    let what = r.foul ? t('log_foul') : r.points === 0 ? t('log_miss') : `+${r.points}`;
     if (r.bust) what += ` · ${t('log_bust', { n: r.score })}`;
     if (r.dropped) what += ` · ${t('log_dropped', { n: r.score })}`;
     if (r.zeroed) what += ` · ${t('log_zero')}`;
@@ -208,7 +208,7 @@ export function mount(root, [id]) {
     const s = sum();
     app.title(t(`game_${st.view.game}`));
     const mo = isMolkkout();
-    const sheet = mo ? [] : (s.sheet || []).slice(-6).reverse();
+    const sheet = (s.sheet || []).slice(-6).reverse();
     const pad = over() ? endScreen() : h('div', { class: 'pad' },
       h('p', { class: 'turn-banner', id: 'turn-banner' }, t('to_throw', { name: s.thrower })),
       warning(),
@@ -221,7 +221,7 @@ export function mount(root, [id]) {
           onclick: () => act({ pins: [...st.pins] }) },
         st.pins.size && st.preview ? t('confirm_pins', { n: previewPoints() }) : t('confirm'))),
       h('p', { class: 'kbd-help', text: t('keyboard_help') }));
-    return h('section', { class: `scorepad game-${st.view.game}${mo ? ' phase-molkkout' : ''}` },
+    return h('section', { class: `scorepad game-${st.view.game}${mo ? ' phase-molkkout' : ''}`, 'data-actions': st.view.actions, 'data-status': s.status },
       h('div', { class: 'pad-top' },
         h('p', { class: 'status-line', id: 'status-line', text: statusLine() }),
         h('button', { class: 'btn undo', type: 'button', id: 'undo', 'data-key': 'undo', disabled: !st.view.actions || null,

@@ -1,0 +1,220 @@
+"""End-to-end harness: the real app under Xvfb, driven through tauri-driver and WebKitWebDriver.
+
+Each test gets its own XDG_DATA_HOME (so its own database and settings) and its own
+tauri-driver. Screenshots go to tests/e2e/screenshots/ at phone (390x844) and desktop
+(1280x800) size.
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.options import ArgOptions
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+APP = Path(os.environ.get("PARTIE_APP", TARGET / "debug" / "partie-app"))
+PHONE = (390, 844)
+DESKTOP = (1280, 800)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def display():
+    """A display for the window: the one we have, or a private Xvfb."""
+    if os.environ.get("DISPLAY") and not os.environ.get("PARTIE_E2E_OWN_XVFB"):
+        yield os.environ["DISPLAY"]
+        return
+    num = 90 + os.getpid() % 9
+    xvfb = subprocess.Popen(["Xvfb", f":{num}", "-screen", "0", "1400x1000x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.environ["DISPLAY"] = f":{num}"
+    time.sleep(1)
+    yield os.environ["DISPLAY"]
+    xvfb.terminate()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def screenshots_dir():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+class Partie:
+    """One data folder, its tauri-driver, and the app sessions started on it."""
+
+    def __init__(self):
+        assert APP.exists(), f"build the app first: {APP} is missing (cargo build)"
+        self.data_home = tempfile.mkdtemp(prefix="partie-e2e-")
+        self.port = free_port()
+        env = dict(os.environ, XDG_DATA_HOME=self.data_home, LANG="en_US.UTF-8")
+        self.driver_proc = subprocess.Popen(
+            ["tauri-driver", "--port", str(self.port), "--native-port", str(free_port())],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._wait_port()
+        self.d = None
+
+    def _wait_port(self):
+        for _ in range(100):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("tauri-driver did not start")
+
+    def start(self):
+        opts = ArgOptions()
+        opts.set_capability("browserName", "wry")
+        opts.set_capability("tauri:options", {"application": str(APP)})
+        self.d = webdriver.Remote(command_executor=f"http://127.0.0.1:{self.port}", options=opts)
+        self.size(*PHONE)
+        self.wait_css("#screen > *")
+        return self.d
+
+    def size(self, w, h):
+        self.d.set_window_rect(x=0, y=0, width=w, height=h)
+
+    def wait_css(self, css, timeout=10):
+        return WebDriverWait(self.d, timeout).until(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+    def wait_text(self, css, text, timeout=10):
+        """Waits until the element's text contains `text` (read in the page, so redraws and
+        accented letters are no trouble)."""
+        WebDriverWait(self.d, timeout).until(lambda d: text in (self.text(css) or ""))
+
+    def css(self, selector):
+        return self.d.find_element(By.CSS_SELECTOR, selector)
+
+    def all(self, selector):
+        return self.d.find_elements(By.CSS_SELECTOR, selector)
+
+    def tap(self, selector):
+        """Clicks like a finger; the screen redraws after each answer, so retry a stale node."""
+        for attempt in range(5):
+            try:
+                el = WebDriverWait(self.d, 10).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector)))
+                self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+                el.click()
+                return
+            except StaleElementReferenceException:
+                time.sleep(0.1)
+        raise AssertionError(f"could not tap {selector}")
+
+    def type(self, selector, text):
+        for attempt in range(5):
+            try:
+                self.d.find_element(By.CSS_SELECTOR, selector).send_keys(text)
+                return
+            except StaleElementReferenceException:
+                time.sleep(0.1)
+        raise AssertionError(f"could not type into {selector}")
+
+    def text(self, selector):
+        """The visible text of the first element matching selector (None when absent)."""
+        return self.d.execute_script(
+            "const e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : null", selector)
+
+    def texts(self, selector):
+        return self.d.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText.trim())", selector)
+
+    def attr(self, selector, name):
+        return self.d.execute_script(
+            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null",
+            selector, name)
+
+    def count(self, selector):
+        return self.d.execute_script("return document.querySelectorAll(arguments[0]).length", selector)
+
+    def scores(self):
+        return [int(t) for t in self.texts("#scoreboard [data-score]")]
+
+    def actions(self):
+        return int(self.attr("section.scorepad", "data-actions"))
+
+    def wait_actions(self, n):
+        WebDriverWait(self.d, 10).until(lambda d: self.actions() == n)
+
+    def throw(self, *pins, foul=False):
+        """Taps the fallen pins then Confirm (Miss when none, Foul when asked), and waits until
+        the app has committed the throw and redrawn."""
+        before = self.actions()
+        if foul:
+            self.tap("#foul")
+        elif pins:
+            for p in pins:
+                self.tap(f'[data-pin="{p}"]')
+            self.wait_text("#confirm", "pts")
+            self.tap("#confirm")
+        else:
+            self.tap("#miss")
+        self.wait_actions(before + 1)
+
+    def undo(self, button="#undo"):
+        before = self.actions()
+        self.tap(button)
+        self.wait_actions(before - 1)
+
+    def shot(self, name):
+        """Saves the current screen at phone and desktop size (back to phone size after)."""
+        for label, (w, h) in (("phone", PHONE), ("desktop", DESKTOP)):
+            self.size(w, h)
+            time.sleep(0.35)
+            self.d.execute_script("window.scrollTo(0, 0)")
+            time.sleep(0.1)
+            self.d.save_screenshot(str(SHOTS / f"{name}-{label}.png"))
+        self.size(*PHONE)
+        time.sleep(0.2)
+
+    def app_pid(self):
+        out = subprocess.run(["pgrep", "-f", str(APP)], capture_output=True, text=True).stdout.split()
+        return [int(p) for p in out]
+
+    def kill_app(self):
+        """Kills the app the hard way (as a phone does), mid-whatever it was doing."""
+        for pid in self.app_pid():
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.5)
+        try:
+            self.d.quit()
+        except Exception:
+            pass
+        self.d = None
+
+    def close(self):
+        if self.d:
+            try:
+                self.d.quit()
+            except Exception:
+                pass
+        self.driver_proc.terminate()
+        try:
+            self.driver_proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.driver_proc.kill()
+        for pid in self.app_pid():
+            os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(self.data_home, ignore_errors=True)
+
+
+@pytest.fixture
+def partie():
+    p = Partie()
+    yield p
+    p.close()

@@ -1,0 +1,207 @@
+"""A player's journeys through Partie's Mölkky, tapping as on a phone."""
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+
+def add_players(p, *names):
+    for n in names:
+        p.type("#new-player", n)
+        p.tap("#add-player")
+        p.wait_text("#sides", n)
+
+
+def set_number(p, css, value):
+    el = p.css(css)
+    p.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    el.clear()
+    el.send_keys(str(value))
+    el.send_keys(Keys.TAB)
+
+
+def test_full_game_with_bust_elimination_and_undo(partie):
+    p = partie
+    p.start()
+    p.wait_css("#new-molkky")
+    p.shot("01-home-empty")
+    p.tap("#new-molkky")
+    p.wait_css("#new-player")
+    add_players(p, "Anna", "Bea", "Cyril")
+    assert p.texts("#sides .chip-name") == ["Anna", "Bea", "Cyril"]
+    p.shot("02-setup")
+    p.tap("#start")
+    p.wait_css("#pins")
+    assert p.text("#turn-banner") == "Anna to throw"
+    assert p.count("#pins .pin") == 12
+    rows = [row.split() for row in p.texts("#pins .pin-row")]
+    assert rows == [["7", "9", "8"], ["5", "11", "12", "6"], ["3", "10", "4"], ["1", "2"]]
+
+    for _ in range(2):
+        p.throw(12)
+        p.throw()          # Bea misses
+        p.throw(10)
+    assert p.scores() == [24, 0, 20]
+    assert "warn" in p.attr('#scoreboard [data-side="1"]', "class")   # two misses: Bea's row warns
+    assert p.text(".warning") is None
+    p.tap('[data-pin="7"]')
+    p.tap('[data-pin="3"]')
+    p.wait_text("#preview", "2 pins: 2 points")
+    p.tap('[data-pin="7"]')
+    p.tap('[data-pin="3"]')
+    p.throw(12)            # Anna 36
+    assert p.text(".warning") == "Careful: one more miss and Bea is out"
+    p.shot("03-scorepad-warning")
+    p.throw()              # Bea's third miss: out
+    assert "out" in p.text('#scoreboard [data-side="1"]')
+    assert "out" in p.attr('#scoreboard [data-side="1"]', "class")
+    p.throw(10)            # Cyril 30
+    p.throw(12)            # Anna 48 (Bea is skipped)
+    assert p.text("#turn-banner") == "Cyril to throw"
+    p.throw(12)            # Cyril 42
+    p.tap('[data-pin="5"]')
+    p.wait_text("#preview", "back to 25")
+    p.tap("#confirm")      # Anna 53: over 50, back to 25
+    p.wait_text('#scoreboard [data-score="0"]', "25")
+    assert "over! back to 25" in p.text("#log")
+    p.throw(7)             # Cyril 49 ...
+    assert p.scores() == [25, 0, 49]
+    p.undo()               # ... taken back
+    assert p.scores()[2] == 42
+    assert p.text("#turn-banner") == "Cyril to throw"
+    p.shot("04-scorepad-after-undo")
+    p.tap('[data-pin="8"]')
+    p.wait_text("#preview", "wins")
+    p.tap("#confirm")
+    p.wait_css("#end-screen")
+    assert p.text("#end-title") == "Cyril wins!"
+    ranking = p.texts("#ranking .rank-name")
+    assert ranking == ["Cyril", "Anna", "Bea"]
+    p.shot("05-end-screen")
+
+    # Undo works across the end of the game, then the rematch has the same players.
+    p.undo("#undo-end")
+    p.wait_css("#pins")
+    assert p.scores() == [25, 0, 42]
+    p.throw(8)
+    p.wait_css("#end-screen")
+    p.tap("#rematch")
+    p.wait_css("#pins")
+    assert p.scores() == [0, 0, 0]
+    assert p.texts("#scoreboard .side-names") == ["Anna", "Bea", "Cyril"]
+
+    p.tap("#nav-back")
+    p.wait_css("#recent")
+    assert "Cyril" in p.text("#recent")
+    assert "Anna" in p.text("#unfinished")
+    p.shot("06-home-with-history")
+
+
+def test_best_of_three_with_molkkout(partie):
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    add_players(p, "Anna", "Bea")
+    p.tap("#rule-best_of-3")
+    set_number(p, "#rule-target", 10)
+    p.tap("#start")
+    p.wait_css("#pins")
+    assert p.text("#status-line") == "Game 1 · best of 3"
+    p.throw(10)                            # Anna wins game 1
+    assert p.text("#status-line") == "Game 2 · best of 3"
+    assert p.text("#turn-banner") == "Bea to throw"   # the other side starts game 2
+    assert p.count('#scoreboard [data-side="0"] .leg-dot.won') == 1
+    p.throw(10)                            # Bea wins game 2: 10 points each, a mölkkout
+    p.wait_css(".phase-molkkout")
+    assert "Mölkkout" in p.text("#status-line")
+    assert p.texts("#pins .pin") == ["6", "4", "12", "10", "8"]
+    assert p.text("#turn-banner") == "Anna to throw"
+    p.throw(12)
+    p.shot("07-molkkout-in-match")
+    for pin in (6, 6, 4, 4, 4):            # A BB AA B: Anna 20, Bea 16
+        p.throw(pin)
+    p.wait_text("#status-line", "Game 3")
+    assert p.text("#turn-banner") == "Anna to throw"   # the mölkkout's winner starts
+    p.throw(3)
+    p.throw()
+    p.throw(7)
+    p.wait_css("#end-screen")
+    assert p.text("#end-title") == "Anna wins the match!"
+    assert p.texts("#ranking .rank-name") == ["Anna", "Bea"]
+    assert p.texts("#ranking .rank-score") == ["2 · 10", "1 · 0"]
+    p.shot("08-match-end")
+
+
+def test_killed_mid_game_resumes_exactly(partie):
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    add_players(p, "Anna", "Bea")
+    p.tap("#team-mode")
+    p.tap("#start")
+    p.wait_css("#pins")
+    p.throw(9)
+    p.throw(2, 5, 7)
+    p.throw(foul=True)
+    p.tap('[data-pin="11"]')               # a pin tapped but not confirmed is not a throw
+    p.kill_app()
+
+    p.start()
+    p.wait_css("#unfinished")
+    p.shot("09-home-resume")
+    p.tap("#unfinished .match-open")
+    p.wait_css("#pins")
+    assert p.scores() == [9, 3]
+    assert p.text("#turn-banner") == "Bea to throw"
+    assert p.count("#pins .pin.down") == 0
+    assert "foul" in p.text("#log")
+    p.throw(4)
+    assert p.scores() == [9, 7]
+
+
+def test_standalone_molkkout_in_french_outdoor_theme(partie):
+    p = partie
+    p.start()
+    p.tap("#nav-settings")
+    p.tap("#set-language-fr")
+    p.wait_text("#title", "Réglages")
+    p.tap("#set-theme-outdoor")
+    assert p.d.execute_script("return document.documentElement.dataset.theme") == "outdoor"
+    p.shot("10-settings-fr-outdoor")
+    p.tap("#nav-back")
+    p.tap("#new-molkkout")
+    add_players(p, "Léa", "Noé")
+    p.tap("#start")
+    p.wait_css(".phase-molkkout")
+    assert p.text("#turn-banner") == "À Léa de lancer"
+    assert "encore 3 lancers" in p.text("#scoreboard")
+    p.throw(4, 6, 8)
+    p.shot("11-molkkout-fr")
+    for pin in (12, 12, 4, 4, 4):
+        p.throw(pin)
+    p.wait_css("#end-screen")
+    assert p.text("#end-title") == "Noé gagne !"
+
+    # The language and theme were kept: a restart comes back in French, outdoor.
+    p.d.quit()
+    p.d = None
+    p.start()
+    p.wait_text("#title", "Partie")
+    assert p.text("#new-molkky .game-hint") == "Quilles 1 à 12, 50 pile"
+    assert p.d.execute_script("return document.documentElement.dataset.theme") == "outdoor"
+
+
+def test_refusals_are_shown_in_the_users_language(partie):
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    add_players(p, "Anna", "Bea", "Cyril")
+    p.tap("#rule-best_of-3")
+    p.tap("#start")                         # a best-of match needs exactly two sides
+    toast = p.wait_css("#toast:not([hidden])")
+    assert toast.text == "A best-of match is between exactly 2 sides."
+    p.shot("12-setup-refused")
+    assert p.count("#pins") == 0
+    p.tap("#nav-back")
+    p.wait_css("#new-molkky")
+    assert p.count("#unfinished") == 0, "nothing was written"

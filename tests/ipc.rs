@@ -24,8 +24,15 @@ fn harness() -> Harness {
         .unwrap();
     app.manage(AppState::open(db.clone()));
     app.manage(SettingsFile(dir.path().join("settings.json")));
-    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    Harness { _dir: dir, db, _app: app, window }
+    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    Harness {
+        _dir: dir,
+        db,
+        _app: app,
+        window,
+    }
 }
 
 impl Harness {
@@ -46,7 +53,10 @@ impl Harness {
     }
 
     fn actions_on_disk(&self) -> i64 {
-        rusqlite::Connection::open(&self.db).unwrap().query_row("SELECT count(*) FROM action", [], |r| r.get(0)).unwrap()
+        rusqlite::Connection::open(&self.db)
+            .unwrap()
+            .query_row("SELECT count(*) FROM action", [], |r| r.get(0))
+            .unwrap()
     }
 }
 
@@ -60,11 +70,18 @@ fn a_game_through_the_commands() {
     let id = m["id"].as_i64().unwrap();
     assert_eq!(m["summary"]["thrower"], "Anna");
 
-    let v = h.call("play", json!({"matchId": id, "action": {"pins": [7]}})).unwrap();
+    let v = h
+        .call("play", json!({"matchId": id, "action": {"pins": [7]}}))
+        .unwrap();
     assert_eq!(v["summary"]["scores"], json!([7, 0]));
     assert_eq!(h.actions_on_disk(), 1, "committed before the answer");
 
-    let p = h.call("preview", json!({"matchId": id, "action": {"pins": [3, 9]}})).unwrap();
+    let p = h
+        .call(
+            "preview",
+            json!({"matchId": id, "action": {"pins": [3, 9]}}),
+        )
+        .unwrap();
     assert_eq!(p["last_throw"]["points"], 2);
     assert_eq!(h.actions_on_disk(), 1, "a preview writes nothing");
 
@@ -81,39 +98,66 @@ fn a_game_through_the_commands() {
 #[test]
 fn errors_are_typed_and_write_nothing() {
     let h = harness();
-    let m = h.call("new_match", json!({"game": "molkky", "rules": {}, "sides": [["A"], ["B"]]})).unwrap();
+    let m = h
+        .call(
+            "new_match",
+            json!({"game": "molkky", "rules": {}, "sides": [["A"], ["B"]]}),
+        )
+        .unwrap();
     let id = m["id"].as_i64().unwrap();
 
-    let e = h.call("play", json!({"matchId": id, "action": {"pins": [13]}})).unwrap_err();
+    let e = h
+        .call("play", json!({"matchId": id, "action": {"pins": [13]}}))
+        .unwrap_err();
     assert_eq!(e["kind"], "bad_action");
     assert_eq!(e["code"], "no_such_pin");
     assert!(e["detail"].as_str().unwrap().contains("13"));
 
-    let e = h.call("play", json!({"matchId": 404, "action": {"pins": [1]}})).unwrap_err();
+    let e = h
+        .call("play", json!({"matchId": 404, "action": {"pins": [1]}}))
+        .unwrap_err();
     assert_eq!(e["kind"], "not_found");
 
     let e = h.call("undo", json!({"matchId": id})).unwrap_err();
     assert_eq!(e["kind"], "illegal_action");
     assert_eq!(e["code"], "nothing_to_undo");
 
-    let e = h.call("new_match", json!({"game": "molkky", "rules": {"best_of": 4}, "sides": [["A"], ["B"]]})).unwrap_err();
+    let e = h
+        .call(
+            "new_match",
+            json!({"game": "molkky", "rules": {"best_of": 4}, "sides": [["A"], ["B"]]}),
+        )
+        .unwrap_err();
     assert_eq!(e["kind"], "bad_setup");
     let e = h.call("add_player", json!({"name": "   "})).unwrap_err();
     assert_eq!(e["kind"], "bad_setup");
     assert_eq!(h.actions_on_disk(), 0);
 
     // Arguments of the wrong type are refused by the IPC layer, never a crash.
-    assert!(h.call("play", json!({"matchId": "one", "action": {"pins": [1]}})).is_err());
-    assert!(h.call("new_match", json!({"game": "molkky", "rules": [], "sides": "Anna"})).is_err());
+    assert!(h
+        .call("play", json!({"matchId": "one", "action": {"pins": [1]}}))
+        .is_err());
+    assert!(h
+        .call(
+            "new_match",
+            json!({"game": "molkky", "rules": [], "sides": "Anna"})
+        )
+        .is_err());
 }
 
 #[test]
 fn game_info_gives_the_formation() {
     let h = harness();
     let info = h.call("game_info", json!({"game": "molkky"})).unwrap();
-    assert_eq!(info["formation"], json!([[7, 9, 8], [5, 11, 12, 6], [3, 10, 4], [1, 2]]));
+    assert_eq!(
+        info["formation"],
+        json!([[7, 9, 8], [5, 11, 12, 6], [3, 10, 4], [1, 2]])
+    );
     assert_eq!(info["molkkout_pins"], json!([6, 4, 12, 10, 8]));
-    assert_eq!(h.call("game_info", json!({"game": "go"})).unwrap_err()["kind"], "not_found");
+    assert_eq!(
+        h.call("game_info", json!({"game": "go"})).unwrap_err()["kind"],
+        "not_found"
+    );
 }
 
 #[test]
@@ -121,9 +165,16 @@ fn settings_are_validated_and_kept() {
     let h = harness();
     let s = h.call("get_settings", json!({})).unwrap();
     assert_eq!(s["language"], "system");
-    let s = h.call("set_setting", json!({"key": "language", "value": "fr"})).unwrap();
+    let s = h
+        .call("set_setting", json!({"key": "language", "value": "fr"}))
+        .unwrap();
     assert_eq!(s["language"], "fr");
-    let s = h.call("set_setting", json!({"key": "rules", "value": {"molkky": {"target": 40}}})).unwrap();
+    let s = h
+        .call(
+            "set_setting",
+            json!({"key": "rules", "value": {"molkky": {"target": 40}}}),
+        )
+        .unwrap();
     assert_eq!(s["rules"]["molkky"]["target"], 40);
 
     for (key, value) in [
@@ -133,7 +184,9 @@ fn settings_are_validated_and_kept() {
         ("last_lineup", json!([["A"], [""]])),
         ("wallpaper", json!(1)),
     ] {
-        let e = h.call("set_setting", json!({"key": key, "value": value})).unwrap_err();
+        let e = h
+            .call("set_setting", json!({"key": key, "value": value}))
+            .unwrap_err();
         assert_eq!(e["kind"], "bad_setup", "{key}");
     }
     let s = h.call("get_settings", json!({})).unwrap();
@@ -145,11 +198,18 @@ fn settings_are_validated_and_kept() {
 fn a_database_from_a_newer_app_is_reported_not_crashed() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("partie.db");
-    rusqlite::Connection::open(&db).unwrap().execute_batch("PRAGMA user_version = 42;").unwrap();
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 42;")
+        .unwrap();
     let state = AppState::open(db);
-    let app = with_commands(mock_builder()).build(mock_context(noop_assets())).unwrap();
+    let app = with_commands(mock_builder())
+        .build(mock_context(noop_assets()))
+        .unwrap();
     app.manage(state);
-    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
     let call = |cmd: &str| {
         tauri::test::get_ipc_response(
             &window,

@@ -163,6 +163,22 @@ fn delete_match(state: State<'_, AppState>, match_id: i64) -> Result<(), Error> 
     state.with(|s| s.delete_match(match_id))
 }
 
+/// Start-up measurement: with `PARTIE_STARTUP_PROBE` set, the UI's first painted home screen
+/// prints the time since the process started and closes the app (see scripts/bench-startup.py).
+#[tauri::command]
+fn painted<R: Runtime>(app: tauri::AppHandle<R>) {
+    if std::env::var_os("PARTIE_STARTUP_PROBE").is_some() {
+        let started = STARTED
+            .get()
+            .copied()
+            .unwrap_or_else(std::time::Instant::now);
+        println!("painted {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
+        app.exit(0);
+    }
+}
+
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
 #[tauri::command]
 fn game_info(game: String) -> Result<Value, Error> {
     partie_core::game::info(&game)
@@ -183,6 +199,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         rematch,
         delete_match,
         game_info,
+        painted,
         settings::get_settings,
         settings::set_setting,
     ])
@@ -191,6 +208,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
 /// Starts the app.
 #[cfg_attr(mobile, tauri::mobile_entry_point)]
 pub fn run() {
+    STARTED.get_or_init(std::time::Instant::now);
     with_commands(tauri::Builder::default())
         .plugin(tauri_plugin_store::Builder::default().build())
         .setup(|app| {

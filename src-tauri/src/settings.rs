@@ -54,7 +54,10 @@ pub fn validate(key: &str, value: &Value) -> Result<(), Error> {
 
 /// Every setting, with defaults for those never set.
 #[tauri::command]
-pub fn get_settings<R: Runtime>(app: AppHandle<R>, file: State<'_, SettingsFile>) -> Result<Value, Error> {
+pub fn get_settings<R: Runtime>(
+    app: AppHandle<R>,
+    file: State<'_, SettingsFile>,
+) -> Result<Value, Error> {
     let store = app.store(&file.0).map_err(store_error)?;
     let mut all: Map<String, Value> = Map::new();
     for (key, default) in [

@@ -25,6 +25,7 @@ export const ipc = {
   rematch: (matchId) => invoke('rematch', { matchId }),
   deleteMatch: (matchId) => invoke('delete_match', { matchId }),
   gameInfo: (game) => invoke('game_info', { game }),
+  painted: () => invoke('painted'),
   settings: () => invoke('get_settings'),
   setSetting: (key, value) => invoke('set_setting', { key, value }),
 };

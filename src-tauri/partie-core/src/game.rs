@@ -49,9 +49,9 @@ pub trait Game: Sized + Clone {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MatchState {
     /// A Mölkky game or best-of match.
-    Molkky(Molkky),
+    Molkky(Box<Molkky>),
     /// A standalone mölkkout.
-    Molkkout(Molkkout),
+    Molkkout(Box<Molkkout>),
 }
 
 macro_rules! dispatch {
@@ -64,17 +64,18 @@ macro_rules! dispatch {
 }
 
 fn play_as<G: Game>(
-    g: G,
+    g: Box<G>,
     action: &Value,
-    wrap: fn(G) -> MatchState,
+    wrap: fn(Box<G>) -> MatchState,
 ) -> Result<MatchState, Refused<MatchState>> {
     let parsed = match G::parse_action(action) {
         Ok(a) => a,
         Err(e) => return Err(Refused::new(wrap(g), e)),
     };
-    g.play(&parsed)
-        .map(wrap)
-        .map_err(|r| Refused::new(wrap(r.state), r.error))
+    match (*g).play(&parsed) {
+        Ok(next) => Ok(wrap(Box::new(next))),
+        Err(r) => Err(Refused::new(wrap(Box::new(r.state)), r.error)),
+    }
 }
 
 impl MatchState {
@@ -85,8 +86,8 @@ impl MatchState {
         sides: &[Vec<String>],
     ) -> Result<Self, Error> {
         match game {
-            "molkky" => Molkky::setup(rules, sides).map(MatchState::Molkky),
-            "molkkout" => Molkkout::setup(rules, sides).map(MatchState::Molkkout),
+            "molkky" => Molkky::setup(rules, sides).map(|g| MatchState::Molkky(Box::new(g))),
+            "molkkout" => Molkkout::setup(rules, sides).map(|g| MatchState::Molkkout(Box::new(g))),
             other => {
                 Err(Error::bad_setup(format!("unknown game {other:?}")).with_code("unknown_game"))
             }

@@ -36,6 +36,8 @@ function matchRow(item, unfinished, reload) {
     }, t('discard')) : null);
 }
 
+let painted = false;
+
 export function mount(root) {
   app.title(t('app_name'));
   let data = null;
@@ -61,6 +63,10 @@ export function mount(root) {
   async function load() {
     try { data = await ipc.home(); } catch (e) { data = { unfinished: [], recent: [] }; app.error(e); }
     draw();
+    if (!painted) {
+      painted = true;
+      requestAnimationFrame(() => ipc.painted().catch(() => {}));
+    }
   }
   draw();
   load();

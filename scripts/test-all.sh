@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian/Ubuntu machine and runs every test: formatting, lints, the Rust tests
+# (rules, scenarios, store, properties, IPC), the `partie check` contract on the project's and
+# the shared scenarios, and the end-to-end tests of the real app under Xvfb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh --tests
+. scripts/env.sh
+step() { printf '\n=== %s\n' "$*"; }
+
+step "cargo fmt"
+cargo fmt --all -- --check
+
+step "cargo clippy"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo test"
+cargo test --workspace
+
+step "partie check: the project's scenarios"
+cargo run -q -p partie-core --bin partie -- check tests/scenarios
+
+# The shared examples of the games this build implements (the other games join with their issue).
+if [ -d ../shared/scenarios ]; then
+  step "partie check: the shared example scenarios"
+  cargo run -q -p partie-core --bin partie -- check ../shared/scenarios/molkky
+fi
+
+step "end-to-end (screenshots in tests/e2e/screenshots/)"
+cargo build -p partie
+python3 -m pytest tests/e2e -q

@@ -82,7 +82,15 @@ class Partie:
         opts = ArgOptions()
         opts.set_capability("browserName", "wry")
         opts.set_capability("tauri:options", {"application": str(APP)})
-        self.d = webdriver.Remote(command_executor=f"http://127.0.0.1:{self.port}", options=opts)
+        # WebKitWebDriver now and then drops the very first connection while it starts.
+        for attempt in range(3):
+            try:
+                self.d = webdriver.Remote(command_executor=f"http://127.0.0.1:{self.port}", options=opts)
+                break
+            except Exception:
+                if attempt == 2:
+                    raise
+                time.sleep(1)
         self.size(*PHONE)
         self.wait_css("#screen > *")
         return self.d
@@ -124,6 +132,9 @@ class Partie:
             except StaleElementReferenceException:
                 time.sleep(0.1)
         raise AssertionError(f"could not type into {selector}")
+
+    def wait_until(self, script, timeout=10):
+        WebDriverWait(self.d, timeout).until(lambda d: d.execute_script(script))
 
     def text(self, selector):
         """The visible text of the first element matching selector (None when absent)."""

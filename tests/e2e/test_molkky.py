@@ -1,4 +1,5 @@
 """A player's journeys through Partie's Mölkky, tapping as on a phone."""
+import os
 import time
 
 from selenium.webdriver.common.by import By
@@ -10,6 +11,8 @@ def add_players(p, *names):
         p.type("#new-player", n)
         p.tap("#add-player")
         p.wait_text("#sides", n)
+        # The redraw after an add empties the field: type the next name only then.
+        p.wait_until("return document.querySelector('#new-player').value === ''")
 
 
 def set_number(p, css, value):
@@ -136,12 +139,21 @@ def test_killed_mid_game_resumes_exactly(partie):
     p = partie
     p.start()
     p.tap("#new-molkky")
-    add_players(p, "Anna", "Bea")
+    p.wait_css("#new-player")
     p.tap("#team-mode")
+    p.wait_css("#new-side")
+    add_players(p, "Anna", "Ari")          # a team: both join the side being formed
+    p.tap("#new-side")
+    add_players(p, "Bea")
+    assert p.texts('#sides [data-side="0"] .chip-name') == ["Anna", "Ari"]
+    assert p.texts('#sides [data-side="1"] .chip-name') == ["Bea"]
+    p.shot("02b-setup-teams")
     p.tap("#start")
     p.wait_css("#pins")
+    assert p.text("#turn-banner") == "Anna to throw"
     p.throw(9)
     p.throw(2, 5, 7)
+    assert p.text("#turn-banner") == "Ari to throw"
     p.throw(foul=True)
     p.tap('[data-pin="11"]')               # a pin tapped but not confirmed is not a throw
     p.kill_app()
@@ -157,6 +169,27 @@ def test_killed_mid_game_resumes_exactly(partie):
     assert "foul" in p.text("#log")
     p.throw(4)
     assert p.scores() == [9, 7]
+    assert p.text("#turn-banner") == "Anna to throw"   # the team's rotation went on
+
+
+def test_damaged_history_is_set_aside_and_the_app_opens(partie):
+    p = partie
+    folder = os.path.join(p.data_home, "app.partie.scorepad")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "partie.db"), "wb") as f:
+        f.write(b"a shopping list, not a database: milk, eggs, pins" * 100)
+    p.start()
+    p.wait_css("#banner:not([hidden])")
+    assert "was damaged" in p.text("#banner")
+    kept = [n for n in os.listdir(folder) if n.startswith("partie.db.damaged-")]
+    assert kept, os.listdir(folder)
+    p.shot("13-damaged-history")
+    p.tap("#new-molkkout")                 # and the app works on its fresh history
+    add_players(p, "Anna", "Bea")
+    p.tap("#start")
+    p.wait_css(".phase-molkkout")
+    p.throw(12)
+    assert p.scores() == [12, 0]
 
 
 def test_standalone_molkkout_in_french_outdoor_theme(partie):

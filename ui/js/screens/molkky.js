@@ -169,7 +169,7 @@ export function mount(root, [id]) {
     if (isMolkkout() || s.turn == null) return null;
     const i = s.turn;
     if (s.misses_allowed - s.misses[i] !== 1) return null;
-    const key = st.view.rules.three_misses === 'zero' ? 'misses_warning_zero' : st.view.rules.three_misses === 'none' ? null : 'misses_warning';
+    const key = { eliminate: 'misses_warning', zero: 'misses_warning_zero' }[s.three_misses];
     return key ? h('p', { class: 'warning', role: 'note', text: t(key, { name: names(st.view.sides[i]) }) }) : null;
   }
 

@@ -133,7 +133,7 @@ export function mount(root, [game = 'molkky']) {
             h('span', { text: t('team_mode') }),
             st.teamMode ? h('small', { text: st.active != null ? t('add_to_side', { n: st.active + 1 }) : t('team_mode_hint') }) : null) : null,
           h('ol', { class: 'sides', id: 'sides' }, st.sides.map(sideCard)),
-          st.teamMode ? h('button', { class: 'btn small ghost', type: 'button', onclick: () => { st.active = null; render(); } }, '+ ', t('new_side')) : null,
+          st.teamMode ? h('button', { class: 'btn small ghost', type: 'button', id: 'new-side', onclick: () => { st.active = null; render(); } }, '+ ', t('new_side')) : null,
           form ? [h('h2', { text: t('rules') }), form.element,
             h('label', { class: 'toggle' },
               h('input', { type: 'checkbox', checked: st.saveDefaults, onchange: (ev) => { st.saveDefaults = ev.target.checked; } }),

@@ -223,6 +223,7 @@ impl Game for Molkky {
             "target": target,
             "bust_to": self.rules.bust_to,
             "misses_allowed": self.rules.misses,
+            "three_misses": self.rules.three_misses,
             "best_of": self.rules.best_of,
             "leg_points": self.leg_points,
             "match_points": self.match_points(),

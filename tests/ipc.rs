@@ -16,8 +16,14 @@ struct Harness {
 }
 
 fn harness() -> Harness {
+    harness_with(|_| {})
+}
+
+/// A harness whose database file is first prepared by `prepare` (given its path).
+fn harness_with(prepare: impl FnOnce(&std::path::Path)) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("partie.db");
+    prepare(&db);
     let app = with_commands(mock_builder())
         .plugin(tauri_plugin_store::Builder::default().build())
         .build(mock_context(noop_assets()))
@@ -196,37 +202,22 @@ fn settings_are_validated_and_kept() {
 
 #[test]
 fn a_database_from_a_newer_app_is_reported_not_crashed() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("partie.db");
-    rusqlite::Connection::open(&db)
-        .unwrap()
-        .execute_batch("PRAGMA user_version = 42;")
-        .unwrap();
-    let state = AppState::open(db);
-    let app = with_commands(mock_builder())
-        .build(mock_context(noop_assets()))
-        .unwrap();
-    app.manage(state);
-    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
-    let call = |cmd: &str| {
-        tauri::test::get_ipc_response(
-            &window,
-            InvokeRequest {
-                cmd: cmd.into(),
-                callback: CallbackFn(0),
-                error: CallbackFn(1),
-                url: "tauri://localhost".parse().unwrap(),
-                body: InvokeBody::Json(json!({})),
-                headers: Default::default(),
-                invoke_key: INVOKE_KEY.to_string(),
-            },
-        )
-        .map(|b| b.deserialize::<Value>().unwrap())
-    };
-    let status = call("app_status").unwrap();
+    let h = harness_with(|db| {
+        rusqlite::Connection::open(db)
+            .unwrap()
+            .execute_batch("PRAGMA user_version = 42;")
+            .unwrap();
+    });
+    let status = h.call("app_status", json!({})).unwrap();
     assert_eq!(status["database"], "unavailable");
     assert_eq!(status["error"]["code"], "database_too_new");
-    assert_eq!(call("home").unwrap_err()["code"], "database_too_new");
+    assert_eq!(
+        h.call("home", json!({})).unwrap_err()["code"],
+        "database_too_new"
+    );
+    assert_eq!(
+        h.call("play", json!({"matchId": 1, "action": {"pins": [1]}}))
+            .unwrap_err()["kind"],
+        "storage"
+    );
 }

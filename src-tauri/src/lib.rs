@@ -3,6 +3,8 @@
 //! Every command validates its input through the core and answers errors as
 //! `{kind, detail, code}`; nothing is written on an error.
 
+#![warn(missing_docs)]
+
 mod settings;
 
 pub use settings::SettingsFile;

@@ -229,3 +229,8 @@ def partie():
     p = Partie()
     yield p
     p.close()
+
+
+def pytest_configure(config):
+    # selenium's own use of a deprecated argument of its RemoteConnection: not ours to fix.
+    config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:selenium.*")

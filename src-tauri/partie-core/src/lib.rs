@@ -5,6 +5,8 @@
 //! winner) is derived by replaying the actions through the rules. This crate has no dependency
 //! on the desktop shell so that it builds and tests in seconds.
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod game;
 pub mod molkky;

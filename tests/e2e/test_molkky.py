@@ -171,6 +171,15 @@ def test_killed_mid_game_resumes_exactly(partie):
     assert p.scores() == [9, 7]
     assert p.text("#turn-banner") == "Anna to throw"   # the team's rotation went on
 
+    # Discarding an unfinished match takes two taps.
+    p.tap("#nav-back")
+    p.wait_css("#unfinished")
+    p.tap("#unfinished [data-discard]")
+    assert p.text("#unfinished [data-discard]") == "Tap again to discard"
+    assert p.count("#unfinished .match-row") == 1
+    p.tap("#unfinished [data-discard]")
+    p.wait_until("return !document.querySelector('#unfinished')")
+
 
 def test_damaged_history_is_set_aside_and_the_app_opens(partie):
     p = partie

@@ -27,13 +27,28 @@ function matchRow(item, unfinished, reload) {
     h('span', { class: 'match-score', text: scoreLine(item) }),
     h('span', { class: 'match-when', text: ago(item.updated_at) }),
     winner && !unfinished ? h('span', { class: 'sr-only', text: t(winner.length > 1 ? 'winner' : 'winner_one', { names: names(winner) }) }) : null),
-    unfinished ? h('button', {
-      class: 'btn small ghost', type: 'button', 'aria-label': `${t('discard')} ${item.sides.map(names).join(', ')}`,
-      onclick: async () => {
-        if (!confirm(t('discard_confirm'))) return;
-        try { await ipc.deleteMatch(item.id); reload(); } catch (e) { app.error(e); }
-      },
-    }, t('discard')) : null);
+    unfinished ? discardButton(item, reload) : null);
+}
+
+// Two taps to discard: the first arms the button for a few seconds (no system dialog, which
+// mobile webviews do not all show).
+function discardButton(item, reload) {
+  let armed = null;
+  const btn = h('button', {
+    class: 'btn small ghost discard', type: 'button', 'data-discard': item.id,
+    'aria-label': `${t('discard')} ${item.sides.map(names).join(', ')}`,
+    onclick: async () => {
+      if (!armed) {
+        btn.textContent = t('discard_again');
+        btn.classList.add('armed');
+        armed = setTimeout(() => { armed = null; btn.textContent = t('discard'); btn.classList.remove('armed'); }, 4000);
+        return;
+      }
+      clearTimeout(armed);
+      try { await ipc.deleteMatch(item.id); reload(); } catch (e) { app.error(e); }
+    },
+  }, t('discard'));
+  return btn;
 }
 
 let painted = false;

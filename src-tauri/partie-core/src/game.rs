@@ -1,12 +1,13 @@
 //! The games behind one interface: set up from a record's `game`, `rules` and `sides`, play
 //! JSON actions, and derive the common summary of `records.md` section 3.
 
+use crate::crokinole::Crokinole;
 use crate::error::Error;
 use crate::molkky::{Molkkout, Molkky};
 use serde_json::{Map, Value};
 
 /// The games this build knows, by their record name.
-pub const GAMES: &[&str] = &["molkky", "molkkout"];
+pub const GAMES: &[&str] = &["molkky", "molkkout", "crokinole"];
 
 /// A refused action: the error, and the state exactly as it was before the action.
 #[derive(Debug, Clone)]
@@ -33,7 +34,7 @@ pub trait Game: Sized + Clone {
     fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error>;
 
     /// Reads an action from its JSON form; `bad_action` when it is malformed.
-    fn parse_action(action: &Value) -> Result<Self::Action, Error>;
+    fn parse_action(&self, action: &Value) -> Result<Self::Action, Error>;
 
     /// Applies an action, or hands back the untouched state with the refusal.
     fn play(self, action: &Self::Action) -> Result<Self, Refused<Self>>;
@@ -52,6 +53,8 @@ pub enum MatchState {
     Molkky(Box<Molkky>),
     /// A standalone mölkkout.
     Molkkout(Box<Molkkout>),
+    /// A Crokinole game.
+    Crokinole(Box<Crokinole>),
 }
 
 macro_rules! dispatch {
@@ -59,6 +62,7 @@ macro_rules! dispatch {
         match $self {
             MatchState::Molkky($g) => $body,
             MatchState::Molkkout($g) => $body,
+            MatchState::Crokinole($g) => $body,
         }
     };
 }
@@ -68,7 +72,7 @@ fn play_as<G: Game>(
     action: &Value,
     wrap: fn(Box<G>) -> MatchState,
 ) -> Result<MatchState, Refused<MatchState>> {
-    let parsed = match G::parse_action(action) {
+    let parsed = match g.parse_action(action) {
         Ok(a) => a,
         Err(e) => return Err(Refused::new(wrap(g), e)),
     };
@@ -88,6 +92,9 @@ impl MatchState {
         match game {
             "molkky" => Molkky::setup(rules, sides).map(|g| MatchState::Molkky(Box::new(g))),
             "molkkout" => Molkkout::setup(rules, sides).map(|g| MatchState::Molkkout(Box::new(g))),
+            "crokinole" => {
+                Crokinole::setup(rules, sides).map(|g| MatchState::Crokinole(Box::new(g)))
+            }
             other => {
                 Err(Error::bad_setup(format!("unknown game {other:?}")).with_code("unknown_game"))
             }
@@ -99,6 +106,7 @@ impl MatchState {
         match self {
             MatchState::Molkky(g) => play_as(g, action, MatchState::Molkky),
             MatchState::Molkkout(g) => play_as(g, action, MatchState::Molkkout),
+            MatchState::Crokinole(g) => play_as(g, action, MatchState::Crokinole),
         }
     }
 
@@ -147,6 +155,7 @@ pub fn check_rules(game: &str, rules: &Map<String, Value>) -> Result<(), Error> 
 pub fn info(game: &str) -> Result<Value, Error> {
     match game {
         "molkky" | "molkkout" => Ok(crate::molkky::info()),
+        "crokinole" => Ok(crate::crokinole::info()),
         other => Err(Error::not_found(format!("unknown game {other:?}")).with_code("unknown_game")),
     }
 }

@@ -101,3 +101,86 @@ proptest! {
         }
     }
 }
+
+fn crokinole_action(sides: usize) -> impl Strategy<Value = Value> {
+    let counts = proptest::collection::vec(0u32..=7, sides);
+    prop_oneof![
+        3 => (0..sides + 1).prop_map(|s| json!({"twenty": s})),
+        3 => (counts.clone(), counts.clone(), counts.clone(), proptest::option::of(counts))
+            .prop_map(|(a, b, c, t)| {
+                let mut r = json!({"15": a, "10": b, "5": c});
+                if let Some(t) = t {
+                    r["20"] = json!(t);
+                }
+                json!({"round": r})
+            }),
+        1 => (0..sides + 1).prop_map(|s| json!({"starter": s})),
+        1 => Just(json!({"round": {}})),
+    ]
+}
+
+fn crokinole_setup() -> impl Strategy<Value = (Map<String, Value>, Vec<Vec<String>>)> {
+    let shapes = prop_oneof![
+        Just(vec![1, 1]),
+        Just(vec![2, 2]),
+        Just(vec![2, 1]),
+        Just(vec![1, 2]),
+        Just(vec![1, 1, 1])
+    ];
+    (
+        shapes,
+        prop_oneof![Just("points"), Just("rounds")],
+        prop_oneof![Just("rotate"), Just("loser_chooses")],
+        1u32..=12,
+        prop_oneof![Just(50u32), Just(100), Just(150)],
+    )
+        .prop_map(|(shape, format, start, discs, target)| {
+            let three = shape.len() == 3;
+            let mut r = json!({"start_rule": start, "discs": discs, "target": target});
+            if !three {
+                r["format"] = json!(format);
+            }
+            let sides = shape
+                .iter()
+                .enumerate()
+                .map(|(s, &n)| (0..n).map(|p| format!("P{s}{p}")).collect())
+                .collect();
+            (r.as_object().unwrap().clone(), sides)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_crokinole_games_never_panic(
+        (rules, sides) in crokinole_setup(),
+        picks in proptest::collection::vec(crokinole_action(3), 0..120),
+    ) {
+        let n = sides.len();
+        let discs = rules["discs"].as_u64().unwrap();
+        let mut state = MatchState::setup("crokinole", &rules, &sides).unwrap();
+        let mut applied = Vec::new();
+        for a in picks {
+            let before = state.clone();
+            match state.play(&a) {
+                Ok(next) => { state = next; applied.push(a); }
+                Err(r) => { prop_assert_eq!(&r.state, &before); state = r.state; }
+            }
+            let s = state.summary();
+            for round in s["round_points"].as_array().unwrap() {
+                let round = round.as_array().unwrap();
+                prop_assert_eq!(round.len(), n);
+                for p in round {
+                    prop_assert!(p.as_u64().unwrap() <= 20 * discs);
+                }
+            }
+            for live in s["live_twenties"].as_array().unwrap() {
+                prop_assert!(live.as_u64().unwrap() <= discs);
+            }
+            prop_assert_eq!(s["turn"].is_null(), s["status"] != "playing");
+        }
+        let record = Record { format: 1, game: "crokinole".into(), rules, sides, actions: applied };
+        prop_assert_eq!(record.replay().unwrap(), state);
+    }
+}

@@ -37,9 +37,11 @@ fn project_scenarios_pass() {
 }
 
 #[test]
-fn molkky_has_forty_scenarios() {
-    let n = collect(&[repo().join("tests/scenarios/molkky")]).len();
-    assert!(n >= 40, "only {n} Mölkky scenarios");
+fn each_game_has_its_scenarios() {
+    for (game, least) in [("molkky", 40), ("crokinole", 30)] {
+        let n = collect(&[repo().join("tests/scenarios").join(game)]).len();
+        assert!(n >= least, "only {n} {game} scenarios");
+    }
 }
 
 /// `../shared/scenarios` is beside the checkout in CI; scenarios of games not built yet are

@@ -168,7 +168,7 @@ impl Game for Molkky {
         })
     }
 
-    fn parse_action(action: &Value) -> Result<Throw, Error> {
+    fn parse_action(&self, action: &Value) -> Result<Throw, Error> {
         Throw::from_json(action)
     }
 

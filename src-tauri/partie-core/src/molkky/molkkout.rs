@@ -182,7 +182,7 @@ impl Game for Molkkout {
         Ok(Molkkout::new(sides.to_vec(), 0))
     }
 
-    fn parse_action(action: &Value) -> Result<Throw, Error> {
+    fn parse_action(&self, action: &Value) -> Result<Throw, Error> {
         Throw::from_json(action)
     }
 

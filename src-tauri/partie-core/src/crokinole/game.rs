@@ -1,0 +1,295 @@
+//! The state of a Crokinole game: rounds, scores, the live 20s, and who starts.
+
+use super::action::{Action, RoundCounts, ZONES};
+use super::rules::{CrokinoleRules, Format, Scoring, StartRule};
+use crate::error::Error;
+use crate::game::{check_sides, Game, Refused};
+use serde_json::{json, Map, Value};
+
+/// How a finished game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Won(usize),
+    Drawn,
+}
+
+/// A Crokinole game. Built with [`Game::setup`], changed only by [`Game::play`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crokinole {
+    rules: CrokinoleRules,
+    sides: Vec<Vec<String>>,
+    /// The shooting order around the board, clockwise, as (side, player) pairs.
+    seats: Vec<(usize, usize)>,
+    scores: Vec<u32>,
+    round_points: Vec<Vec<u32>>,
+    twenties: Vec<u32>,
+    live: Vec<u32>,
+    /// The seat of the player who shoots first this round.
+    starter_seat: usize,
+    /// The seat that started the previous round (where a loser's choice counts from).
+    previous_seat: Option<usize>,
+    /// The loser of the previous round, while it may still choose who starts.
+    chooser: Option<usize>,
+    end: Option<End>,
+}
+
+/// The seats clockwise, the players of the sides alternating. With a team against one player,
+/// the single player shoots after each opponent, so they take two of the four places.
+fn seats(sides: &[Vec<String>]) -> Vec<(usize, usize)> {
+    match sides.iter().map(Vec::len).collect::<Vec<_>>().as_slice() {
+        [2, 2] => vec![(0, 0), (1, 0), (0, 1), (1, 1)],
+        [2, 1] => vec![(0, 0), (1, 0), (0, 1), (1, 0)],
+        [1, 2] => vec![(0, 0), (1, 0), (0, 0), (1, 1)],
+        _ => (0..sides.len()).map(|s| (s, 0)).collect(),
+    }
+}
+
+impl Crokinole {
+    fn starter(&self) -> usize {
+        self.seats[self.starter_seat].0
+    }
+
+    fn player(&self, seat: usize) -> &str {
+        let (side, p) = self.seats[seat];
+        &self.sides[side][p]
+    }
+
+    /// The seat that shoots last this round (the hammer): the one before the starter.
+    fn hammer_seat(&self) -> usize {
+        (self.starter_seat + self.seats.len() - 1) % self.seats.len()
+    }
+
+    fn check(&self, action: &Action) -> Result<(), Error> {
+        match action {
+            Action::Twenty(side) => {
+                if self.live[*side] >= self.rules.discs {
+                    return Err(Error::illegal(format!(
+                        "side {side} has no disc left to sink this round"
+                    ))
+                    .with_code("no_disc_left"));
+                }
+            }
+            Action::Round(counts) => {
+                let twenties = counts.twenties.as_ref().unwrap_or(&self.live);
+                for side in 0..self.sides.len() {
+                    let total = twenties[side] + counts.zones.iter().map(|z| z[side]).sum::<u32>();
+                    if total > self.rules.discs {
+                        return Err(Error::bad_action(format!(
+                            "side {side} has {total} discs counted but plays only {}",
+                            self.rules.discs
+                        ))
+                        .with_code("too_many_discs"));
+                    }
+                }
+            }
+            Action::Starter(_) => {
+                if self.rules.start_rule != StartRule::LoserChooses {
+                    return Err(Error::illegal("only with the loser-chooses start rule")
+                        .with_code("no_choice"));
+                }
+                if self.chooser.is_none() {
+                    return Err(Error::illegal("nobody may choose who starts now (first round, a tied round, or already chosen)")
+                        .with_code("no_choice"));
+                }
+                if self.live.iter().any(|&n| n > 0) {
+                    return Err(
+                        Error::illegal("the round has started: a 20 was already sunk")
+                            .with_code("round_started"),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn score_round(&mut self, counts: &RoundCounts) {
+        let n = self.sides.len();
+        let twenties = counts.twenties.clone().unwrap_or_else(|| self.live.clone());
+        let points: Vec<u32> = (0..n)
+            .map(|s| {
+                twenties[s] * ZONES[0].1
+                    + (0..3)
+                        .map(|z| counts.zones[z][s] * ZONES[z + 1].1)
+                        .sum::<u32>()
+            })
+            .collect();
+        for s in 0..n {
+            self.twenties[s] += twenties[s];
+        }
+        self.live = vec![0; n];
+        let best = *points.iter().max().expect("sides");
+        let low = *points.iter().min().expect("sides");
+        match self.rules.format {
+            Format::Rounds => {
+                // Two sides only (checked at setup): 2 to the round's winner, 1 each on a tie.
+                for s in 0..n {
+                    self.scores[s] += if points[s] == best {
+                        if low == best {
+                            1
+                        } else {
+                            2
+                        }
+                    } else {
+                        0
+                    };
+                }
+            }
+            Format::Points => match self.rules.scoring {
+                Scoring::Differential => {
+                    for s in 0..n {
+                        if points[s] == best && best > low {
+                            self.scores[s] += best - low;
+                        }
+                    }
+                }
+                Scoring::Simple => {
+                    for s in 0..n {
+                        self.scores[s] += points[s];
+                    }
+                }
+            },
+        }
+        let losers: Vec<usize> = (0..n).filter(|&s| points[s] == low).collect();
+        self.round_points.push(points);
+        self.end = self.ending();
+        self.previous_seat = Some(self.starter_seat);
+        self.starter_seat = (self.starter_seat + 1) % self.seats.len();
+        let tied = losers.len() == n;
+        self.chooser = match (self.rules.start_rule, self.end, losers.as_slice()) {
+            (StartRule::LoserChooses, None, [loser]) if !tied => Some(*loser),
+            _ => None,
+        };
+    }
+
+    fn ending(&self) -> Option<End> {
+        let top = *self.scores.iter().max().expect("sides");
+        let leaders: Vec<usize> = (0..self.scores.len())
+            .filter(|&s| self.scores[s] == top)
+            .collect();
+        let over = match self.rules.format {
+            Format::Points => top >= self.rules.target,
+            Format::Rounds => self.round_points.len() as u32 == self.rules.rounds,
+        };
+        match (over, leaders.as_slice()) {
+            (false, _) => None,
+            (true, [one]) => Some(End::Won(*one)),
+            (true, _) => Some(End::Drawn),
+        }
+    }
+
+    /// Sides by game points, higher first, equal ones by side index.
+    fn ranking(&self) -> Vec<usize> {
+        let mut r: Vec<usize> = (0..self.scores.len()).collect();
+        r.sort_by(|&a, &b| self.scores[b].cmp(&self.scores[a]).then(a.cmp(&b)));
+        r
+    }
+
+    fn choose(&mut self, side: usize) {
+        let from = self.previous_seat.map_or(0, |p| p + 1);
+        let n = self.seats.len();
+        self.starter_seat = (0..n)
+            .map(|k| (from + k) % n)
+            .find(|&seat| self.seats[seat].0 == side)
+            .expect("every side has a seat");
+        self.chooser = None;
+    }
+}
+
+impl Game for Crokinole {
+    type Action = Action;
+
+    fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
+        let sizes: Vec<usize> = sides.iter().map(Vec::len).collect();
+        let fits = matches!(sizes.as_slice(), [1 | 2, 1 | 2] | [1, 1, 1]);
+        if !fits {
+            return Err(Error::bad_setup(
+                "Crokinole is played by 2 sides of one or two players, or by three single players",
+            )
+            .with_code("crokinole_sides"));
+        }
+        check_sides(sides)?;
+        let rules = CrokinoleRules::from_map(rules, sides.len())?;
+        let n = sides.len();
+        Ok(Crokinole {
+            seats: seats(sides),
+            sides: sides.to_vec(),
+            scores: vec![0; n],
+            round_points: Vec::new(),
+            twenties: vec![0; n],
+            live: vec![0; n],
+            starter_seat: 0,
+            previous_seat: None,
+            chooser: None,
+            end: None,
+            rules,
+        })
+    }
+
+    fn parse_action(&self, action: &Value) -> Result<Action, Error> {
+        Action::from_json(action, self.sides.len())
+    }
+
+    fn play(mut self, action: &Action) -> Result<Self, Refused<Self>> {
+        if self.end.is_some() {
+            return Err(Refused::new(
+                self,
+                Error::illegal("the game is over").with_code("game_over"),
+            ));
+        }
+        if let Err(e) = self.check(action) {
+            return Err(Refused::new(self, e));
+        }
+        match action {
+            Action::Twenty(side) => {
+                self.live[*side] += 1;
+                self.chooser = None;
+            }
+            Action::Round(counts) => self.score_round(counts),
+            Action::Starter(side) => self.choose(*side),
+        }
+        Ok(self)
+    }
+
+    fn summary(&self) -> Value {
+        let over = self.end.is_some();
+        let (status, winner) = match self.end {
+            None => ("playing", None),
+            Some(End::Won(w)) => ("won", Some(w)),
+            Some(End::Drawn) => ("drawn", None),
+        };
+        let starter = (!over).then(|| self.starter());
+        let hammer = self.hammer_seat();
+        let needs: Vec<u32> = self
+            .scores
+            .iter()
+            .map(|&s| self.rules.target.saturating_sub(s))
+            .collect();
+        json!({
+            "status": status,
+            "winner": winner,
+            "turn": starter,
+            "starter": starter,
+            "starter_player": (!over).then(|| self.player(self.starter_seat)),
+            "hammer": (!over).then_some(self.seats[hammer].0),
+            "hammer_player": (!over).then(|| self.player(hammer)),
+            "scores": self.scores,
+            "round": self.round_points.len(),
+            "round_points": self.round_points,
+            "twenties": self.twenties,
+            "live_twenties": self.live,
+            "chooser": self.chooser,
+            "format": self.rules.format,
+            "scoring": self.rules.scoring,
+            "target": self.rules.target,
+            "rounds": self.rules.rounds,
+            "discs": self.rules.discs,
+            "start_rule": self.rules.start_rule,
+            "needs": if self.rules.format == Format::Points { json!(needs) } else { Value::Null },
+            "ranking": self.ranking(),
+        })
+    }
+
+    fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+}

@@ -113,41 +113,24 @@ impl Crokinole {
                         .sum::<u32>()
             })
             .collect();
-        for s in 0..n {
-            self.twenties[s] += twenties[s];
+        for (total, add) in self.twenties.iter_mut().zip(&twenties) {
+            *total += add;
         }
         self.live = vec![0; n];
         let best = *points.iter().max().expect("sides");
         let low = *points.iter().min().expect("sides");
-        match self.rules.format {
-            Format::Rounds => {
-                // Two sides only (checked at setup): 2 to the round's winner, 1 each on a tie.
-                for s in 0..n {
-                    self.scores[s] += if points[s] == best {
-                        if low == best {
-                            1
-                        } else {
-                            2
-                        }
-                    } else {
-                        0
-                    };
-                }
-            }
-            Format::Points => match self.rules.scoring {
-                Scoring::Differential => {
-                    for s in 0..n {
-                        if points[s] == best && best > low {
-                            self.scores[s] += best - low;
-                        }
-                    }
-                }
-                Scoring::Simple => {
-                    for s in 0..n {
-                        self.scores[s] += points[s];
-                    }
-                }
-            },
+        let tie = best == low;
+        let gained = |p: u32| match (self.rules.format, self.rules.scoring) {
+            // Two sides only (checked at setup): 2 to the round's winner, 1 each on a tie.
+            (Format::Rounds, _) if tie => 1,
+            (Format::Rounds, _) => 2 * u32::from(p == best),
+            (Format::Points, Scoring::Differential) if p == best => best - low,
+            (Format::Points, Scoring::Differential) => 0,
+            (Format::Points, Scoring::Simple) => p,
+        };
+        let gains: Vec<u32> = points.iter().map(|&p| gained(p)).collect();
+        for (score, gain) in self.scores.iter_mut().zip(gains) {
+            *score += gain;
         }
         let losers: Vec<usize> = (0..n).filter(|&s| points[s] == low).collect();
         self.round_points.push(points);

@@ -5,10 +5,10 @@ import { ipc } from './ipc.js';
 import { setLanguage, t, errorText } from './i18n.js';
 import * as home from './screens/home.js';
 import * as setup from './screens/setup.js';
-import * as molkky from './screens/molkky.js';
+import * as match from './screens/match.js';
 import * as settings from './screens/settings.js';
 
-const screens = { home, setup, match: molkky, settings };
+const screens = { home, setup, match, settings };
 let current = null;
 let toastTimer = null;
 

@@ -5,7 +5,7 @@ import { h, names } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
 
-const GAMES = ['molkky', 'molkkout'];
+const GAMES = ['molkky', 'molkkout', 'crokinole'];
 
 function scoreLine(item) {
   const s = item.summary || {};

@@ -4,6 +4,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { rulesForm } from '../molkky-rules.js';
+import { crokinoleForm } from '../crokinole-rules.js';
 
 export function mount(root) {
   function choice(key, label, values, text) {
@@ -18,19 +19,24 @@ export function mount(root) {
   function draw() {
     app.title(t('settings'));
     const form = rulesForm(app.settings.rules?.molkky || {}, () => {});
+    const cro = crokinoleForm(app.settings.rules?.crokinole || {}, () => {});
+    const save = (game, f, id) => h('button', {
+      class: 'btn primary', type: 'button', id,
+      onclick: async (ev) => {
+        if (await app.saveSetting('rules', { ...app.settings.rules, [game]: f.value() })) {
+          ev.target.textContent = `✓ ${t('saved')}`;
+        }
+      },
+    }, t('save_defaults'));
     root.replaceChildren(h('section', { class: 'settings' },
       choice('language', t('language'), ['system', 'fr', 'en'], (v) => (v === 'system' ? t('lang_system') : v === 'fr' ? 'Français' : 'English')),
       choice('theme', t('theme'), ['system', 'light', 'dark', 'outdoor'], (v) => t(`theme_${v}`)),
       h('h2', { text: t('default_rules') }),
       form.element,
-      h('button', {
-        class: 'btn primary', type: 'button', id: 'save-rules',
-        onclick: async (ev) => {
-          if (await app.saveSetting('rules', { ...app.settings.rules, molkky: form.value() })) {
-            ev.target.textContent = `✓ ${t('saved')}`;
-          }
-        },
-      }, t('save_defaults'))));
+      save('molkky', form, 'save-rules'),
+      h('h2', { text: t('default_rules_crokinole') }),
+      cro.element,
+      save('crokinole', cro, 'save-rules-crokinole')));
   }
   draw();
   return {};

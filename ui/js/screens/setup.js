@@ -5,6 +5,10 @@ import { h, scheduler, names } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { rulesForm } from '../molkky-rules.js';
+import { crokinoleForm } from '../crokinole-rules.js';
+
+const GAMES = ['molkky', 'molkkout', 'crokinole'];
+const FORMS = { molkky: rulesForm, crokinole: crokinoleForm };
 
 function shuffled(list) {
   const a = list.slice();
@@ -16,7 +20,7 @@ function shuffled(list) {
 }
 
 export function mount(root, [game = 'molkky']) {
-  if (!['molkky', 'molkkout'].includes(game)) game = 'molkky';
+  if (!GAMES.includes(game)) game = 'molkky';
   app.title(t(`game_${game}`));
   const st = {
     known: [],
@@ -24,13 +28,13 @@ export function mount(root, [game = 'molkky']) {
     teamMode: false,
     active: null,
     newName: '',
-    rules: game === 'molkky' ? { ...(app.settings.rules?.molkky || {}) } : {},
+    rules: { ...(app.settings.rules?.[game] || {}) },
     saveDefaults: false,
     busy: false,
   };
-  if (game === 'molkkout') st.sides = st.sides.slice(0, 2);
+  if (game !== 'molkky') st.sides = st.sides.slice(0, game === 'crokinole' ? 3 : 2);
   st.teamMode = st.sides.some((s) => s.length > 1);
-  const form = game === 'molkky' ? rulesForm(st.rules, (r) => { st.rules = r; }) : null;
+  const form = FORMS[game] ? FORMS[game](st.rules, (r) => { st.rules = r; }) : null;
 
   const inLineup = (name) => st.sides.some((s) => s.some((n) => n.toLowerCase() === name.toLowerCase()));
 
@@ -75,11 +79,11 @@ export function mount(root, [game = 'molkky']) {
   async function start() {
     if (st.busy) return;
     st.busy = true;
-    const rules = game === 'molkky' ? form.value() : {};
+    const rules = form ? form.value() : {};
     try {
       const m = await ipc.newMatch(game, rules, st.sides);
       await app.saveSetting('last_lineup', st.sides);
-      if (game === 'molkky' && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, molkky: rules });
+      if (form && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, [game]: rules });
       app.go(`#/match/${m.id}`);
     } catch (e) {
       app.error(e);
@@ -126,9 +130,9 @@ export function mount(root, [game = 'molkky']) {
           ] : null),
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },
-            h('h2', { text: t('sides') }),
+            h('h2', { text: t(game === 'crokinole' ? 'cro_seats' : 'sides') }),
             h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); render(); } }, t('shuffle'))),
-          game === 'molkky' ? h('label', { class: 'toggle' },
+          game !== 'molkkout' ? h('label', { class: 'toggle' },
             h('input', { type: 'checkbox', id: 'team-mode', checked: st.teamMode, onchange: (ev) => { st.teamMode = ev.target.checked; st.active = null; render(); } }),
             h('span', { text: t('team_mode') }),
             st.teamMode ? h('small', { text: st.active != null ? t('add_to_side', { n: st.active + 1 }) : t('team_mode_hint') }) : null) : null,

@@ -22,6 +22,8 @@ pub struct Crokinole {
     seats: Vec<(usize, usize)>,
     scores: Vec<u32>,
     round_points: Vec<Vec<u32>>,
+    /// The game scores after each round, for the sheet's running totals.
+    score_history: Vec<Vec<u32>>,
     twenties: Vec<u32>,
     live: Vec<u32>,
     /// The seat of the player who shoots first this round.
@@ -134,6 +136,7 @@ impl Crokinole {
         }
         let losers: Vec<usize> = (0..n).filter(|&s| points[s] == low).collect();
         self.round_points.push(points);
+        self.score_history.push(self.scores.clone());
         self.end = self.ending();
         self.previous_seat = Some(self.starter_seat);
         self.starter_seat = (self.starter_seat + 1) % self.seats.len();
@@ -198,6 +201,7 @@ impl Game for Crokinole {
             sides: sides.to_vec(),
             scores: vec![0; n],
             round_points: Vec::new(),
+            score_history: Vec::new(),
             twenties: vec![0; n],
             live: vec![0; n],
             starter_seat: 0,
@@ -258,6 +262,7 @@ impl Game for Crokinole {
             "scores": self.scores,
             "round": self.round_points.len(),
             "round_points": self.round_points,
+            "score_history": self.score_history,
             "twenties": self.twenties,
             "live_twenties": self.live,
             "chooser": self.chooser,

@@ -1,0 +1,233 @@
+// The Crokinole scorepad: live 20s during a round, the count at its end (steppers or a tap on
+// the drawn board), and the game sheet. Rust computes every point; this screen only counts
+// discs and shows what Rust answers.
+
+import { ipc } from '../ipc.js';
+import { h, scheduler, names } from '../dom.js';
+import { t, errorText } from '../i18n.js';
+import { app, keepAwake } from '../app.js';
+
+const ZONES = ['20', '15', '10', '5'];
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v); else el.setAttribute(k, v);
+  }
+  el.append(...children);
+  return el;
+}
+
+export function mount(root, [id], initial) {
+  const matchId = Number(id);
+  const st = {
+    view: initial || null,
+    counting: null,     // {20: [...], 15: [...], 10: [...], 5: [...]} while the round is counted
+    board: false,       // the drawn board instead of steppers
+    boardSide: 0,
+    preview: null,      // Rust's summary for the count, or {error}
+    busy: false,
+  };
+  let previewSeq = 0;
+  const sum = () => st.view.summary;
+  const over = () => sum().status !== 'playing';
+  const sideName = (i) => names(st.view.sides[i]);
+
+  async function load() {
+    try {
+      st.view = await ipc.getMatch(matchId);
+      keepAwake(!over());
+    } catch (e) { app.error(e); }
+    render();
+  }
+
+  async function act(action, undo = false) {
+    if (st.busy) return;
+    st.busy = true;
+    try {
+      st.view = undo ? await ipc.undo(matchId) : await ipc.play(matchId, action);
+      app.clearError();
+      if (action?.round || undo) { st.counting = null; st.preview = null; }
+      if (action?.twenty != null) app.announce(t('cro_twenty_for', { name: sideName(action.twenty) }));
+      keepAwake(!over());
+    } catch (e) {
+      app.error(e);
+    } finally {
+      st.busy = false;
+      render();
+    }
+  }
+
+  function startCount() {
+    const n = st.view.sides.length;
+    st.counting = { 20: sum().live_twenties.slice(), 15: Array(n).fill(0), 10: Array(n).fill(0), 5: Array(n).fill(0) };
+    st.boardSide = sum().starter ?? 0;
+    refreshPreview();
+    render();
+  }
+
+  function roundAction() {
+    return { round: Object.fromEntries(ZONES.map((z) => [z, st.counting[z].slice()])) };
+  }
+
+  async function refreshPreview() {
+    const seq = ++previewSeq;
+    try {
+      const s = await ipc.preview(matchId, roundAction());
+      if (seq === previewSeq) st.preview = s;
+    } catch (e) {
+      if (seq === previewSeq) st.preview = { error: e };
+    }
+    render();
+  }
+
+  function bump(zone, side, d) {
+    const v = st.counting[zone][side] + d;
+    if (v < 0) return;
+    st.counting[zone][side] = v;
+    refreshPreview();
+    render();
+  }
+
+  // --- drawing
+
+  function sideRow(side, i) {
+    const s = sum();
+    const pts = s.format === 'points';
+    return h('li', {
+      class: ['side-row', s.starter === i && 'turn', s.winner === i && 'winner'].filter(Boolean).join(' '),
+      'data-side': i,
+    },
+    h('span', { class: 'side-names', text: names(side) }),
+    h('span', { class: 'legs cro-twenties', text: t('cro_twenties_n', { n: s.twenties[i] }) }),
+    h('span', { class: 'side-score' },
+      h('span', { class: 'score', 'data-score': i, text: String(s.scores[i]) }),
+      h('span', { class: 'needs', text: pts ? t('needs', { n: s.needs[i] }) : t('cro_game_points') })));
+  }
+
+  function statusLine() {
+    const s = sum();
+    const n = s.round + (over() ? 0 : 1);
+    return s.format === 'rounds'
+      ? t('cro_round_of', { n: Math.min(n, s.rounds), r: s.rounds })
+      : t('cro_round_to', { n, target: s.target });
+  }
+
+  function liveRound() {
+    const s = sum();
+    return h('div', { class: 'cro-round' },
+      h('p', { class: 'turn-banner', id: 'cro-starter' }, t('cro_shoots_first', { name: s.starter_player })),
+      h('p', { class: 'preview', id: 'cro-hammer' }, t('cro_hammer', { name: s.hammer_player })),
+      s.chooser != null ? h('div', { class: 'cro-choose', id: 'cro-choose' },
+        h('p', { text: t('cro_loser_chooses', { name: sideName(s.chooser) }) }),
+        h('div', { class: 'chips' }, st.view.sides.map((side, i) => h('button', {
+          class: 'btn', type: 'button', 'data-starter': i, onclick: () => act({ starter: i }),
+        }, names(side))))) : null,
+      h('div', { class: 'cro-twenty-row' }, st.view.sides.map((side, i) => h('button', {
+        class: 'btn big cro-twenty', type: 'button', 'data-twenty': i, 'data-key': `twenty-${i}`,
+        'aria-label': t('cro_add_twenty', { name: names(side) }), onclick: () => act({ twenty: i }),
+      }, h('span', { class: 'cro-plus', text: '+20' }), h('span', { class: 'cro-side', text: names(side) }),
+      h('span', { class: 'cro-live', 'data-live': i, text: String(s.live_twenties[i]) })))),
+      h('button', { class: 'btn primary big', type: 'button', id: 'end-round', onclick: startCount }, t('cro_end_round')));
+  }
+
+  function steppers() {
+    const n = st.view.sides.length;
+    return h('table', { class: 'cro-count', id: 'cro-count' },
+      h('thead', null, h('tr', null, h('th', { text: '' }), st.view.sides.map((side) => h('th', { scope: 'col', text: names(side) })))),
+      h('tbody', null, ZONES.map((z) => h('tr', null,
+        h('th', { scope: 'row', class: `zone zone-${z}`, text: z }),
+        Array.from({ length: n }, (_, i) => h('td', null, h('span', { class: 'stepper' },
+          h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-minus`, 'aria-label': t('cro_less', { zone: z, name: sideName(i) }), disabled: !st.counting[z][i], onclick: () => bump(z, i, -1) }, '−'),
+          h('span', { class: 'step-n', 'data-count': `${z}-${i}`, text: String(st.counting[z][i]) }),
+          h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-plus`, 'aria-label': t('cro_more', { zone: z, name: sideName(i) }), onclick: () => bump(z, i, 1) }, '+'))))))));
+  }
+
+  function boardView() {
+    const side = st.boardSide;
+    const ring = (r, zone, cls) => svg('circle', {
+      cx: 110, cy: 110, r, class: `board-zone ${cls}`, 'data-zone': zone, role: 'button', tabindex: 0,
+      'aria-label': t('cro_more', { zone, name: sideName(side) }),
+      onclick: () => bump(zone, side, 1),
+      onkeydown: (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); bump(zone, side, 1); } },
+    });
+    const label = (y, z) => svg('text', { x: 110, y, class: 'board-label', 'text-anchor': 'middle' }, `${z}: ${st.counting[z][side]}`);
+    return h('div', { class: 'cro-board' },
+      h('div', { class: 'segmented', role: 'group' }, st.view.sides.map((s, i) => h('button', {
+        type: 'button', class: 'seg', 'aria-pressed': String(i === side), 'data-board-side': i,
+        onclick: () => { st.boardSide = i; render(); },
+      }, names(s)))),
+      svg('svg', { viewBox: '0 0 220 220', class: 'board-svg', id: 'cro-board' },
+        ring(105, '5', 'z5'), ring(70, '10', 'z10'), ring(35, '15', 'z15'), ring(9, '20', 'z20'),
+        label(28, '5'), label(62, '10'), label(96, '15'), label(132, '20')));
+  }
+
+  function countPanel() {
+    const p = st.preview;
+    let result;
+    if (!p) result = '…';
+    else if (p.error) result = errorText(p.error);
+    else {
+      const rp = p.round_points[p.round_points.length - 1];
+      result = st.view.sides.map((side, i) => `${names(side)} ${rp[i]}`).join(' · ');
+    }
+    return h('section', { class: 'cro-counting', id: 'cro-counting', 'aria-labelledby': 'count-title' },
+      h('h2', { id: 'count-title', text: t('cro_count_title', { n: sum().round + 1 }) }),
+      h('label', { class: 'toggle' },
+        h('input', { type: 'checkbox', id: 'board-view', checked: st.board, onchange: (ev) => { st.board = ev.target.checked; render(); } }),
+        h('span', { text: t('cro_board_view') })),
+      st.board ? boardView() : null,
+      steppers(),
+      h('p', { class: p?.error ? 'warning' : 'preview', id: 'round-result', role: 'status', text: result }),
+      h('div', { class: 'throw-actions cro-actions' },
+        h('button', { class: 'btn big', type: 'button', id: 'cancel-count', onclick: () => { st.counting = null; st.preview = null; render(); } }, t('cro_back')),
+        h('button', { class: 'btn big primary', type: 'button', id: 'score-round', disabled: !p || !!p.error, onclick: () => act(roundAction()) }, t('cro_score_round'))));
+  }
+
+  function sheet() {
+    const s = sum();
+    if (!s.round) return null;
+    return h('div', { class: 'log-col' },
+      h('h3', { class: 'log-title', text: t('cro_sheet') }),
+      h('table', { class: 'cro-sheet', id: 'cro-sheet' },
+        h('thead', null, h('tr', null, h('th', { scope: 'col', text: '#' }), st.view.sides.map((side) => h('th', { scope: 'col', text: names(side) })))),
+        h('tbody', null, s.round_points.map((rp, r) => h('tr', null,
+          h('th', { scope: 'row', text: String(r + 1) }),
+          rp.map((pts, i) => h('td', null, h('span', { class: 'rp', text: String(pts) }), h('span', { class: 'total', text: ` → ${s.score_history[r][i]}` })))))),
+        h('tfoot', null, h('tr', null, h('th', { scope: 'row', text: '20' }), s.twenties.map((n) => h('td', { text: String(n) }))))));
+  }
+
+  function endScreen() {
+    const s = sum();
+    const title = s.status === 'drawn' ? t('cro_draw') : t(st.view.sides[s.winner].length > 1 ? 'winner' : 'winner_one', { names: sideName(s.winner) });
+    return h('section', { class: 'end-screen', id: 'end-screen', 'aria-labelledby': 'end-title' },
+      h('h2', { id: 'end-title', text: title }),
+      h('ol', { class: 'ranking', id: 'ranking' }, s.ranking.map((i) => h('li', { class: i === s.winner ? 'winner' : null },
+        h('span', { class: 'rank-name', text: sideName(i) }),
+        h('span', { class: 'rank-score', text: String(s.scores[i]) })))),
+      h('div', { class: 'end-actions' },
+        h('button', { class: 'btn primary big', type: 'button', id: 'rematch',
+          onclick: async () => { try { const m = await ipc.rematch(matchId); app.go(`#/match/${m.id}`); } catch (e) { app.error(e); } } }, t('rematch')),
+        h('button', { class: 'btn big', type: 'button', id: 'undo-end', onclick: () => act(null, true) }, '↶ ', t('undo')),
+        h('button', { class: 'btn ghost big', type: 'button', id: 'go-home', onclick: () => app.go('#/home') }, t('home'))));
+  }
+
+  const draw = () => {
+    if (!st.view) return h('p', { class: 'empty', text: t('loading') });
+    app.title(t('game_crokinole'));
+    const main = over() ? endScreen() : st.counting ? countPanel() : liveRound();
+    return h('section', { class: 'scorepad game-crokinole', 'data-actions': st.view.actions, 'data-status': sum().status },
+      h('div', { class: 'pad-top' },
+        h('p', { class: 'status-line', id: 'status-line', text: statusLine() }),
+        h('button', { class: 'btn undo', type: 'button', id: 'undo', disabled: !st.view.actions || null, onclick: () => act(null, true) }, '↶ ', t('undo'))),
+      h('div', { class: 'pad-cols' },
+        h('ol', { class: 'scoreboard', id: 'scoreboard' }, st.view.sides.map(sideRow)),
+        h('div', { class: 'pad-col' }, main),
+        sheet()));
+  };
+  const render = scheduler(root, draw);
+  render();
+  if (!st.view) load(); else keepAwake(!over());
+  return { refresh: load, unmount() { keepAwake(false); } };
+}

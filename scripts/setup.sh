@@ -28,6 +28,11 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 
 if [ "${1:-}" = "--tests" ]; then
+  if ! command -v node >/dev/null 2>&1; then
+    echo "setup: installing nodejs (for the UI's unit tests)"
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q nodejs
+  fi
   if ! python3 -c "import selenium, pytest" >/dev/null 2>&1; then
     echo "setup: installing selenium and pytest"
     python3 -m pip install -q selenium pytest 2>/dev/null \

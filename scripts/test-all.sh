@@ -26,6 +26,9 @@ if [ -d ../shared/scenarios ]; then
   cargo run -q -p partie-core --bin partie -- check ../shared/scenarios/molkky ../shared/scenarios/crokinole
 fi
 
+step "UI strings (node --test)"
+node --test tests/ui/
+
 step "end-to-end (screenshots in tests/e2e/screenshots/)"
 cargo build -p partie
 python3 -m pytest tests/e2e -q

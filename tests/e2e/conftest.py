@@ -124,6 +124,18 @@ class Partie:
                 time.sleep(0.1)
         raise AssertionError(f"could not tap {selector}")
 
+    def tap_until(self, selector, script, attempts=4):
+        """Taps, then waits for `script` to hold; taps again only when the tap did not land
+        (WebDriver can click a node in the instant a redraw replaces it; a finger cannot)."""
+        for _ in range(attempts):
+            self.tap(selector)
+            try:
+                WebDriverWait(self.d, 2).until(lambda d: d.execute_script(script))
+                return
+            except Exception:
+                continue
+        raise AssertionError(f"tapping {selector} never made this hold: {script}")
+
     def type(self, selector, text):
         for attempt in range(5):
             try:
@@ -170,7 +182,8 @@ class Partie:
             self.tap("#foul")
         elif pins:
             for p in pins:
-                self.tap(f'[data-pin="{p}"]')
+                self.tap_until(f'[data-pin="{p}"]',
+                               f"return document.querySelector('[data-pin=\"{p}\"]').getAttribute('aria-pressed') === 'true'")
             self.wait_text("#confirm", "pts")
             self.tap("#confirm")
         else:

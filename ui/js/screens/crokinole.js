@@ -179,10 +179,11 @@ export function mount(root, [id], initial) {
         h('span', { text: t('cro_board_view') })),
       st.board ? boardView() : null,
       steppers(),
-      h('p', { class: p?.error ? 'warning' : 'preview', id: 'round-result', role: 'status', text: result }),
-      h('div', { class: 'throw-actions cro-actions' },
+      h('div', { class: 'cro-footer' },
+        h('p', { class: p?.error ? 'warning' : 'preview', id: 'round-result', role: 'status', text: result }),
+        h('div', { class: 'cro-actions' },
         h('button', { class: 'btn big', type: 'button', id: 'cancel-count', onclick: () => { st.counting = null; st.preview = null; render(); } }, t('cro_back')),
-        h('button', { class: 'btn big primary', type: 'button', id: 'score-round', disabled: !p || !!p.error, onclick: () => act(roundAction()) }, t('cro_score_round'))));
+        h('button', { class: 'btn big primary', type: 'button', id: 'score-round', disabled: !p || !!p.error, onclick: () => act(roundAction()) }, t('cro_score_round')))));
   }
 
   function sheet() {

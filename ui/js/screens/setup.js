@@ -55,6 +55,7 @@ export function mount(root, [game = 'molkky']) {
     try {
       const p = await ipc.addPlayer(name);
       st.newName = '';
+      nameInput.value = '';
       if (!st.known.some((k) => k.id === p.id)) st.known.unshift(p);
       addName(p.name);
     } catch (e) { app.error(e); }
@@ -108,6 +109,18 @@ export function mount(root, [game = 'molkky']) {
         h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${names(side)}`, disabled: si === st.sides.length - 1, onclick: () => move(si, 1) }, '↓')));
   }
 
+  // The name field lives across redraws, so that typing (or an input method's composition)
+  // is never cut by a redraw.
+  const nameInput = h('input', {
+    id: 'new-player', type: 'text', maxlength: 60, autocomplete: 'off',
+    placeholder: t('new_player_placeholder'),
+    oninput: (ev) => { st.newName = ev.target.value; },
+  });
+  const addForm = h('form', { class: 'add-player', onsubmit: addNew },
+    h('label', { class: 'sr-only', for: 'new-player', text: t('new_player_placeholder') }),
+    nameInput,
+    h('button', { class: 'btn', type: 'submit', id: 'add-player' }, t('add_player')));
+
   const draw = () => {
     const enough = st.sides.length >= 2;
     const available = st.known.filter((p) => !inLineup(p.name));
@@ -115,14 +128,7 @@ export function mount(root, [game = 'molkky']) {
       h('div', { class: 'setup-cols' },
         h('div', { class: 'setup-players' },
           h('h2', { text: t('players') }),
-          h('form', { class: 'add-player', onsubmit: addNew },
-            h('label', { class: 'sr-only', for: 'new-player', text: t('new_player_placeholder') }),
-            h('input', {
-              id: 'new-player', type: 'text', maxlength: 60, autocomplete: 'off', 'data-key': 'new-player',
-              placeholder: t('new_player_placeholder'), value: st.newName,
-              oninput: (ev) => { st.newName = ev.target.value; },
-            }),
-            h('button', { class: 'btn', type: 'submit', id: 'add-player' }, t('add_player'))),
+          addForm,
           available.length ? [
             h('h3', { text: t('known_players') }),
             h('div', { class: 'chips', id: 'known-players' },

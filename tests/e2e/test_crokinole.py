@@ -1,0 +1,157 @@
+"""Crokinole played by tapping: live 20s, the count at the end of each round, undo, formats."""
+from test_molkky import add_players
+
+
+def twenty(p, side):
+    before = p.actions()
+    p.tap(f'[data-twenty="{side}"]')
+    p.wait_actions(before + 1)
+
+
+def count_round(p, counts):
+    """Opens the count, taps each side's discs per zone ({"15": [2, 1], ...}), and waits for
+    Rust's preview of the round."""
+    p.tap("#end-round")
+    p.wait_css("#cro-count")
+    for zone, per_side in counts.items():
+        for side, n in enumerate(per_side):
+            for _ in range(n):
+                step(p, zone, side, +1)
+    p.wait_until("const e = document.querySelector('#round-result'); return e && e.textContent !== '…'")
+
+
+def step(p, zone, side, d):
+    """One tap on a stepper, checked: the count moves by exactly one."""
+    cell = f'[data-count="{zone}-{side}"]'
+    want = int(p.text(cell)) + d
+    p.tap_until(f'[data-step="{zone}-{side}-{"plus" if d > 0 else "minus"}"]',
+                f"return document.querySelector('{cell}').textContent === '{want}'")
+
+
+def score_round(p):
+    before = p.actions()
+    p.tap("#score-round")
+    p.wait_actions(before + 1)
+
+
+def new_game(p, sides, teams=False, rounds=False):
+    p.start()
+    p.tap("#new-crokinole")
+    p.wait_css("#new-player")
+    if teams:
+        p.tap("#team-mode")
+        p.wait_css("#new-side")
+    for i, side in enumerate(sides):
+        if teams and i:
+            p.tap("#new-side")
+        add_players(p, *side)
+    if rounds:
+        p.tap("#rule-format-rounds")
+        p.wait_css("#rule-rounds")
+    p.tap("#start")
+    p.wait_css("#end-round")
+
+
+def test_doubles_to_100_with_live_twenties_and_an_undone_round(partie):
+    p = partie
+    new_game(p, [["Alice", "Ada"], ["Bob", "Bea"]], teams=True)
+    assert p.text("#status-line") == "Round 1 · first to 100"
+    assert p.text("#cro-starter") == "Alice shoots first"
+    assert p.text("#cro-hammer") == "Bea has the hammer (shoots last)"
+    twenty(p, 0)
+    twenty(p, 0)
+    assert p.text('[data-live="0"]') == "2"
+    assert p.scores() == [0, 0]          # a live 20 scores only when the round is scored
+    p.shot("20-crokinole-live-round")
+    count_round(p, {"15": [2, 1], "10": [0, 2]})
+    assert p.text('[data-count="20-0"]') == "2"      # prefilled from the live tally
+    assert p.text("#round-result") == "Alice · Ada 70 · Bob · Bea 35"
+    p.shot("21-crokinole-count")
+    p.tap("#board-view")
+    p.wait_css("#cro-board")
+    p.tap_until('[data-board-side="1"]', "return document.querySelector('[data-board-side=\"1\"]').getAttribute('aria-pressed') === 'true'")
+    p.d.execute_script("document.querySelector('#cro-board [data-zone=\"5\"]').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    p.wait_until("return document.querySelector('[data-count=\"5-1\"]').textContent === '1'")
+    p.wait_text("#round-result", "Bob · Bea 40")
+    p.shot("22-crokinole-board-view")
+    step(p, "5", 1, -1)
+    p.wait_text("#round-result", "Bob · Bea 35")
+    score_round(p)
+    assert p.scores() == [35, 0]
+    assert p.text("#cro-starter") == "Bob shoots first"
+
+    # Round 2 scored wrong, undone, and scored again.
+    twenty(p, 1)
+    count_round(p, {"15": [0, 3]})
+    score_round(p)
+    assert p.scores() == [35, 65]
+    p.undo()
+    assert p.scores() == [35, 0]
+    assert p.text('[data-live="1"]') == "1"          # the round's live 20 is back
+    assert p.text("#cro-starter") == "Bob shoots first"
+    count_round(p, {"10": [1, 0], "15": [0, 1]})
+    score_round(p)
+    assert p.scores() == [35, 25]
+    assert p.text("#cro-starter") == "Ada shoots first"
+
+    # A refused count says why and scores nothing.
+    p.tap("#end-round")
+    p.wait_css("#cro-count")
+    for _ in range(13):
+        step(p, "15", 1, +1)
+    p.wait_text("#round-result", "More discs counted than that side plays.")
+    assert p.attr("#score-round", "disabled") is not None
+    p.shot("23-crokinole-refused-count")
+    p.tap("#cancel-count")
+    p.wait_css("#end-round")
+
+    for _ in range(3):
+        twenty(p, 0)
+    count_round(p, {"15": [1, 0], "5": [0, 2]})
+    score_round(p)
+    p.wait_css("#end-screen")
+    assert p.text("#end-title") == "Alice · Ada win!"
+    assert p.scores() == [100, 25]
+    assert p.count("#cro-sheet tbody tr") == 3
+    assert p.texts("#cro-sheet tfoot td") == ["5", "1"]
+    p.shot("24-crokinole-end")
+
+
+def test_tournament_four_rounds_ending_in_a_draw_then_found_in_history(partie):
+    p = partie
+    new_game(p, [["Alice"], ["Bob"]], rounds=True)
+    assert p.text("#status-line") == "Round 1 of 4"
+    for counts, scores in (({"15": [2, 0]}, [2, 0]), ({"15": [0, 2]}, [2, 2]),
+                           ({"10": [1, 1]}, [3, 3]), ({"5": [3, 3]}, [4, 4])):
+        count_round(p, counts)
+        score_round(p)
+        assert p.scores() == scores
+    p.wait_css("#end-screen")
+    assert p.text("#end-title") == "A draw: both win!"
+    assert p.count("#cro-sheet tbody tr") == 4
+    p.shot("25-crokinole-tournament-draw")
+
+    p.tap("#go-home")
+    p.wait_css("#recent")
+    assert "Crokinole" in p.text("#recent")
+    p.tap("#recent .match-open")
+    p.wait_css("#cro-sheet")
+    assert p.count("#cro-sheet tbody tr") == 4
+    assert p.text("#end-title") == "A draw: both win!"
+
+
+def test_crokinole_resumes_after_a_kill(partie):
+    p = partie
+    new_game(p, [["Alice"], ["Bob"]])
+    count_round(p, {"15": [1, 0]})
+    score_round(p)
+    twenty(p, 1)
+    p.kill_app()
+    p.start()
+    p.wait_css("#unfinished")
+    p.tap("#unfinished .match-open")
+    p.wait_css("#end-round")
+    assert p.scores() == [15, 0]
+    assert p.text('[data-live="1"]') == "1"
+    assert p.text("#cro-starter") == "Bob shoots first"
+    p.shot("26-crokinole-resumed")

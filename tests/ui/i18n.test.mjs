@@ -1,0 +1,39 @@
+// The UI's strings: French and English have the same keys and the same {placeholders}, and
+// every key the screens ask for exists.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+globalThis.navigator = { language: 'en' };
+globalThis.document = { documentElement: {} };
+const { STRINGS_FOR_TESTS: S, t, setLanguage, errorText } = await import('../../ui/js/i18n.js');
+
+const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+test('French and English have the same keys and placeholders', () => {
+  assert.deepEqual(Object.keys(S.fr).sort(), Object.keys(S.en).sort());
+  for (const key of Object.keys(S.en)) {
+    assert.deepEqual(placeholders(S.fr[key]), placeholders(S.en[key]), key);
+  }
+});
+
+test('every key the screens use exists', () => {
+  const dir = new URL('../../ui/js/', import.meta.url).pathname;
+  const files = [...readdirSync(dir).map((f) => join(dir, f)), ...readdirSync(join(dir, 'screens')).map((f) => join(dir, 'screens', f))]
+    .filter((f) => f.endsWith('.js'));
+  const used = new Set();
+  for (const f of files) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/\bt\('([a-z_0-9.]+)'/g)) used.add(m[1]);
+  }
+  assert.ok(used.size > 50, `only ${used.size} keys found`);
+  for (const key of used) assert.ok(key in S.en, `missing string ${key}`);
+});
+
+test('errors read in the user language, by code first', () => {
+  setLanguage('fr');
+  assert.equal(errorText({ kind: 'illegal_action', code: 'game_over', detail: 'x' }), S.fr['code.game_over']);
+  assert.equal(errorText({ kind: 'bad_action', code: 'unknown', detail: 'pin 13' }), 'Ce lancer n’est pas possible : pin 13');
+  setLanguage('en');
+  assert.equal(t('to_throw', { name: 'Anna' }), 'Anna to throw');
+});

@@ -221,3 +221,41 @@ fn a_database_from_a_newer_app_is_reported_not_crashed() {
         "storage"
     );
 }
+
+#[test]
+fn a_crokinole_round_through_the_commands() {
+    let h = harness();
+    let m = h
+        .call("new_match", json!({"game": "crokinole", "rules": {"target": 50}, "sides": [["Alice", "Ada"], ["Bob", "Bea"]]}))
+        .unwrap();
+    let id = m["id"].as_i64().unwrap();
+    assert_eq!(m["summary"]["hammer_player"], "Bea");
+    h.call("play", json!({"matchId": id, "action": {"twenty": 1}}))
+        .unwrap();
+    let e = h
+        .call(
+            "preview",
+            json!({"matchId": id, "action": {"round": {"15": [13, 0]}}}),
+        )
+        .unwrap_err();
+    assert_eq!(e["kind"], "bad_action");
+    assert_eq!(e["code"], "too_many_discs");
+    let p = h
+        .call(
+            "preview",
+            json!({"matchId": id, "action": {"round": {"15": [1, 0]}}}),
+        )
+        .unwrap();
+    assert_eq!(p["round_points"], json!([[15, 20]]));
+    assert_eq!(h.actions_on_disk(), 1, "previews write nothing");
+    let v = h
+        .call(
+            "play",
+            json!({"matchId": id, "action": {"round": {"15": [1, 0]}}}),
+        )
+        .unwrap();
+    assert_eq!(v["summary"]["scores"], json!([0, 5]));
+    assert_eq!(v["summary"]["starter_player"], "Bob");
+    let info = h.call("game_info", json!({"game": "crokinole"})).unwrap();
+    assert_eq!(info["zones"][0], json!(["20", 20]));
+}

@@ -34,7 +34,7 @@ def score_round(p):
     p.wait_actions(before + 1)
 
 
-def new_game(p, sides, teams=False, rounds=False):
+def new_game(p, sides, teams=False, rounds=False, loser_chooses=False, shot=None):
     p.start()
     p.tap("#new-crokinole")
     p.wait_css("#new-player")
@@ -48,13 +48,17 @@ def new_game(p, sides, teams=False, rounds=False):
     if rounds:
         p.tap("#rule-format-rounds")
         p.wait_css("#rule-rounds")
+    if loser_chooses:
+        p.tap("#rule-start_rule-loser_chooses")
+    if shot:
+        p.shot(shot)
     p.tap("#start")
     p.wait_css("#end-round")
 
 
 def test_doubles_to_100_with_live_twenties_and_an_undone_round(partie):
     p = partie
-    new_game(p, [["Alice", "Ada"], ["Bob", "Bea"]], teams=True)
+    new_game(p, [["Alice", "Ada"], ["Bob", "Bea"]], teams=True, shot="19-crokinole-setup-doubles")
     assert p.text("#status-line") == "Round 1 · first to 100"
     assert p.text("#cro-starter") == "Alice shoots first"
     assert p.text("#cro-hammer") == "Bea has the hammer (shoots last)"
@@ -140,11 +144,19 @@ def test_tournament_four_rounds_ending_in_a_draw_then_found_in_history(partie):
     assert p.text("#end-title") == "A draw: both win!"
 
 
-def test_crokinole_resumes_after_a_kill(partie):
+def test_loser_chooses_then_resumes_after_a_kill(partie):
     p = partie
-    new_game(p, [["Alice"], ["Bob"]])
+    new_game(p, [["Alice"], ["Bob"]], loser_chooses=True)
     count_round(p, {"15": [1, 0]})
     score_round(p)
+    assert p.text("#cro-choose p") == "Bob lost the round: who starts this one?"
+    assert p.text("#cro-starter") == "Bob shoots first"      # the rotation, unless Bob chooses
+    p.shot("27-crokinole-loser-chooses")
+    before = p.actions()
+    p.tap('[data-starter="0"]')
+    p.wait_actions(before + 1)
+    assert p.text("#cro-starter") == "Alice shoots first"
+    assert p.count("#cro-choose") == 0
     twenty(p, 1)
     p.kill_app()
     p.start()
@@ -153,5 +165,5 @@ def test_crokinole_resumes_after_a_kill(partie):
     p.wait_css("#end-round")
     assert p.scores() == [15, 0]
     assert p.text('[data-live="1"]') == "1"
-    assert p.text("#cro-starter") == "Bob shoots first"
+    assert p.text("#cro-starter") == "Alice shoots first"
     p.shot("26-crokinole-resumed")

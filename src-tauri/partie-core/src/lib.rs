@@ -13,7 +13,9 @@ pub mod game;
 pub mod molkky;
 pub mod record;
 pub mod scenario;
+pub mod stats;
 pub mod store;
+pub mod time;
 
 pub use error::{Error, ErrorKind};
 pub use game::{Game, MatchState, Refused};

@@ -100,3 +100,55 @@ fn replay_prints_the_summary_or_the_error() {
     assert_eq!(code, 2);
     assert!(out.starts_with("bad_setup"), "{out}");
 }
+
+#[test]
+fn export_import_stats_backup_on_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("club.db");
+    let db_s = db.to_str().unwrap();
+    let rec = dir.path().join("m.json");
+    std::fs::write(
+        &rec,
+        r#"{"format":1,"game":"molkky","rules":{"target":10},"sides":[["Anna"],["Bea"]],
+            "actions":[{"pins":[7]},{"pins":[]},{"pins":[3]}]}"#,
+    )
+    .unwrap();
+    let (code, out) = partie(&["import", "--db", db_s, rec.to_str().unwrap()]);
+    assert_eq!((code, out.trim()), (0, "1 imported, 0 already present"));
+    let (_, out) = partie(&["import", "--db", db_s, rec.to_str().unwrap()]);
+    assert_eq!(out.trim(), "0 imported, 1 already present");
+
+    let (code, out) = partie(&["export", "--db", db_s]);
+    assert_eq!(code, 0);
+    let all: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        all["matches"][0]["sides"],
+        serde_json::json!([["Anna"], ["Bea"]])
+    );
+    let (_, csv) = partie(&["export", "--db", db_s, "--csv"]);
+    assert_eq!(csv.lines().count(), 3);
+
+    let (code, out) = partie(&["stats", "--db", db_s, "--player", "anna"]);
+    assert_eq!(code, 0, "{out}");
+    let stats: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(stats["wins"], 1);
+    assert_eq!(stats["totals"]["points"], 10);
+    let (_, board) = partie(&["stats", "--db", db_s]);
+    assert_eq!(board.lines().nth(1), Some("Anna\t1\t1"));
+
+    let saved = dir.path().join("saved.db");
+    assert_eq!(
+        partie(&["backup", "--db", db_s, saved.to_str().unwrap()]).0,
+        0
+    );
+    assert!(saved.exists());
+    assert_eq!(
+        partie(&["restore", "--db", db_s, saved.to_str().unwrap()]).0,
+        0
+    );
+
+    std::fs::write(&rec, "{oops").unwrap();
+    let (code, out) = partie(&["import", "--db", db_s, rec.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.starts_with("bad_record"), "{out}");
+}

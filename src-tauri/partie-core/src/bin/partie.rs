@@ -7,7 +7,121 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   partie check PATH...   run scenario files and folders (recursively, *.json)
-  partie replay FILE     print the summary of a match record as JSON";
+  partie replay FILE     print the summary of a match record as JSON
+
+On the app's history (or the database given with --db FILE, or $PARTIE_DB):
+  partie export [--match ID] [--csv]      print one match or the whole history
+  partie import FILE                      add the matches of a record or an export
+  partie stats [--game G] [--player NAME] statistics (a leaderboard without --player)
+  partie backup FILE                      copy the whole history to a new file
+  partie restore FILE                     replace the history with a backup";
+
+/// The app's database: $PARTIE_DB, else the app's data folder.
+fn default_db() -> PathBuf {
+    if let Some(p) = std::env::var_os("PARTIE_DB") {
+        return PathBuf::from(p);
+    }
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    data.join("app.partie.scorepad").join("partie.db")
+}
+
+/// `--name value` out of the arguments.
+fn option(args: &mut Vec<String>, name: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == name)?;
+    if i + 1 >= args.len() {
+        return None;
+    }
+    args.remove(i);
+    Some(args.remove(i))
+}
+
+fn flag(args: &mut Vec<String>, name: &str) -> bool {
+    let found = args.iter().position(|a| a == name);
+    if let Some(i) = found {
+        args.remove(i);
+    }
+    found.is_some()
+}
+
+fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Error> {
+    use partie_core::store::Store;
+    use partie_core::Error;
+    let db = option(&mut args, "--db")
+        .map(PathBuf::from)
+        .unwrap_or_else(default_db);
+    let (mut store, _) = Store::open(&db)?;
+    let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).expect("JSON");
+    match cmd {
+        "export" => {
+            let one = option(&mut args, "--match");
+            if flag(&mut args, "--csv") {
+                return store.export_csv().map(|csv| csv.trim_end().to_string());
+            }
+            match one {
+                Some(id) => {
+                    let id = id
+                        .parse()
+                        .map_err(|_| Error::not_found(format!("no match {id}")))?;
+                    Ok(pretty(&store.export_match(id)?))
+                }
+                None => Ok(pretty(&store.export_all()?)),
+            }
+        }
+        "import" => {
+            let file = args
+                .first()
+                .ok_or_else(|| Error::bad_record("import needs a FILE"))?;
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| Error::bad_record(format!("cannot read {file}: {e}")))?;
+            let r = store.import(&text)?;
+            Ok(format!(
+                "{} imported, {} already present",
+                r.imported, r.already_present
+            ))
+        }
+        "stats" => {
+            let game = option(&mut args, "--game").unwrap_or_else(|| "molkky".into());
+            match option(&mut args, "--player") {
+                Some(name) => {
+                    let found = store.search_players(&name, true)?;
+                    let player = found
+                        .iter()
+                        .find(|p| p.name.to_lowercase() == name.to_lowercase())
+                        .or(found.first())
+                        .ok_or_else(|| Error::not_found(format!("no player {name:?}")))?;
+                    Ok(pretty(
+                        &serde_json::to_value(store.player_stats(player.id, &game)?).expect("JSON"),
+                    ))
+                }
+                None => {
+                    let mut out = format!("{game}: player, matches, wins\n");
+                    for (_, name, n, w) in store.leaderboard(&game, 50)? {
+                        out.push_str(&format!("{name}\t{n}\t{w}\n"));
+                    }
+                    Ok(out.trim_end().to_string())
+                }
+            }
+        }
+        "backup" => {
+            let file = args
+                .first()
+                .ok_or_else(|| Error::storage("backup needs a FILE"))?;
+            store.backup_to(std::path::Path::new(file))?;
+            Ok(format!("history copied to {file}"))
+        }
+        "restore" => {
+            let file = args
+                .first()
+                .ok_or_else(|| Error::bad_record("restore needs a FILE"))?;
+            store.restore_from(std::path::Path::new(file))?;
+            Ok(format!("history restored from {file}"))
+        }
+        _ => unreachable!("dispatched by main"),
+    }
+}
 
 fn check(paths: &[String]) -> ExitCode {
     if paths.is_empty() {
@@ -67,6 +181,18 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("check") => check(&args[1..]),
         Some("replay") if args.len() == 2 => replay(&args[1]),
+        Some(cmd @ ("export" | "import" | "stats" | "backup" | "restore")) => {
+            match history(cmd, args[1..].to_vec()) {
+                Ok(out) => {
+                    println!("{out}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    println!("{}: {}", e.kind, e.detail);
+                    ExitCode::from(2)
+                }
+            }
+        }
         _ => {
             eprintln!("{USAGE}");
             ExitCode::from(2)

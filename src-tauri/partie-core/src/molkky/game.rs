@@ -57,6 +57,11 @@ impl Molkky {
         }
     }
 
+    /// What the latest throw did.
+    pub fn last_throw(&self) -> Option<&ThrowRecord> {
+        self.last_throw.as_ref()
+    }
+
     /// The side to throw now, or `None` when the match is over.
     pub fn turn(&self) -> Option<usize> {
         if self.winner.is_some() {

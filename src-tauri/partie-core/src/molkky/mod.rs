@@ -8,7 +8,7 @@ mod rules;
 mod throw;
 
 pub use game::Molkky;
-pub use leg::Leg;
+pub use leg::{Leg, ThrowRecord};
 pub use molkkout::Molkkout;
 pub use rules::{MissPenalty, MolkkyRules};
 pub use throw::{Throw, MOLKKOUT_PINS, PIN_FORMATION};

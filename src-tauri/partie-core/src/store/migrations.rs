@@ -47,6 +47,22 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE player ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX match_by_status ON match(status, updated_at);
     CREATE INDEX match_player_by_player ON match_player(player_id);",
+    // 3: the history's orders and filters, and each player's figures for every finished match
+    // (derived by replay when the match ends, so that statistics never replay a whole history).
+    "CREATE INDEX match_by_start ON match(started_at, id);
+    CREATE INDEX match_by_game_start ON match(game, started_at, id);
+    CREATE TABLE player_stats (
+        match_id INTEGER NOT NULL REFERENCES match(id) ON DELETE CASCADE,
+        side INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES player(id),
+        game TEXT NOT NULL,
+        result TEXT NOT NULL,
+        finished_at INTEGER NOT NULL,
+        stats TEXT NOT NULL,
+        PRIMARY KEY (match_id, side, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX player_stats_by_player ON player_stats(player_id, game, finished_at);",
 ];
 
 /// The schema version this build writes.

@@ -3,11 +3,17 @@
 //! Every action is committed before the caller sees its effect; the state shown is always the
 //! replay of the committed actions, so killing the app at any moment loses nothing.
 
+mod history;
 pub mod migrations;
+mod transfer;
+
+pub use history::{HistoryFilter, HistoryItem, PlayerStats};
+pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 
 use crate::error::Error;
 use crate::game::MatchState;
 use crate::record::{Record, FORMAT};
+use crate::stats::PlayerFigures;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -24,7 +30,7 @@ pub fn now_ms() -> i64 {
 }
 
 /// A stable, random-enough id for a match, kept across export and import.
-fn new_uid() -> String {
+pub(crate) fn new_uid() -> String {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos())
@@ -162,6 +168,16 @@ impl Store {
         Ok(Store { conn, live: None })
     }
 
+    /// The connection, for the store's own modules.
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Forgets the match kept replayed in memory (after the database changed under it).
+    pub(crate) fn forget_live(&mut self) {
+        self.live = None;
+    }
+
     /// `Err(None)` means the file is damaged.
     fn try_open(path: &Path) -> Result<Store, Option<Error>> {
         let damage = |e: rusqlite::Error| {
@@ -184,18 +200,26 @@ impl Store {
         }
         // Refuse a newer database before anything (even the journal mode) touches the file.
         migrations::refuse_newer(&conn).map_err(Some)?;
-        Self::prepare(&mut conn).map_err(Some)?;
-        Ok(Store { conn, live: None })
+        let found = Self::prepare(&mut conn).map_err(Some)?;
+        let mut store = Store { conn, live: None };
+        if (1..3).contains(&found) {
+            // Schema 3 keeps each finished match's player figures: derive them for older files.
+            store.rebuild_stats().map_err(Some)?;
+        }
+        Ok(store)
     }
 
-    fn prepare(conn: &mut Connection) -> Result<(), Error> {
+    /// Sets the connection up and migrates; returns the schema version the file had.
+    fn prepare(conn: &mut Connection) -> Result<i64, Error> {
         conn.pragma_update(None, "foreign_keys", true)?;
         // WAL with synchronous=NORMAL: a committed transaction survives the app being killed
         // (only a power cut could lose the very last one), and a commit costs no fsync.
         conn.pragma_update_and_check(None, "journal_mode", "wal", |_| Ok(()))?;
         conn.pragma_update(None, "synchronous", "normal")?;
         conn.busy_timeout(std::time::Duration::from_secs(2))?;
-        migrations::migrate(conn)
+        let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        migrations::migrate(conn)?;
+        Ok(found)
     }
 
     /// Renames a damaged file (and its journal files) to `NAME.damaged-TIMESTAMP`.
@@ -349,7 +373,7 @@ impl Store {
         })
     }
 
-    fn sides(&self, id: i64) -> Result<Vec<Vec<String>>, Error> {
+    pub(crate) fn sides(&self, id: i64) -> Result<Vec<Vec<String>>, Error> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT side, name FROM match_player WHERE match_id = ?1 ORDER BY side, seat",
         )?;
@@ -425,7 +449,14 @@ impl Store {
         };
         let seq = live.actions as i64;
         let summary = state.summary();
-        let committed = commit_action(&mut self.conn, id, seq, action, &summary);
+        let figures = if state.is_over() {
+            let mut record = self.record(id)?;
+            record.actions.push(action.clone());
+            crate::stats::figures(&record)?
+        } else {
+            Vec::new()
+        };
+        let committed = commit_action(&mut self.conn, id, seq, action, &summary, &figures);
         match committed {
             Ok(()) => {
                 let live = self.live.as_mut().expect("loaded");
@@ -469,6 +500,7 @@ impl Store {
             params![id, record.actions.len() as i64],
         )?;
         update_match(&tx, id, &summary)?;
+        write_figures(&tx, id, &[])?;
         let result = tx.commit();
         self.live = None;
         result?;
@@ -538,7 +570,7 @@ impl Store {
     }
 }
 
-fn clean_name(name: &str) -> Result<String, Error> {
+pub(crate) fn clean_name(name: &str) -> Result<String, Error> {
     let name = name.trim();
     if name.is_empty() {
         return Err(Error::bad_setup("a player needs a name").with_code("empty_name"));
@@ -549,7 +581,7 @@ fn clean_name(name: &str) -> Result<String, Error> {
     Ok(name.to_string())
 }
 
-fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {
+pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {
     let found: Option<i64> = tx
         .query_row(
             "SELECT id FROM player WHERE name = ?1 COLLATE NOCASE AND archived = 0 ORDER BY id LIMIT 1",
@@ -567,7 +599,11 @@ fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, 
     Ok(tx.last_insert_rowid())
 }
 
-fn update_match(tx: &rusqlite::Transaction, id: i64, summary: &Value) -> Result<(), Error> {
+pub(crate) fn update_match(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    summary: &Value,
+) -> Result<(), Error> {
     let status = summary
         .get("status")
         .and_then(Value::as_str)
@@ -593,6 +629,7 @@ fn commit_action(
     seq: i64,
     action: &Value,
     summary: &Value,
+    figures: &[PlayerFigures],
 ) -> Result<(), Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     tx.execute(
@@ -600,6 +637,26 @@ fn commit_action(
         params![id, seq, action.to_string(), now_ms()],
     )?;
     update_match(&tx, id, summary)?;
+    write_figures(&tx, id, figures)?;
     tx.commit()?;
+    Ok(())
+}
+
+/// Replaces a match's player figures (none while it is being played).
+pub(crate) fn write_figures(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    figures: &[PlayerFigures],
+) -> Result<(), Error> {
+    tx.execute("DELETE FROM player_stats WHERE match_id = ?1", [id])?;
+    for f in figures {
+        tx.execute(
+            "INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats)
+             SELECT mp.match_id, mp.side, mp.seat, mp.player_id, m.game, ?4, COALESCE(m.finished_at, m.updated_at), ?5
+             FROM match_player mp JOIN match m ON m.id = mp.match_id
+             WHERE mp.match_id = ?1 AND mp.side = ?2 AND mp.seat = ?3",
+            params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string()],
+        )?;
+    }
     Ok(())
 }

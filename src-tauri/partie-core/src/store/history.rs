@@ -1,0 +1,407 @@
+//! The memory of a club: the history with its filters, players (search, rename, merge,
+//! archive) and their statistics.
+
+use super::{clean_name, write_figures, Player, Store};
+use crate::error::Error;
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// What the history shows: every key narrows it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HistoryFilter {
+    /// Only this game.
+    pub game: Option<String>,
+    /// Only matches this player played.
+    pub player: Option<i64>,
+    /// Started at or after (ms since the epoch).
+    pub from: Option<i64>,
+    /// Started before (ms since the epoch).
+    pub to: Option<i64>,
+    /// Only `playing` (unfinished) or only `over` matches.
+    pub status: Option<String>,
+    /// The page after this match (its start and id), newest first.
+    pub after: Option<(i64, i64)>,
+    /// Page size (default 30, at most 200).
+    pub limit: Option<i64>,
+}
+
+/// One line of the history.
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryItem {
+    /// Database id.
+    pub id: i64,
+    /// Stable id.
+    pub uid: String,
+    /// The game.
+    pub game: String,
+    /// The sides' players' names.
+    pub sides: Vec<Vec<String>>,
+    /// `playing`, `won` or `drawn`.
+    pub status: String,
+    /// The winning side.
+    pub winner: Option<i64>,
+    /// Scores (from the cached summary).
+    pub scores: Value,
+    /// Start, in ms since the epoch.
+    pub started_at: i64,
+    /// End, once over.
+    pub finished_at: Option<i64>,
+    /// Last change.
+    pub updated_at: i64,
+    /// How many actions were played.
+    pub actions: i64,
+}
+
+/// A player's statistics in one game.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PlayerStats {
+    /// The player.
+    pub player: i64,
+    /// The game.
+    pub game: String,
+    /// Finished matches played.
+    pub matches: u64,
+    /// Matches won.
+    pub wins: u64,
+    /// Matches lost.
+    pub losses: u64,
+    /// Matches drawn.
+    pub draws: u64,
+    /// Wins over matches (0 when none).
+    pub win_rate: f64,
+    /// The latest results, newest first (`won`, `lost`, `drawn`), at most 10.
+    pub form: Vec<String>,
+    /// The game's counters summed over the matches.
+    pub totals: Map<String, Value>,
+    /// Rates derived from the totals (points per throw, miss rate, ...).
+    pub rates: Map<String, Value>,
+}
+
+fn ratio(a: u64, b: u64) -> Value {
+    if b == 0 {
+        Value::Null
+    } else {
+        serde_json::json!((a as f64 / b as f64 * 1000.0).round() / 1000.0)
+    }
+}
+
+fn rates(game: &str, t: &Map<String, Value>) -> Map<String, Value> {
+    let n = |k: &str| t.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let pairs: Vec<(&str, Value)> = match game {
+        "molkky" => vec![
+            ("points_per_throw", ratio(n("points"), n("throws"))),
+            ("miss_rate", ratio(n("misses"), n("throws"))),
+            ("chance_success", ratio(n("chances_taken"), n("chances"))),
+        ],
+        "molkkout" => vec![("points_per_throw", ratio(n("points"), n("throws")))],
+        "crokinole" => vec![
+            ("points_per_round", ratio(n("round_points"), n("rounds"))),
+            ("twenties_per_round", ratio(n("twenties"), n("rounds"))),
+            ("rounds_won_rate", ratio(n("rounds_won"), n("rounds"))),
+        ],
+        _ => vec![],
+    };
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+impl Store {
+    /// Matches newest first, narrowed by the filter, one page at a time.
+    pub fn history(&self, f: &HistoryFilter) -> Result<Vec<HistoryItem>, Error> {
+        let limit = f.limit.unwrap_or(30).clamp(1, 200);
+        let status = match f.status.as_deref() {
+            None => None,
+            Some("playing") => Some(true),
+            Some("over") => Some(false),
+            Some(other) => {
+                return Err(Error::bad_setup(format!(
+                    "status is playing or over, not {other:?}"
+                )))
+            }
+        };
+        let (after_start, after_id) = f.after.unwrap_or((i64::MAX, i64::MAX));
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT m.id, m.uid, m.game, m.status, m.winner, m.summary, m.started_at, m.finished_at, m.updated_at,
+                    (SELECT count(*) FROM action a WHERE a.match_id = m.id)
+             FROM match m
+             WHERE (?1 IS NULL OR m.game = ?1)
+               AND (?2 IS NULL OR m.id IN (SELECT match_id FROM match_player WHERE player_id = ?2))
+               AND (?3 IS NULL OR m.started_at >= ?3)
+               AND (?4 IS NULL OR m.started_at < ?4)
+               AND (?5 IS NULL OR (m.status = 'playing') = ?5)
+               AND (m.started_at < ?6 OR (m.started_at = ?6 AND m.id < ?7))
+             ORDER BY m.started_at DESC, m.id DESC LIMIT ?8",
+        )?;
+        let rows = stmt.query_map(
+            params![
+                f.game,
+                f.player,
+                f.from,
+                f.to,
+                status,
+                after_start,
+                after_id,
+                limit
+            ],
+            |r| {
+                let summary: Option<String> = r.get(5)?;
+                Ok(HistoryItem {
+                    id: r.get(0)?,
+                    uid: r.get(1)?,
+                    game: r.get(2)?,
+                    status: r.get(3)?,
+                    winner: r.get(4)?,
+                    scores: summary
+                        .and_then(|s| serde_json::from_str::<Value>(&s).ok())
+                        .map(|v| v["scores"].clone())
+                        .unwrap_or(Value::Null),
+                    started_at: r.get(6)?,
+                    finished_at: r.get(7)?,
+                    updated_at: r.get(8)?,
+                    actions: r.get(9)?,
+                    sides: Vec::new(),
+                })
+            },
+        )?;
+        let mut items: Vec<HistoryItem> = rows.collect::<Result<_, _>>()?;
+        for item in &mut items {
+            item.sides = self.sides(item.id)?;
+        }
+        Ok(items)
+    }
+
+    /// Players whose name contains `query` (any case for Latin letters), archived ones too
+    /// when asked; most recently played first.
+    pub fn search_players(
+        &self,
+        query: &str,
+        include_archived: bool,
+    ) -> Result<Vec<Player>, Error> {
+        let pattern = format!(
+            "%{}%",
+            query
+                .trim()
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT id, name, last_played_at FROM player
+             WHERE name LIKE ?1 ESCAPE '\\' AND (?2 OR archived = 0)
+             ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
+        )?;
+        let rows = stmt.query_map(params![pattern, include_archived], |r| {
+            Ok(Player {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                last_played_at: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn player(&self, id: i64) -> Result<Player, Error> {
+        self.conn()
+            .query_row(
+                "SELECT id, name, last_played_at FROM player WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(Player {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        last_played_at: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no player {id}")).with_code("no_player"))
+    }
+
+    /// Other active players with the same name (any case): the UI warns about them.
+    pub fn namesakes(&self, id: i64, name: &str) -> Result<Vec<Player>, Error> {
+        Ok(self
+            .search_players("", false)?
+            .into_iter()
+            .filter(|p| p.id != id && p.name.to_lowercase() == name.to_lowercase())
+            .collect())
+    }
+
+    /// Renames a player everywhere, past matches included.
+    pub fn rename_player(&mut self, id: i64, name: &str) -> Result<Player, Error> {
+        let name = clean_name(name)?;
+        self.player(id)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "UPDATE player SET name = ?2 WHERE id = ?1",
+            params![id, name],
+        )?;
+        tx.execute(
+            "UPDATE match_player SET name = ?2 WHERE player_id = ?1",
+            params![id, name],
+        )?;
+        tx.commit()?;
+        self.forget_live();
+        self.player(id)
+    }
+
+    /// Merges `gone` into `kept` (the same person under two names): their histories join and
+    /// `gone` disappears.
+    pub fn merge_players(&mut self, kept: i64, gone: i64) -> Result<Player, Error> {
+        if kept == gone {
+            return Err(
+                Error::illegal("a player cannot be merged with themselves").with_code("merge_self")
+            );
+        }
+        let keep = self.player(kept)?;
+        self.player(gone)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "UPDATE match_player SET player_id = ?1, name = ?3 WHERE player_id = ?2",
+            params![kept, gone, keep.name],
+        )?;
+        tx.execute(
+            "UPDATE player_stats SET player_id = ?1 WHERE player_id = ?2",
+            params![kept, gone],
+        )?;
+        tx.execute(
+            "UPDATE player SET last_played_at = (SELECT max(COALESCE(last_played_at, 0)) FROM player WHERE id IN (?1, ?2)) WHERE id = ?1",
+            params![kept, gone],
+        )?;
+        tx.execute("DELETE FROM player WHERE id = ?1", [gone])?;
+        tx.commit()?;
+        self.forget_live();
+        self.player(kept)
+    }
+
+    /// Archives (or brings back) a player: archived players leave the pickers, not the history.
+    pub fn archive_player(&mut self, id: i64, archived: bool) -> Result<(), Error> {
+        self.player(id)?;
+        self.conn.execute(
+            "UPDATE player SET archived = ?2 WHERE id = ?1",
+            params![id, archived],
+        )?;
+        Ok(())
+    }
+
+    /// A player's statistics in one game, from the figures kept per finished match.
+    pub fn player_stats(&self, player: i64, game: &str) -> Result<PlayerStats, Error> {
+        self.player(player)?;
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT result, stats FROM player_stats WHERE player_id = ?1 AND game = ?2 ORDER BY finished_at DESC, match_id DESC",
+        )?;
+        let mut out = PlayerStats {
+            player,
+            game: game.to_string(),
+            matches: 0,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            win_rate: 0.0,
+            form: Vec::new(),
+            totals: Map::new(),
+            rates: Map::new(),
+        };
+        let rows = stmt.query_map(params![player, game], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
+        for row in rows {
+            let (result, stats) = row?;
+            out.matches += 1;
+            match result.as_str() {
+                "won" => out.wins += 1,
+                "drawn" => out.draws += 1,
+                _ => out.losses += 1,
+            }
+            if out.form.len() < 10 {
+                out.form.push(result);
+            }
+            if let Ok(Value::Object(c)) = serde_json::from_str::<Value>(&stats) {
+                for (k, v) in c {
+                    let sum = out.totals.get(&k).and_then(Value::as_u64).unwrap_or(0)
+                        + v.as_u64().unwrap_or(0);
+                    out.totals.insert(k, sum.into());
+                }
+            }
+        }
+        if out.matches > 0 {
+            out.win_rate = (out.wins as f64 / out.matches as f64 * 1000.0).round() / 1000.0;
+        }
+        out.rates = rates(game, &out.totals);
+        Ok(out)
+    }
+
+    /// Finished matches of `game` where `a` and `b` played on different sides: (wins of a,
+    /// wins of b, draws).
+    pub fn head_to_head(&self, a: i64, b: i64, game: &str) -> Result<(u64, u64, u64), Error> {
+        self.player(a)?;
+        self.player(b)?;
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT sa.result FROM player_stats sa JOIN player_stats sb
+               ON sa.match_id = sb.match_id AND sa.side != sb.side
+             WHERE sa.player_id = ?1 AND sb.player_id = ?2 AND sa.game = ?3
+             GROUP BY sa.match_id",
+        )?;
+        let mut out = (0, 0, 0);
+        for r in stmt.query_map(params![a, b, game], |r| r.get::<_, String>(0))? {
+            match r?.as_str() {
+                "won" => out.0 += 1,
+                "drawn" => out.2 += 1,
+                _ => out.1 += 1,
+            }
+        }
+        Ok(out)
+    }
+
+    /// Players of a game by wins, then win rate, then matches: (player, name, matches, wins).
+    pub fn leaderboard(
+        &self,
+        game: &str,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, u64, u64)>, Error> {
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT p.id, p.name, count(*) AS n, sum(s.result = 'won') AS w FROM player_stats s
+             JOIN player p ON p.id = s.player_id
+             WHERE s.game = ?1 AND p.archived = 0
+             GROUP BY p.id ORDER BY w DESC, CAST(w AS REAL) / n DESC, n DESC, p.id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![game, limit], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get::<_, i64>(2)? as u64,
+                r.get::<_, i64>(3)? as u64,
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Derives again the player figures of every finished match (after an upgrade or an import).
+    pub fn rebuild_stats(&mut self) -> Result<usize, Error> {
+        let ids: Vec<i64> = {
+            let mut stmt = self
+                .conn()
+                .prepare("SELECT id FROM match WHERE status != 'playing'")?;
+            let ids = stmt
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            ids
+        };
+        let mut all = Vec::with_capacity(ids.len());
+        for &id in &ids {
+            all.push((id, crate::stats::figures(&self.record(id)?)?));
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for (id, figures) in &all {
+            write_figures(&tx, *id, figures)?;
+        }
+        tx.commit()?;
+        Ok(ids.len())
+    }
+}

@@ -1,0 +1,333 @@
+//! Export, import, backup and restore. Exports are match records (`records.md`) carrying their
+//! stable id and timestamps, so that importing the same match twice does not duplicate it.
+
+use super::{find_or_create_player, migrations, now_ms, update_match, write_figures, Store};
+use crate::error::Error;
+use crate::record::{Record, FORMAT};
+use crate::time::{iso, parse_iso};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The largest file `import` reads (a whole history of a big club fits well below it).
+pub const MAX_IMPORT_BYTES: usize = 256 * 1024 * 1024;
+
+/// What an import did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportReport {
+    /// Matches added.
+    pub imported: usize,
+    /// Matches skipped because their id was already there.
+    pub already_present: usize,
+}
+
+/// A stable id for a record that carries none: a hash of its setup and actions, so that
+/// importing the same file twice still finds it.
+fn content_id(record: &Record) -> String {
+    let canonical = json!({"game": record.game, "rules": record.rules, "sides": record.sides, "actions": record.actions}).to_string();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in canonical.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("rec-{h:016x}")
+}
+
+/// One match of an import, checked: it replays, and its times are read.
+struct Incoming {
+    uid: String,
+    record: Record,
+    started_at: i64,
+    ats: Vec<i64>,
+}
+
+fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
+    let bad = |why: String| Error::bad_record(format!("match {k}: {why}"));
+    let obj = v.as_object().ok_or_else(|| bad("not an object".into()))?;
+    let mut record: Record = serde_json::from_value(v.clone()).map_err(|e| bad(e.to_string()))?;
+    if record.format != FORMAT {
+        return Err(bad(format!("unknown record format {}", record.format)));
+    }
+    let time = |key: &str| obj.get(key).and_then(Value::as_str).and_then(parse_iso);
+    let started_at = time("started_at").unwrap_or_else(now_ms);
+    let mut ats = Vec::with_capacity(record.actions.len());
+    for action in &mut record.actions {
+        let at = action
+            .get("at")
+            .and_then(Value::as_str)
+            .and_then(parse_iso)
+            .unwrap_or(started_at);
+        if let Some(o) = action.as_object_mut() {
+            o.remove("at");
+        }
+        ats.push(at);
+    }
+    record
+        .replay()
+        .map_err(|e| bad(format!("it does not replay: {e}")))?;
+    let uid = match obj.get("id") {
+        Some(Value::String(s)) if !s.is_empty() && s.len() <= 100 => s.clone(),
+        None | Some(Value::Null) => content_id(&record),
+        Some(other) => return Err(bad(format!("id must be a short string, not {other}"))),
+    };
+    Ok(Incoming {
+        uid,
+        record,
+        started_at,
+        ats,
+    })
+}
+
+impl Store {
+    /// One match as an exported record.
+    pub fn export_match(&self, id: i64) -> Result<Value, Error> {
+        let record = self.record(id)?;
+        let (uid, started_at, finished_at): (String, i64, Option<i64>) = self.conn().query_row(
+            "SELECT uid, started_at, finished_at FROM match WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        let ats: Vec<i64> = {
+            let mut stmt = self
+                .conn()
+                .prepare_cached("SELECT at FROM action WHERE match_id = ?1 ORDER BY seq")?;
+            let ats = stmt
+                .query_map([id], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            ats
+        };
+        let mut out = serde_json::to_value(&record).map_err(|e| Error::storage(e.to_string()))?;
+        let obj = out.as_object_mut().expect("a record is an object");
+        for (action, at) in obj["actions"]
+            .as_array_mut()
+            .expect("actions")
+            .iter_mut()
+            .zip(ats)
+        {
+            if let Some(a) = action.as_object_mut() {
+                a.insert("at".into(), json!(iso(at)));
+            }
+        }
+        obj.insert("id".into(), json!(uid));
+        obj.insert("started_at".into(), json!(iso(started_at)));
+        obj.insert("finished_at".into(), json!(finished_at.map(iso)));
+        Ok(out)
+    }
+
+    /// Every match, oldest first, as `{"format": 1, "matches": [records]}`.
+    pub fn export_all(&self) -> Result<Value, Error> {
+        let ids: Vec<i64> = {
+            let mut stmt = self
+                .conn()
+                .prepare("SELECT id FROM match ORDER BY started_at, id")?;
+            let ids = stmt
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            ids
+        };
+        let matches = ids
+            .iter()
+            .map(|&id| self.export_match(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(json!({"format": FORMAT, "exported_at": iso(now_ms()), "matches": matches}))
+    }
+
+    /// Imports one record or a whole export. Everything is checked first: a malformed,
+    /// oversized or unreplayable file is refused with the reason and changes nothing. Matches
+    /// whose id is already here are skipped.
+    pub fn import(&mut self, text: &str) -> Result<ImportReport, Error> {
+        if text.len() > MAX_IMPORT_BYTES {
+            return Err(Error::bad_record(format!(
+                "the file is larger than {} MiB",
+                MAX_IMPORT_BYTES >> 20
+            ))
+            .with_code("too_large"));
+        }
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| Error::bad_record(format!("not JSON: {e}")).with_code("not_json"))?;
+        let list: Vec<&Value> = match &value {
+            Value::Object(o) if o.contains_key("matches") => match (&o["matches"], o.get("format"))
+            {
+                (Value::Array(items), Some(f)) if f == &json!(FORMAT) => items.iter().collect(),
+                _ => {
+                    return Err(Error::bad_record(
+                        "an export is {\"format\": 1, \"matches\": [...]}",
+                    )
+                    .with_code("not_record"))
+                }
+            },
+            Value::Object(_) => vec![&value],
+            _ => return Err(Error::bad_record("not a match record").with_code("not_record")),
+        };
+        let incoming = list
+            .iter()
+            .enumerate()
+            .map(|(k, v)| incoming(k, v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut figures = Vec::with_capacity(incoming.len());
+        for m in &incoming {
+            figures.push(crate::stats::figures(&m.record)?);
+        }
+        let mut report = ImportReport {
+            imported: 0,
+            already_present: 0,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for (m, figs) in incoming.iter().zip(&figures) {
+            let known: Option<i64> = tx
+                .query_row("SELECT id FROM match WHERE uid = ?1", [&m.uid], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            if known.is_some() {
+                report.already_present += 1;
+                continue;
+            }
+            let summary = m.record.replay()?.summary();
+            let last = m.ats.last().copied().unwrap_or(m.started_at);
+            tx.execute(
+                "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'playing', ?7)",
+                params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last, summary.to_string()],
+            )?;
+            let id = tx.last_insert_rowid();
+            for (side, players) in m.record.sides.iter().enumerate() {
+                for (seat, name) in players.iter().enumerate() {
+                    let pid = find_or_create_player(&tx, name.trim())?;
+                    tx.execute(
+                        "INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+                        params![id, side as i64, seat as i64, pid, name],
+                    )?;
+                    tx.execute(
+                        "UPDATE player SET last_played_at = max(COALESCE(last_played_at, 0), ?2) WHERE id = ?1",
+                        params![pid, last],
+                    )?;
+                }
+            }
+            for (seq, (action, at)) in m.record.actions.iter().zip(&m.ats).enumerate() {
+                tx.execute(
+                    "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
+                    params![id, seq as i64, action.to_string(), at],
+                )?;
+            }
+            update_match(&tx, id, &summary)?;
+            // The end is when its last action was played, not when it was imported.
+            tx.execute("UPDATE match SET updated_at = ?2, finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE ?2 END WHERE id = ?1", params![id, last])?;
+            write_figures(&tx, id, figs)?;
+            report.imported += 1;
+        }
+        tx.commit()?;
+        Ok(report)
+    }
+
+    /// The history as CSV: one row per side of every match, for spreadsheets.
+    pub fn export_csv(&self) -> Result<String, Error> {
+        fn cell(s: &str) -> String {
+            if s.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.to_string()
+            }
+        }
+        let mut out =
+            String::from("match,game,started_at,finished_at,status,side,players,score,result\n");
+        let mut stmt = self.conn().prepare("SELECT id, uid, game, started_at, finished_at, status, winner, summary FROM match ORDER BY started_at, id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, Option<i64>>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, Option<i64>>(6)?,
+                r.get::<_, Option<String>>(7)?,
+            ))
+        })?;
+        for row in rows {
+            let (id, uid, game, started, finished, status, winner, summary) = row?;
+            let scores = summary
+                .and_then(|s| serde_json::from_str::<Value>(&s).ok())
+                .map(|v| v["scores"].clone())
+                .unwrap_or(Value::Null);
+            for (side, players) in self.sides(id)?.iter().enumerate() {
+                let result = match (status.as_str(), winner) {
+                    ("playing", _) => "",
+                    ("drawn", _) => "drawn",
+                    (_, Some(w)) if w == side as i64 => "won",
+                    _ => "lost",
+                };
+                let score = scores.get(side).map(|s| s.to_string()).unwrap_or_default();
+                out.push_str(
+                    &[
+                        cell(&uid),
+                        cell(&game),
+                        iso(started),
+                        finished.map(iso).unwrap_or_default(),
+                        cell(&status),
+                        side.to_string(),
+                        cell(&players.join(" & ")),
+                        score,
+                        result.to_string(),
+                    ]
+                    .join(","),
+                );
+                out.push('\n');
+            }
+        }
+        Ok(out)
+    }
+
+    /// A consistent copy of the whole database in a new file.
+    pub fn backup_to(&self, path: &Path) -> Result<(), Error> {
+        if path.exists() {
+            return Err(Error::storage(format!("{} already exists", path.display()))
+                .with_code("file_exists"));
+        }
+        self.conn()
+            .execute("VACUUM INTO ?1", [path.to_string_lossy()])?;
+        Ok(())
+    }
+
+    /// Replaces the whole history with a backup. The backup is checked first (a Partie
+    /// database, not damaged, not from a newer app); on any refusal nothing changes.
+    pub fn restore_from(&mut self, path: &Path) -> Result<(), Error> {
+        let bad = |why: &str| {
+            Error::bad_record(format!("{}: {why}", path.display())).with_code("not_backup")
+        };
+        let src = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|_| bad("cannot be opened"))?;
+        let ok: String = src
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+            .map_err(|_| bad("not a database"))?;
+        if ok != "ok" {
+            return Err(bad("the file is damaged"));
+        }
+        migrations::refuse_newer(&src)?;
+        let version: i64 = src.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let has_matches: bool = src
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'match'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n == 1)
+            .unwrap_or(false);
+        if version < 1 || !has_matches {
+            return Err(bad("not a Partie history"));
+        }
+        {
+            let backup = rusqlite::backup::Backup::new(&src, &mut self.conn)?;
+            backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
+        }
+        self.forget_live();
+        migrations::migrate(&mut self.conn)?;
+        if version < 3 {
+            self.rebuild_stats()?;
+        }
+        Ok(())
+    }
+}

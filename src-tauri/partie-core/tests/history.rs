@@ -1,0 +1,485 @@
+//! The club's memory: history filters, players (rename, merge, archive), statistics on small
+//! histories computed by hand, export/import, CSV, backup and restore, and upgrades.
+
+use partie_core::store::{migrations, HistoryFilter, Store};
+use partie_core::ErrorKind;
+use rusqlite::Connection;
+use serde_json::{json, Map, Value};
+
+fn sides(names: &[&[&str]]) -> Vec<Vec<String>> {
+    names
+        .iter()
+        .map(|s| s.iter().map(|n| n.to_string()).collect())
+        .collect()
+}
+
+fn rules(v: Value) -> Map<String, Value> {
+    v.as_object().unwrap().clone()
+}
+
+fn play_all(store: &mut Store, id: i64, actions: &[Value]) {
+    for a in actions {
+        store.play(id, a).unwrap();
+    }
+}
+
+fn pins(p: &[u8]) -> Value {
+    json!({"pins": p})
+}
+
+fn id_of(store: &Store, name: &str) -> i64 {
+    store
+        .search_players(name, true)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap()
+        .id
+}
+
+/// Anna beats Bea twice at Mölkky (target 10), Bea wins one Crokinole game, one match unfinished.
+fn small_club(store: &mut Store) -> Vec<i64> {
+    let r = rules(json!({"target": 10}));
+    let a = store
+        .new_match("molkky", &r, &sides(&[&["Anna"], &["Bea"]]))
+        .unwrap()
+        .id;
+    // Anna: 7, miss, 3 (needs 3 ≤ 12: a chance, taken). Bea: 4, 12 (bust to 5).
+    play_all(
+        store,
+        a,
+        &[pins(&[7]), pins(&[4]), pins(&[]), pins(&[12]), pins(&[3])],
+    );
+    let b = store
+        .new_match("molkky", &r, &sides(&[&["Anna"], &["Bea"]]))
+        .unwrap()
+        .id;
+    // Anna: 9 (needs 10: a chance, missed), 1 (needs 1: a chance, taken). Bea: a foul.
+    play_all(
+        store,
+        b,
+        &[pins(&[9]), json!({"pins": [], "foul": true}), pins(&[1])],
+    );
+    let c = store
+        .new_match(
+            "crokinole",
+            &rules(json!({"target": 50})),
+            &sides(&[&["Anna"], &["Bea", "Cleo"]]),
+        )
+        .unwrap()
+        .id;
+    play_all(
+        store,
+        c,
+        &[
+            json!({"twenty": 1}),
+            json!({"round": {"15": [1, 2]}}),
+            json!({"round": {"20": [0, 1], "10": [0, 1]}}),
+        ],
+    );
+    let d = store
+        .new_match("molkky", &Map::new(), &sides(&[&["Bea"], &["Dan"]]))
+        .unwrap()
+        .id;
+    play_all(store, d, &[pins(&[5])]);
+    vec![a, b, c, d]
+}
+
+#[test]
+fn statistics_add_up_by_hand() {
+    let mut store = Store::open_in_memory().unwrap();
+    small_club(&mut store);
+    let anna = id_of(&store, "Anna");
+    let s = store.player_stats(anna, "molkky").unwrap();
+    assert_eq!((s.matches, s.wins, s.losses, s.draws), (2, 2, 0, 0));
+    assert_eq!(s.form, vec!["won", "won"]);
+    // Throws: 7, miss, 3 | 9, 1 → 5 throws, 20 points, 1 miss.
+    assert_eq!(s.totals["throws"], 5);
+    assert_eq!(s.totals["points"], 20);
+    assert_eq!(s.totals["misses"], 1);
+    // Chances (12 or less needed before the throw): the first match's three throws (needs 10,
+    // 3, 3) and the second's two (needs 10, 1). Taken: the 3 and the 1.
+    assert_eq!(s.totals["chances"], 5);
+    assert_eq!(s.totals["chances_taken"], 2);
+    assert_eq!(s.rates["points_per_throw"], 4.0);
+    assert_eq!(s.rates["miss_rate"], 0.2);
+    assert_eq!(s.rates["chance_success"], 0.4);
+
+    let bea = id_of(&store, "Bea");
+    let s = store.player_stats(bea, "molkky").unwrap();
+    assert_eq!(
+        (s.matches, s.wins, s.losses),
+        (2, 0, 2),
+        "the unfinished match does not count"
+    );
+    assert_eq!(s.totals["busts"], 1);
+    assert_eq!(s.totals["fouls"], 1);
+    assert_eq!(s.totals["points"], 16);
+
+    // Crokinole: round 1 Anna 15, Bea+Cleo 50 (20 + 30); round 2 Anna 0, them 30. Differential: 35 then 65 ≥ 50.
+    let s = store.player_stats(bea, "crokinole").unwrap();
+    assert_eq!((s.matches, s.wins), (1, 1));
+    assert_eq!(s.totals["rounds"], 2);
+    assert_eq!(s.totals["round_points"], 80);
+    assert_eq!(s.totals["twenties"], 2);
+    assert_eq!(s.totals["rounds_won"], 2);
+    assert_eq!(s.rates["points_per_round"], 40.0);
+    let cleo = id_of(&store, "Cleo");
+    assert_eq!(
+        store.player_stats(cleo, "crokinole").unwrap().totals,
+        s.totals
+    );
+
+    assert_eq!(store.head_to_head(anna, bea, "molkky").unwrap(), (2, 0, 0));
+    assert_eq!(
+        store.head_to_head(bea, anna, "crokinole").unwrap(),
+        (1, 0, 0)
+    );
+    let board = store.leaderboard("molkky", 10).unwrap();
+    assert_eq!(board[0].1, "Anna");
+    assert_eq!((board[0].2, board[0].3), (2, 2));
+}
+
+#[test]
+fn undoing_the_end_removes_the_figures() {
+    let mut store = Store::open_in_memory().unwrap();
+    let ids = small_club(&mut store);
+    let anna = id_of(&store, "Anna");
+    store.undo(ids[1]).unwrap();
+    assert_eq!(store.player_stats(anna, "molkky").unwrap().matches, 1);
+    store.play(ids[1], &pins(&[1])).unwrap();
+    assert_eq!(store.player_stats(anna, "molkky").unwrap().matches, 2);
+    store.delete_match(ids[0]).unwrap();
+    assert_eq!(store.player_stats(anna, "molkky").unwrap().matches, 1);
+}
+
+#[test]
+fn history_filters_and_pages() {
+    let mut store = Store::open_in_memory().unwrap();
+    let ids = small_club(&mut store);
+    let all = store.history(&HistoryFilter::default()).unwrap();
+    assert_eq!(
+        all.iter().map(|m| m.id).collect::<Vec<_>>(),
+        vec![ids[3], ids[2], ids[1], ids[0]]
+    );
+    assert_eq!(all[3].actions, 5);
+    let f = |f: HistoryFilter| {
+        store
+            .history(&f)
+            .unwrap()
+            .iter()
+            .map(|m| m.id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        f(HistoryFilter {
+            game: Some("crokinole".into()),
+            ..Default::default()
+        }),
+        vec![ids[2]]
+    );
+    let dan = id_of(&store, "Dan");
+    assert_eq!(
+        f(HistoryFilter {
+            player: Some(dan),
+            ..Default::default()
+        }),
+        vec![ids[3]]
+    );
+    assert_eq!(
+        f(HistoryFilter {
+            status: Some("playing".into()),
+            ..Default::default()
+        }),
+        vec![ids[3]]
+    );
+    assert_eq!(
+        f(HistoryFilter {
+            status: Some("over".into()),
+            limit: Some(2),
+            ..Default::default()
+        }),
+        vec![ids[2], ids[1]]
+    );
+    let page1 = store
+        .history(&HistoryFilter {
+            limit: Some(2),
+            ..Default::default()
+        })
+        .unwrap();
+    let last = page1.last().unwrap();
+    let page2 = f(HistoryFilter {
+        limit: Some(2),
+        after: Some((last.started_at, last.id)),
+        ..Default::default()
+    });
+    assert_eq!(page2, vec![ids[1], ids[0]]);
+    assert_eq!(
+        f(HistoryFilter {
+            from: Some(i64::MAX - 1),
+            ..Default::default()
+        }),
+        Vec::<i64>::new()
+    );
+    assert!(store
+        .history(&HistoryFilter {
+            status: Some("lost".into()),
+            ..Default::default()
+        })
+        .is_err());
+}
+
+#[test]
+fn players_rename_merge_and_archive() {
+    let mut store = Store::open_in_memory().unwrap();
+    let ids = small_club(&mut store);
+    let bea = id_of(&store, "Bea");
+    // "Beatrice" is Bea under another name in a later match.
+    let m = store
+        .new_match(
+            "molkky",
+            &rules(json!({"target": 10})),
+            &sides(&[&["Beatrice"], &["Anna"]]),
+        )
+        .unwrap()
+        .id;
+    play_all(&mut store, m, &[pins(&[10])]);
+    let beatrice = id_of(&store, "Beatrice");
+    let merged = store.merge_players(bea, beatrice).unwrap();
+    assert_eq!(merged.name, "Bea");
+    assert!(store.search_players("Beatrice", true).unwrap().is_empty());
+    let s = store.player_stats(bea, "molkky").unwrap();
+    assert_eq!((s.matches, s.wins), (3, 1));
+    assert_eq!(store.view(m).unwrap().sides[0], vec!["Bea"]);
+    assert_eq!(
+        store.merge_players(bea, bea).unwrap_err().kind,
+        ErrorKind::IllegalAction
+    );
+
+    let renamed = store.rename_player(bea, "Béa 🎯").unwrap();
+    assert_eq!(renamed.name, "Béa 🎯");
+    assert_eq!(store.view(ids[0]).unwrap().sides[1], vec!["Béa 🎯"]);
+    assert_eq!(
+        store.rename_player(bea, " ").unwrap_err().kind,
+        ErrorKind::BadSetup
+    );
+    assert_eq!(
+        store.rename_player(999, "X").unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+    store.add_player("Zed").unwrap();
+    let zed2 = store.add_player("Zed2").unwrap();
+    store.rename_player(zed2.id, "zed").unwrap();
+    assert_eq!(
+        store.namesakes(zed2.id, "zed").unwrap().len(),
+        1,
+        "a duplicate name is reported"
+    );
+
+    let dan = id_of(&store, "Dan");
+    store.archive_player(dan, true).unwrap();
+    assert!(store.players().unwrap().iter().all(|p| p.id != dan));
+    assert!(store.search_players("Dan", false).unwrap().is_empty());
+    assert_eq!(store.search_players("dan", true).unwrap().len(), 1);
+    assert_eq!(
+        store
+            .history(&HistoryFilter {
+                player: Some(dan),
+                ..Default::default()
+            })
+            .unwrap()
+            .len(),
+        1
+    );
+    store.archive_player(dan, false).unwrap();
+    assert_eq!(store.search_players("Dan", false).unwrap().len(), 1);
+    assert_eq!(
+        store.search_players("%", true).unwrap().len(),
+        0,
+        "LIKE wildcards are literal"
+    );
+}
+
+#[test]
+fn export_then_import_into_an_empty_history_and_again() {
+    let mut store = Store::open_in_memory().unwrap();
+    small_club(&mut store);
+    let export = store.export_all().unwrap();
+    assert_eq!(export["matches"].as_array().unwrap().len(), 4);
+    let first = &export["matches"][0];
+    assert!(first["id"].is_string());
+    assert!(first["started_at"].as_str().unwrap().ends_with('Z'));
+    assert!(first["actions"][0]["at"].is_string());
+
+    let mut other = Store::open_in_memory().unwrap();
+    let text = export.to_string();
+    let r = other.import(&text).unwrap();
+    assert_eq!((r.imported, r.already_present), (4, 0));
+    let r = other.import(&text).unwrap();
+    assert_eq!(
+        (r.imported, r.already_present),
+        (0, 4),
+        "matches carry a stable id"
+    );
+    let anna = id_of(&other, "Anna");
+    assert_eq!(other.player_stats(anna, "molkky").unwrap(), {
+        let mut s = store.player_stats(id_of(&store, "Anna"), "molkky").unwrap();
+        s.player = anna;
+        s
+    });
+    // The unfinished match can be resumed where it was.
+    let unfinished = other.unfinished(5).unwrap();
+    assert_eq!(unfinished.len(), 1);
+    assert_eq!(
+        other.view(unfinished[0].id).unwrap().summary["scores"],
+        json!([5, 0])
+    );
+    assert_eq!(other.export_all().unwrap()["matches"], export["matches"]);
+
+    // A single record without an id is imported once too.
+    let bare = r#"{"format":1,"game":"molkkout","sides":[["A"],["B"]],"actions":[{"pins":[12]}]}"#;
+    assert_eq!(other.import(bare).unwrap().imported, 1);
+    assert_eq!(other.import(bare).unwrap().already_present, 1);
+}
+
+#[test]
+fn bad_imports_are_refused_and_change_nothing() {
+    let mut store = Store::open_in_memory().unwrap();
+    small_club(&mut store);
+    let before = store.export_all().unwrap()["matches"].clone();
+    let good = r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[]}"#;
+    for (text, why) in [
+        ("{not json".to_string(), "not JSON"),
+        ("[1, 2]".to_string(), "not a match record"),
+        (
+            r#"{"format":2,"game":"molkky","sides":[["A"],["B"]]}"#.to_string(),
+            "format",
+        ),
+        (
+            r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[{"pins":[13]}]}"#
+                .to_string(),
+            "does not replay",
+        ),
+        (
+            format!(
+                r#"{{"format":1,"matches":[{good},{{"format":1,"game":"chess","sides":[]}}]}}"#
+            ),
+            "match 1",
+        ),
+        (
+            format!(
+                "{{\"pad\": \"{}\"}}",
+                "x".repeat(partie_core::store::MAX_IMPORT_BYTES)
+            ),
+            "larger",
+        ),
+    ] {
+        let e = store.import(&text).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadRecord, "{why}");
+        assert!(e.detail.contains(why), "{why}: {}", e.detail);
+    }
+    assert_eq!(store.export_all().unwrap()["matches"], before);
+}
+
+#[test]
+fn csv_has_a_row_per_side() {
+    let mut store = Store::open_in_memory().unwrap();
+    small_club(&mut store);
+    store
+        .rename_player(id_of(&store, "Dan"), "Dan, \"the man\"")
+        .unwrap();
+    let csv = store.export_csv().unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "match,game,started_at,finished_at,status,side,players,score,result"
+    );
+    assert_eq!(lines.len(), 1 + 8);
+    assert!(
+        lines[1].contains(",molkky,") && lines[1].ends_with(",0,Anna,10,won"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[6].ends_with(",1,Bea & Cleo,65,won"), "{}", lines[6]);
+    assert!(
+        lines[8].contains("\"Dan, \"\"the man\"\"\""),
+        "{}",
+        lines[8]
+    );
+}
+
+#[test]
+fn backup_and_restore() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut store, _) = Store::open(&dir.path().join("partie.db")).unwrap();
+    small_club(&mut store);
+    let saved = dir.path().join("backup.db");
+    store.backup_to(&saved).unwrap();
+    assert_eq!(
+        store.backup_to(&saved).unwrap_err().code,
+        Some("file_exists")
+    );
+    let before = store.export_all().unwrap()["matches"].clone();
+
+    let m = store
+        .new_match("molkkout", &Map::new(), &sides(&[&["X"], &["Y"]]))
+        .unwrap()
+        .id;
+    store.play(m, &pins(&[12])).unwrap();
+    store.restore_from(&saved).unwrap();
+    assert_eq!(store.export_all().unwrap()["matches"], before);
+    assert_eq!(store.view(m).unwrap_err().kind, ErrorKind::NotFound);
+
+    let junk = dir.path().join("junk.db");
+    std::fs::write(&junk, b"not a database at all, sorry".repeat(100)).unwrap();
+    assert_eq!(
+        store.restore_from(&junk).unwrap_err().kind,
+        ErrorKind::BadRecord
+    );
+    let other = dir.path().join("other.db");
+    Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); PRAGMA user_version = 1;")
+        .unwrap();
+    assert_eq!(
+        store.restore_from(&other).unwrap_err().code,
+        Some("not_backup")
+    );
+    let newer = dir.path().join("newer.db");
+    Connection::open(&newer)
+        .unwrap()
+        .execute_batch("CREATE TABLE match (x); PRAGMA user_version = 99;")
+        .unwrap();
+    assert_eq!(
+        store.restore_from(&newer).unwrap_err().code,
+        Some("database_too_new")
+    );
+    assert_eq!(
+        store.export_all().unwrap()["matches"],
+        before,
+        "refused restores change nothing"
+    );
+}
+
+#[test]
+fn upgrading_a_schema_2_file_derives_the_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v2.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations::migrate_to(&mut conn, 2).unwrap();
+        conn.execute_batch(
+            "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, finished_at, status, winner)
+                 VALUES (1, 'old-1', 'molkky', 1, '{\"target\":10}', 1, 3, 3, 'won', 0);
+             INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
+             INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 2), (1, 2, '{\"pins\":[6]}', 3);",
+        )
+        .unwrap();
+    }
+    let (store, _) = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), migrations::latest());
+    let s = store.player_stats(1, "molkky").unwrap();
+    assert_eq!((s.matches, s.wins), (1, 1));
+    assert_eq!(s.totals["points"], 10);
+}

@@ -6,10 +6,14 @@ home screen, once drawn with its data, calls the `painted` command, which prints
 the process started and quits. This script measures from spawning the process to that line
 (wall clock, so it includes the dynamic loader, WebKit's start and the first paint).
 
-    python3 scripts/bench-startup.py [--runs 15] [--app PATH]
+    python3 scripts/bench-startup.py [--runs 15] [--app PATH] [--db FILE]
+
+With --db, each run starts on a copy of that history (e.g. the 100,000-match club the
+`club` benchmark generates), copied before the clock starts.
 """
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -25,6 +29,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--app", default=str(target / "release" / "partie-app"))
+    ap.add_argument("--db", help="start each run on a copy of this database")
     args = ap.parse_args()
 
     xvfb = None
@@ -37,6 +42,10 @@ def main():
     try:
         for i in range(args.runs + 1):
             with tempfile.TemporaryDirectory() as data:
+                if args.db:
+                    folder = Path(data) / "app.partie.scorepad"
+                    folder.mkdir()
+                    shutil.copyfile(args.db, folder / "partie.db")
                 env = dict(os.environ, XDG_DATA_HOME=data, PARTIE_STARTUP_PROBE="1")
                 t0 = time.perf_counter()
                 p = subprocess.Popen([args.app], env=env, stdout=subprocess.PIPE,

@@ -259,3 +259,77 @@ fn a_crokinole_round_through_the_commands() {
     let info = h.call("game_info", json!({"game": "crokinole"})).unwrap();
     assert_eq!(info["zones"][0], json!(["20", 20]));
 }
+
+#[test]
+fn history_players_and_records_through_the_commands() {
+    let h = harness();
+    let m = h
+        .call(
+            "new_match",
+            json!({"game": "molkky", "rules": {"target": 10}, "sides": [["Anna"], ["Bea"]]}),
+        )
+        .unwrap();
+    let id = m["id"].as_i64().unwrap();
+    h.call("play", json!({"matchId": id, "action": {"pins": [10]}}))
+        .unwrap();
+    let page = h
+        .call("history", json!({"filter": {"game": "molkky"}}))
+        .unwrap();
+    assert_eq!(page[0]["id"], id);
+    assert_eq!(page[0]["status"], "won");
+    assert_eq!(
+        h.call("history", json!({"filter": {"colour": "red"}}))
+            .unwrap_err()["kind"],
+        "bad_setup"
+    );
+
+    let anna = h
+        .call("search_players", json!({"query": "ann", "archived": false}))
+        .unwrap()[0]["id"]
+        .as_i64()
+        .unwrap();
+    let stats = h
+        .call("player_stats", json!({"player": anna, "game": "molkky"}))
+        .unwrap();
+    assert_eq!(stats["wins"], 1);
+    assert_eq!(
+        h.call("rename_player", json!({"player": anna, "name": "Annie"}))
+            .unwrap()["name"],
+        "Annie"
+    );
+    assert_eq!(
+        h.call("rename_player", json!({"player": anna, "name": ""}))
+            .unwrap_err()["kind"],
+        "bad_setup"
+    );
+    h.call("archive_player", json!({"player": anna, "archived": true}))
+        .unwrap();
+    assert_eq!(
+        h.call("search_players", json!({"query": "", "archived": false}))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    let record = h.call("export_match", json!({"matchId": id})).unwrap();
+    let report = h
+        .call("import_records", json!({"text": record.to_string()}))
+        .unwrap();
+    assert_eq!(report, json!({"imported": 0, "already_present": 1}));
+    assert_eq!(
+        h.call("import_records", json!({"text": "{"})).unwrap_err()["kind"],
+        "bad_record"
+    );
+    let bea = h
+        .call("search_players", json!({"query": "Bea", "archived": false}))
+        .unwrap()[0]["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        h.call("merge_players", json!({"kept": bea, "gone": anna}))
+            .unwrap()["name"],
+        "Bea"
+    );
+}

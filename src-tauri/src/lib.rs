@@ -9,7 +9,10 @@ mod settings;
 
 pub use settings::SettingsFile;
 
-use partie_core::store::{MatchListItem, MatchView, OpenReport, Player, Store};
+use partie_core::store::{
+    HistoryFilter, HistoryItem, ImportReport, MatchListItem, MatchView, OpenReport, Player,
+    PlayerStats, Store,
+};
 use partie_core::Error;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -181,6 +184,54 @@ fn painted<R: Runtime>(app: tauri::AppHandle<R>) {
 
 static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
+#[tauri::command(async)]
+fn history(state: State<'_, AppState>, filter: HistoryFilter) -> Result<Vec<HistoryItem>, Error> {
+    state.with(|s| s.history(&filter))
+}
+
+#[tauri::command(async)]
+fn search_players(
+    state: State<'_, AppState>,
+    query: String,
+    archived: bool,
+) -> Result<Vec<Player>, Error> {
+    state.with(|s| s.search_players(&query, archived))
+}
+
+#[tauri::command(async)]
+fn rename_player(state: State<'_, AppState>, player: i64, name: String) -> Result<Player, Error> {
+    state.with(|s| s.rename_player(player, &name))
+}
+
+#[tauri::command(async)]
+fn merge_players(state: State<'_, AppState>, kept: i64, gone: i64) -> Result<Player, Error> {
+    state.with(|s| s.merge_players(kept, gone))
+}
+
+#[tauri::command(async)]
+fn archive_player(state: State<'_, AppState>, player: i64, archived: bool) -> Result<(), Error> {
+    state.with(|s| s.archive_player(player, archived))
+}
+
+#[tauri::command(async)]
+fn player_stats(
+    state: State<'_, AppState>,
+    player: i64,
+    game: String,
+) -> Result<PlayerStats, Error> {
+    state.with(|s| s.player_stats(player, &game))
+}
+
+#[tauri::command(async)]
+fn export_match(state: State<'_, AppState>, match_id: i64) -> Result<Value, Error> {
+    state.with(|s| s.export_match(match_id))
+}
+
+#[tauri::command(async)]
+fn import_records(state: State<'_, AppState>, text: String) -> Result<ImportReport, Error> {
+    state.with(|s| s.import(&text))
+}
+
 #[tauri::command]
 fn game_info(game: String) -> Result<Value, Error> {
     partie_core::game::info(&game)
@@ -202,6 +253,14 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         delete_match,
         game_info,
         painted,
+        history,
+        search_players,
+        rename_player,
+        merge_players,
+        archive_player,
+        player_stats,
+        export_match,
+        import_records,
         settings::get_settings,
         settings::set_setting,
     ])

@@ -7,8 +7,10 @@ import * as home from './screens/home.js';
 import * as setup from './screens/setup.js';
 import * as match from './screens/match.js';
 import * as settings from './screens/settings.js';
+import * as historyScreen from './screens/history.js';
+import * as players from './screens/players.js';
 
-const screens = { home, setup, match, settings };
+const screens = { home, setup, match, settings, history: historyScreen, players };
 let current = null;
 let toastTimer = null;
 

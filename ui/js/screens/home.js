@@ -70,6 +70,9 @@ export function mount(root) {
           h('h2', { text: t('unfinished') }),
           h('ul', { class: 'match-list', id: 'unfinished' }, data.unfinished.map((m) => matchRow(m, true, load))),
         ] : null,
+        h('div', { class: 'home-links' },
+          h('button', { class: 'btn', type: 'button', id: 'open-history', onclick: () => app.go('#/history') }, t('history')),
+          h('button', { class: 'btn', type: 'button', id: 'open-players', onclick: () => app.go('#/players') }, t('players'))),
         h('h2', { text: t('recent') }),
         data && data.recent.length
           ? h('ul', { class: 'match-list', id: 'recent' }, data.recent.map((m) => matchRow(m, false, load)))

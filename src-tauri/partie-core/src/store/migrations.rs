@@ -62,7 +62,8 @@ pub const MIGRATIONS: &[&str] = &[
         stats TEXT NOT NULL,
         PRIMARY KEY (match_id, side, seat)
     ) WITHOUT ROWID;
-    CREATE INDEX player_stats_by_player ON player_stats(player_id, game, finished_at);",
+    CREATE INDEX player_stats_by_player ON player_stats(player_id, game, finished_at);
+    CREATE INDEX player_stats_by_game ON player_stats(game, player_id, result);",
 ];
 
 /// The schema version this build writes.

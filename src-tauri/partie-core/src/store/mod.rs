@@ -192,12 +192,9 @@ impl Store {
             r.get::<_, i64>(0)
         })
         .map_err(damage)?;
-        let ok: String = conn
-            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
-            .map_err(damage)?;
-        if ok != "ok" {
-            return Err(None);
-        }
+        // No full integrity check here: its cost grows with the history and start-up must stay
+        // fast. A file that is not a database fails the read above; a damaged page later fails
+        // its own query with a `storage` error, and the rest stays readable.
         // Refuse a newer database before anything (even the journal mode) touches the file.
         migrations::refuse_newer(&conn).map_err(Some)?;
         let found = Self::prepare(&mut conn).map_err(Some)?;

@@ -1,0 +1,66 @@
+// The history: every match, newest first, filtered by game, player and status, a page at a time.
+
+import { ipc } from '../ipc.js';
+import { h, scheduler, names } from '../dom.js';
+import { t, ago } from '../i18n.js';
+import { app } from '../app.js';
+
+const GAMES = ['molkky', 'molkkout', 'crokinole'];
+
+function duration(item) {
+  const end = item.finished_at ?? item.updated_at;
+  const min = Math.max(1, Math.round((end - item.started_at) / 60000));
+  return t('minutes', { n: min });
+}
+
+export function mount(root) {
+  app.title(t('history'));
+  const st = { filter: {}, items: [], done: false, players: [], loading: true };
+
+  async function load(more = false) {
+    st.loading = true;
+    const last = st.items[st.items.length - 1];
+    const filter = { ...st.filter, limit: 30, ...(more && last ? { after: [last.started_at, last.id] } : {}) };
+    try {
+      const page = await ipc.history(filter);
+      st.items = more ? st.items.concat(page) : page;
+      st.done = page.length < 30;
+    } catch (e) { app.error(e); }
+    st.loading = false;
+    render();
+  }
+
+  function select(id, label, value, options, onchange) {
+    return h('label', { class: 'field', for: id }, h('span', { text: label }),
+      h('select', { id, onchange: (ev) => onchange(ev.target.value || undefined) },
+        options.map(([v, text]) => h('option', { value: v, selected: String(value ?? '') === String(v) }, text))));
+  }
+
+  function row(item) {
+    return h('li', { class: 'match-row' }, h('button', {
+      class: 'match-open', type: 'button', 'data-match': item.id, onclick: () => app.go(`#/match/${item.id}`),
+    },
+    h('span', { class: 'match-game', text: t(`game_${item.game}`) }),
+    h('span', { class: 'match-sides' }, item.sides.map((side, i) => h('span', { class: i === item.winner ? 'side-name won' : 'side-name', text: names(side) }))),
+    h('span', { class: 'match-score', text: `${(item.scores || []).join(' – ')} · ${item.status === 'playing' ? t('in_progress') : item.status === 'drawn' ? t('drawn') : duration(item)}` }),
+    h('span', { class: 'match-when', text: ago(item.started_at) })));
+  }
+
+  const draw = () => h('section', { class: 'history' },
+    h('div', { class: 'filters field-row three' },
+      select('filter-game', t('game'), st.filter.game, [['', t('all_games')], ...GAMES.map((g) => [g, t(`game_${g}`)])],
+        (v) => { st.filter.game = v; load(); }),
+      select('filter-player', t('player'), st.filter.player, [['', t('all_players')], ...st.players.map((p) => [p.id, p.name])],
+        (v) => { st.filter.player = v ? Number(v) : undefined; load(); }),
+      select('filter-status', t('status'), st.filter.status, [['', t('all_matches')], ['over', t('finished')], ['playing', t('in_progress')]],
+        (v) => { st.filter.status = v; load(); })),
+    st.items.length
+      ? h('ul', { class: 'match-list', id: 'history-list' }, st.items.map(row))
+      : h('p', { class: 'empty', text: st.loading ? t('loading') : t('none_found') }),
+    !st.done && st.items.length ? h('button', { class: 'btn', type: 'button', id: 'more', onclick: () => load(true) }, t('more')) : null);
+  const render = scheduler(root, draw);
+  render();
+  ipc.searchPlayers('', true).then((p) => { st.players = p; render(); }).catch((e) => app.error(e));
+  load();
+  return { refresh: () => load() };
+}

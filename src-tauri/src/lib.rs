@@ -185,7 +185,8 @@ fn painted<R: Runtime>(app: tauri::AppHandle<R>) {
 static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
 #[tauri::command(async)]
-fn history(state: State<'_, AppState>, filter: HistoryFilter) -> Result<Vec<HistoryItem>, Error> {
+fn history(state: State<'_, AppState>, filter: Value) -> Result<Vec<HistoryItem>, Error> {
+    let filter = HistoryFilter::from_json(&filter)?;
     state.with(|s| s.history(&filter))
 }
 

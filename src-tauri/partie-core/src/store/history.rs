@@ -106,6 +106,14 @@ fn rates(game: &str, t: &Map<String, Value>) -> Map<String, Value> {
     pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
+impl HistoryFilter {
+    /// Reads a filter from JSON; an unknown key or a bad value is `bad_setup`.
+    pub fn from_json(v: &Value) -> Result<Self, Error> {
+        serde_json::from_value(v.clone())
+            .map_err(|e| Error::bad_setup(format!("history filter: {e}")).with_code("bad_filter"))
+    }
+}
+
 impl Store {
     /// Matches newest first, narrowed by the filter, one page at a time.
     pub fn history(&self, f: &HistoryFilter) -> Result<Vec<HistoryItem>, Error> {

@@ -483,3 +483,22 @@ fn upgrading_a_schema_2_file_derives_the_statistics() {
     assert_eq!((s.matches, s.wins), (1, 1));
     assert_eq!(s.totals["points"], 10);
 }
+
+#[test]
+fn import_keeps_the_records_own_times() {
+    let mut store = Store::open_in_memory().unwrap();
+    let rec = json!({
+        "format": 1, "game": "molkkout", "sides": [["A"], ["B"]], "id": "club-42",
+        "started_at": "2026-06-01T14:00:00.000Z", "finished_at": "2026-06-01T14:09:30.000Z",
+        "actions": [12, 4, 4, 4, 4, 4].iter().enumerate()
+            .map(|(i, p)| json!({"pins": [p], "at": format!("2026-06-01T14:0{i}:00.000Z")})).collect::<Vec<_>>()
+    });
+    assert_eq!(store.import(&rec.to_string()).unwrap().imported, 1);
+    let out = store.export_all().unwrap();
+    let m = &out["matches"][0];
+    assert_eq!(m["id"], "club-42");
+    assert_eq!(m["started_at"], "2026-06-01T14:00:00.000Z");
+    assert_eq!(m["finished_at"], "2026-06-01T14:09:30.000Z");
+    assert_eq!(m["actions"][5]["at"], "2026-06-01T14:05:00.000Z");
+    assert_eq!(m["actions"], rec["actions"]);
+}

@@ -6,6 +6,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, names } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
+import { endActions } from '../end-actions.js';
 
 const ZONES = ['20', '15', '10', '5'];
 const SVG = 'http://www.w3.org/2000/svg';
@@ -207,11 +208,7 @@ export function mount(root, [id], initial) {
       h('ol', { class: 'ranking', id: 'ranking' }, s.ranking.map((i) => h('li', { class: i === s.winner ? 'winner' : null },
         h('span', { class: 'rank-name', text: sideName(i) }),
         h('span', { class: 'rank-score', text: String(s.scores[i]) })))),
-      h('div', { class: 'end-actions' },
-        h('button', { class: 'btn primary big', type: 'button', id: 'rematch',
-          onclick: async () => { try { const m = await ipc.rematch(matchId); app.go(`#/match/${m.id}`); } catch (e) { app.error(e); } } }, t('rematch')),
-        h('button', { class: 'btn big', type: 'button', id: 'undo-end', onclick: () => act(null, true) }, '↶ ', t('undo')),
-        h('button', { class: 'btn ghost big', type: 'button', id: 'go-home', onclick: () => app.go('#/home') }, t('home'))));
+      endActions(matchId, () => act(null, true)));
   }
 
   const draw = () => {

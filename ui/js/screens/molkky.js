@@ -5,6 +5,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, names } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
+import { endActions } from '../end-actions.js';
 
 const KEY_PINS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
 
@@ -187,11 +188,7 @@ export function mount(root, [id]) {
           h('span', { class: 'rank-name', text: names(st.view.sides[i]) }),
           h('span', { class: 'rank-score', text: s.best_of > 1 ? `${s.legs_won[i]} · ${s.scores[i]}` : String(s.scores[i]) }),
           s.eliminated?.[i] ? h('span', { class: 'needs', text: t('eliminated') }) : null))),
-      h('div', { class: 'end-actions' },
-        h('button', { class: 'btn primary big', type: 'button', id: 'rematch', 'data-key': 'rematch',
-          onclick: async () => { try { const m = await ipc.rematch(matchId); app.go(`#/match/${m.id}`); } catch (e) { app.error(e); } } }, t('rematch')),
-        h('button', { class: 'btn big', type: 'button', id: 'undo-end', onclick: () => act(null, 'undo') }, '↶ ', t('undo')),
-        h('button', { class: 'btn ghost big', type: 'button', id: 'go-home', onclick: () => app.go('#/home') }, t('home'))));
+      endActions(matchId, () => act(null, 'undo')));
   }
 
   function pinsPad() {

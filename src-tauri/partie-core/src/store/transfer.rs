@@ -39,6 +39,8 @@ struct Incoming {
     uid: String,
     record: Record,
     started_at: i64,
+    /// The end as exported, when the record says it.
+    finished_at: Option<i64>,
     ats: Vec<i64>,
 }
 
@@ -75,6 +77,7 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         uid,
         record,
         started_at,
+        finished_at: time("finished_at"),
         ats,
     })
 }
@@ -214,8 +217,13 @@ impl Store {
                 )?;
             }
             update_match(&tx, id, &summary)?;
-            // The end is when its last action was played, not when it was imported.
-            tx.execute("UPDATE match SET updated_at = ?2, finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE ?2 END WHERE id = ?1", params![id, last])?;
+            // The end is the record's own (else its last action's time), not the import's.
+            let end = m.finished_at.unwrap_or(last);
+            tx.execute(
+                "UPDATE match SET updated_at = max(?2, ?3),
+                                  finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE ?3 END WHERE id = ?1",
+                params![id, last, end],
+            )?;
             write_figures(&tx, id, figs)?;
             report.imported += 1;
         }

@@ -487,11 +487,15 @@ fn upgrading_a_schema_2_file_derives_the_statistics() {
 #[test]
 fn import_keeps_the_records_own_times() {
     let mut store = Store::open_in_memory().unwrap();
+    let actions: Vec<Value> = [12, 4, 4, 4, 4, 4]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| json!({"pins": [p], "at": format!("2026-06-01T14:0{i}:00.000Z")}))
+        .collect();
     let rec = json!({
         "format": 1, "game": "molkkout", "sides": [["A"], ["B"]], "id": "club-42",
         "started_at": "2026-06-01T14:00:00.000Z", "finished_at": "2026-06-01T14:09:30.000Z",
-        "actions": [12, 4, 4, 4, 4, 4].iter().enumerate()
-            .map(|(i, p)| json!({"pins": [p], "at": format!("2026-06-01T14:0{i}:00.000Z")})).collect::<Vec<_>>()
+        "actions": actions
     });
     assert_eq!(store.import(&rec.to_string()).unwrap().imported, 1);
     let out = store.export_all().unwrap();

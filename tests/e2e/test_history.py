@@ -5,9 +5,9 @@ from test_molkky import add_players, set_number
 def quick_molkky(p, names, winner_first=True):
     p.tap("#new-molkky")
     p.wait_css("#new-player")
-    p.wait_until("return document.querySelectorAll('#sides li').length >= 0")
-    for li in range(p.count("#sides .chip-x")):
-        p.tap("#sides .chip-x")
+    while p.count("#sides .chip-x"):
+        n = p.count("#sides .chip-x")
+        p.tap_until("#sides .chip-x", f"return document.querySelectorAll('#sides .chip-x').length < {n}")
     add_players(p, *names)
     set_number(p, "#rule-target", 10)
     p.tap("#start")

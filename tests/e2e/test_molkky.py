@@ -9,8 +9,7 @@ from selenium.webdriver.common.keys import Keys
 def add_players(p, *names):
     for n in names:
         p.type("#new-player", n)
-        p.tap("#add-player")
-        p.wait_text("#sides", n)
+        p.tap_until("#add-player", f"return (document.querySelector('#sides')?.innerText || '').includes({n!r})")
         # The redraw after an add empties the field: type the next name only then.
         p.wait_until("return document.querySelector('#new-player').value === ''")
 

@@ -112,7 +112,7 @@ export function mount(root, [game = 'molkky']) {
   // The name field lives across redraws, so that typing (or an input method's composition)
   // is never cut by a redraw.
   const nameInput = h('input', {
-    id: 'new-player', type: 'text', maxlength: 60, autocomplete: 'off',
+    id: 'new-player', type: 'text', maxlength: 60, autocomplete: 'off', 'data-key': 'new-player',
     placeholder: t('new_player_placeholder'),
     oninput: (ev) => { st.newName = ev.target.value; },
   });

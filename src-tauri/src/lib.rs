@@ -224,6 +224,16 @@ fn player_stats(
 }
 
 #[tauri::command(async)]
+fn set_notes(
+    state: State<'_, AppState>,
+    match_id: i64,
+    place: String,
+    notes: String,
+) -> Result<(), Error> {
+    state.with(|s| s.set_notes(match_id, &place, &notes))
+}
+
+#[tauri::command(async)]
 fn export_match(state: State<'_, AppState>, match_id: i64) -> Result<Value, Error> {
     state.with(|s| s.export_match(match_id))
 }
@@ -260,6 +270,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         merge_players,
         archive_player,
         player_stats,
+        set_notes,
         export_match,
         import_records,
         settings::get_settings,

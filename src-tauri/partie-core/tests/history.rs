@@ -505,4 +505,43 @@ fn import_keeps_the_records_own_times() {
     assert_eq!(m["finished_at"], "2026-06-01T14:09:30.000Z");
     assert_eq!(m["actions"][5]["at"], "2026-06-01T14:05:00.000Z");
     assert_eq!(m["actions"], rec["actions"]);
+    assert!(m.get("place").is_none());
+}
+
+#[test]
+fn notes_on_a_match_travel_with_its_record() {
+    let mut store = Store::open_in_memory().unwrap();
+    let ids = small_club(&mut store);
+    store
+        .set_notes(ids[0], " Parc de la Tête d'Or ", "windy; Bea's first game")
+        .unwrap();
+    assert_eq!(
+        store.notes(ids[0]).unwrap(),
+        (
+            Some("Parc de la Tête d'Or".into()),
+            Some("windy; Bea's first game".into())
+        )
+    );
+    assert_eq!(
+        store.set_notes(999, "x", "").unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        store
+            .set_notes(ids[0], &"x".repeat(201), "")
+            .unwrap_err()
+            .kind,
+        ErrorKind::BadSetup
+    );
+    let record = store.export_match(ids[0]).unwrap();
+    assert_eq!(record["place"], "Parc de la Tête d'Or");
+    let mut other = Store::open_in_memory().unwrap();
+    other.import(&record.to_string()).unwrap();
+    let id = other.history(&HistoryFilter::default()).unwrap()[0].id;
+    assert_eq!(
+        other.notes(id).unwrap().1.as_deref(),
+        Some("windy; Bea's first game")
+    );
+    store.set_notes(ids[0], "", "").unwrap();
+    assert_eq!(store.notes(ids[0]).unwrap(), (None, None));
 }

@@ -388,6 +388,36 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// Sets where a match was played and remarks on it (empty text clears them).
+    pub fn set_notes(&mut self, id: i64, place: &str, notes: &str) -> Result<(), Error> {
+        let (place, notes) = (place.trim(), notes.trim());
+        if place.chars().count() > 200 || notes.chars().count() > 5000 {
+            return Err(
+                Error::bad_setup("a place is at most 200 characters, notes at most 5000")
+                    .with_code("notes_too_long"),
+            );
+        }
+        let blank = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        let n = self.conn.execute(
+            "UPDATE match SET place = ?2, notes = ?3 WHERE id = ?1",
+            params![id, blank(place), blank(notes)],
+        )?;
+        if n == 0 {
+            return Err(Error::not_found(format!("no match {id}")).with_code("no_match"));
+        }
+        Ok(())
+    }
+
+    /// A match's place and notes.
+    pub fn notes(&self, id: i64) -> Result<(Option<String>, Option<String>), Error> {
+        self.conn()
+            .query_row("SELECT place, notes FROM match WHERE id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no match {id}")).with_code("no_match"))
+    }
+
     /// Derives again the player figures of every finished match (after an upgrade or an import).
     pub fn rebuild_stats(&mut self) -> Result<usize, Error> {
         let ids: Vec<i64> = {

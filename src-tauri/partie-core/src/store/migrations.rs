@@ -47,9 +47,11 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE player ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX match_by_status ON match(status, updated_at);
     CREATE INDEX match_player_by_player ON match_player(player_id);",
-    // 3: the history's orders and filters, and each player's figures for every finished match
+    // 3: a match's place and notes; the history's orders and filters, and each player's figures for every finished match
     // (derived by replay when the match ends, so that statistics never replay a whole history).
-    "CREATE INDEX match_by_start ON match(started_at, id);
+    "ALTER TABLE match ADD COLUMN place TEXT;
+    ALTER TABLE match ADD COLUMN notes TEXT;
+    CREATE INDEX match_by_start ON match(started_at, id);
     CREATE INDEX match_by_game_start ON match(game, started_at, id);
     CREATE TABLE player_stats (
         match_id INTEGER NOT NULL REFERENCES match(id) ON DELETE CASCADE,

@@ -41,6 +41,9 @@ struct Incoming {
     started_at: i64,
     /// The end as exported, when the record says it.
     finished_at: Option<i64>,
+    /// Where it was played and remarks, when the record says them.
+    place: Option<String>,
+    notes: Option<String>,
     ats: Vec<i64>,
 }
 
@@ -52,6 +55,11 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         return Err(bad(format!("unknown record format {}", record.format)));
     }
     let time = |key: &str| obj.get(key).and_then(Value::as_str).and_then(parse_iso);
+    let text = |key: &str| {
+        obj.get(key)
+            .and_then(Value::as_str)
+            .map(|s| s.chars().take(5000).collect::<String>())
+    };
     let started_at = time("started_at").unwrap_or_else(now_ms);
     let mut ats = Vec::with_capacity(record.actions.len());
     for action in &mut record.actions {
@@ -78,6 +86,8 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         record,
         started_at,
         finished_at: time("finished_at"),
+        place: text("place"),
+        notes: text("notes"),
         ats,
     })
 }
@@ -115,6 +125,13 @@ impl Store {
         obj.insert("id".into(), json!(uid));
         obj.insert("started_at".into(), json!(iso(started_at)));
         obj.insert("finished_at".into(), json!(finished_at.map(iso)));
+        let (place, notes) = self.notes(id)?;
+        if let Some(place) = place {
+            obj.insert("place".into(), json!(place));
+        }
+        if let Some(notes) = notes {
+            obj.insert("notes".into(), json!(notes));
+        }
         Ok(out)
     }
 
@@ -223,6 +240,10 @@ impl Store {
                 "UPDATE match SET updated_at = max(?2, ?3),
                                   finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE ?3 END WHERE id = ?1",
                 params![id, last, end],
+            )?;
+            tx.execute(
+                "UPDATE match SET place = ?2, notes = ?3 WHERE id = ?1",
+                params![id, m.place, m.notes],
             )?;
             write_figures(&tx, id, figs)?;
             report.imported += 1;

@@ -4,18 +4,10 @@
 use partie_core::store::{migrations, HistoryFilter, Store};
 use partie_core::ErrorKind;
 use rusqlite::Connection;
+mod common;
+
+use common::{rules, sides};
 use serde_json::{json, Map, Value};
-
-fn sides(names: &[&[&str]]) -> Vec<Vec<String>> {
-    names
-        .iter()
-        .map(|s| s.iter().map(|n| n.to_string()).collect())
-        .collect()
-}
-
-fn rules(v: Value) -> Map<String, Value> {
-    v.as_object().unwrap().clone()
-}
 
 fn play_all(store: &mut Store, id: i64, actions: &[Value]) {
     for a in actions {

@@ -4,18 +4,10 @@
 use partie_core::store::{migrations, OpenReport, Store};
 use partie_core::ErrorKind;
 use rusqlite::Connection;
-use serde_json::{json, Map, Value};
+mod common;
 
-fn sides(names: &[&[&str]]) -> Vec<Vec<String>> {
-    names
-        .iter()
-        .map(|s| s.iter().map(|n| n.to_string()).collect())
-        .collect()
-}
-
-fn rules(v: Value) -> Map<String, Value> {
-    v.as_object().unwrap().clone()
-}
+use common::{rules, sides};
+use serde_json::{json, Map};
 
 fn count(path: &std::path::Path, sql: &str) -> i64 {
     Connection::open(path)

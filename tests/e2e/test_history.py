@@ -40,6 +40,21 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     p.wait_css("#end-screen")
     assert p.text("#end-title") == "Cyril wins!"
 
+    # Where it was played and a remark, kept with the match.
+    p.type("#match-place", "Parc de la Tête d'Or")
+    p.type("#match-notes", "windy, Cyril's first win")
+    p.tap("#save-notes")
+    p.wait_text(".notes-status", "Saved")
+    p.shot("32-match-notes")
+    p.d.execute_script("location.hash = '#/history'")
+    p.wait_css("#history-list")
+    p.d.execute_script("const s = document.querySelector('#filter-when'); s.value = '7'; s.dispatchEvent(new Event('change'))")
+    p.wait_until("return document.querySelectorAll('#history-list .match-row').length === 2")
+    p.tap("#history-list .match-open")
+    p.wait_css("#match-place")
+    assert p.d.execute_script("return document.querySelector('#match-place').value") == "Parc de la Tête d'Or"
+    assert p.d.execute_script("return document.querySelector('#match-notes').value") == "windy, Cyril's first win"
+
     p.tap("#nav-back")
     p.wait_css("#new-molkky")
     p.tap("#open-players")

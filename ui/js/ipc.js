@@ -32,6 +32,7 @@ export const ipc = {
   mergePlayers: (kept, gone) => invoke('merge_players', { kept, gone }),
   archivePlayer: (player, archived) => invoke('archive_player', { player, archived }),
   playerStats: (player, game) => invoke('player_stats', { player, game }),
+  setNotes: (matchId, place, notes) => invoke('set_notes', { matchId, place, notes }),
   exportMatch: (matchId) => invoke('export_match', { matchId }),
   importRecords: (text) => invoke('import_records', { text }),
   settings: () => invoke('get_settings'),

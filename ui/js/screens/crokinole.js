@@ -7,6 +7,7 @@ import { h, scheduler, names } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
+import { notesForm } from '../notes.js';
 
 const ZONES = ['20', '15', '10', '5'];
 const SVG = 'http://www.w3.org/2000/svg';
@@ -31,6 +32,7 @@ export function mount(root, [id], initial) {
     busy: false,
   };
   let previewSeq = 0;
+  let notes = null; // kept across redraws: it holds what the user is typing
   const sum = () => st.view.summary;
   const over = () => sum().status !== 'playing';
   const sideName = (i) => names(st.view.sides[i]);
@@ -208,7 +210,8 @@ export function mount(root, [id], initial) {
       h('ol', { class: 'ranking', id: 'ranking' }, s.ranking.map((i) => h('li', { class: i === s.winner ? 'winner' : null },
         h('span', { class: 'rank-name', text: sideName(i) }),
         h('span', { class: 'rank-score', text: String(s.scores[i]) })))),
-      endActions(matchId, () => act(null, true)));
+      endActions(matchId, () => act(null, true)),
+      (notes ??= notesForm(st.view)));
   }
 
   const draw = () => {

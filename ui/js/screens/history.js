@@ -15,7 +15,7 @@ function duration(item) {
 
 export function mount(root) {
   app.title(t('history'));
-  const st = { filter: {}, items: [], done: false, players: [], loading: true };
+  const st = { filter: {}, when: undefined, items: [], done: false, players: [], loading: true };
 
   async function load(more = false) {
     st.loading = true;
@@ -48,6 +48,8 @@ export function mount(root) {
 
   const draw = () => h('section', { class: 'history' },
     h('div', { class: 'filters field-row three' },
+      select('filter-when', t('when'), st.when, [['', t('all_time')], ['7', t('last_7_days')], ['30', t('last_30_days')], ['365', t('this_year')]],
+        (v) => { st.when = v; st.filter.from = v ? Date.now() - Number(v) * 86400000 : undefined; load(); }),
       select('filter-game', t('game'), st.filter.game, [['', t('all_games')], ...GAMES.map((g) => [g, t(`game_${g}`)])],
         (v) => { st.filter.game = v; load(); }),
       select('filter-player', t('player'), st.filter.player, [['', t('all_players')], ...st.players.map((p) => [p.id, p.name])],

@@ -6,6 +6,7 @@ import { h, scheduler, names } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
+import { notesForm } from '../notes.js';
 
 const KEY_PINS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
 
@@ -25,6 +26,7 @@ export function mount(root, [id]) {
   const matchId = Number(id);
   const st = { view: null, info: null, pins: new Set(), preview: null, busy: false };
   let previewSeq = 0;
+  let notes = null; // kept across redraws: it holds what the user is typing
 
   const sum = () => st.view?.summary;
   const isMolkkout = () => sum()?.phase === 'molkkout';
@@ -188,7 +190,8 @@ export function mount(root, [id]) {
           h('span', { class: 'rank-name', text: names(st.view.sides[i]) }),
           h('span', { class: 'rank-score', text: s.best_of > 1 ? `${s.legs_won[i]} · ${s.scores[i]}` : String(s.scores[i]) }),
           s.eliminated?.[i] ? h('span', { class: 'needs', text: t('eliminated') }) : null))),
-      endActions(matchId, () => act(null, 'undo')));
+      endActions(matchId, () => act(null, 'undo')),
+      (notes ??= notesForm(st.view)));
   }
 
   function pinsPad() {

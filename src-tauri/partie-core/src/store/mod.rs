@@ -77,6 +77,10 @@ pub struct MatchView {
     pub started_at: i64,
     /// End, once over.
     pub finished_at: Option<i64>,
+    /// Where it was played.
+    pub place: Option<String>,
+    /// Remarks on it.
+    pub notes: Option<String>,
 }
 
 /// One line of a list of matches (home screen, history).
@@ -422,6 +426,7 @@ impl Store {
             Ok(Value::Object(m)) => m,
             _ => Map::new(),
         };
+        let (place, notes) = self.notes(id)?;
         Ok(MatchView {
             id,
             uid,
@@ -432,6 +437,8 @@ impl Store {
             actions,
             started_at,
             finished_at,
+            place,
+            notes,
         })
     }
 

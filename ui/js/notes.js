@@ -1,0 +1,30 @@
+// Where a match was played and remarks on it, under its end screen. Saved when asked; the
+// text is the user's and goes in as text.
+
+import { ipc } from './ipc.js';
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { app } from './app.js';
+
+export function notesForm(view) {
+  const form = h('form', {
+    class: 'notes-form', id: 'notes-form',
+    onsubmit: async (ev) => {
+      ev.preventDefault();
+      try {
+        await ipc.setNotes(view.id, place.value, notes.value);
+        status.textContent = `✓ ${t('saved')}`;
+      } catch (e) { app.error(e); }
+    },
+  });
+  const place = h('input', { id: 'match-place', type: 'text', maxlength: 200, 'data-key': 'match-place' });
+  const notes = h('textarea', { id: 'match-notes', rows: 3, maxlength: 5000, 'data-key': 'match-notes' });
+  const status = h('span', { class: 'notes-status', role: 'status' });
+  place.value = view.place ?? '';
+  notes.value = view.notes ?? '';
+  form.append(
+    h('label', { class: 'field', for: 'match-place' }, h('span', { text: t('place') }), place),
+    h('label', { class: 'field', for: 'match-notes' }, h('span', { text: t('notes') }), notes),
+    h('div', { class: 'notes-actions' }, h('button', { class: 'btn', type: 'submit', id: 'save-notes' }, t('save')), status));
+  return form;
+}

@@ -33,8 +33,6 @@ export const ipc = {
   archivePlayer: (player, archived) => invoke('archive_player', { player, archived }),
   playerStats: (player, game) => invoke('player_stats', { player, game }),
   setNotes: (matchId, place, notes) => invoke('set_notes', { matchId, place, notes }),
-  exportMatch: (matchId) => invoke('export_match', { matchId }),
-  importRecords: (text) => invoke('import_records', { text }),
   settings: () => invoke('get_settings'),
   setSetting: (key, value) => invoke('set_setting', { key, value }),
 };

@@ -172,6 +172,14 @@ impl Store {
         Ok(Store { conn, live: None })
     }
 
+    /// Derives the player figures a file from before [`migrations::FIGURES_SINCE`] lacks.
+    pub(crate) fn derive_figures_after_upgrade(&mut self, found: i64) -> Result<(), Error> {
+        if (1..migrations::FIGURES_SINCE).contains(&found) {
+            self.rebuild_stats()?;
+        }
+        Ok(())
+    }
+
     /// The connection, for the store's own modules.
     pub(crate) fn conn(&self) -> &Connection {
         &self.conn
@@ -203,10 +211,7 @@ impl Store {
         migrations::refuse_newer(&conn).map_err(Some)?;
         let found = Self::prepare(&mut conn).map_err(Some)?;
         let mut store = Store { conn, live: None };
-        if (1..3).contains(&found) {
-            // Schema 3 keeps each finished match's player figures: derive them for older files.
-            store.rebuild_stats().map_err(Some)?;
-        }
+        store.derive_figures_after_upgrade(found).map_err(Some)?;
         Ok(store)
     }
 

@@ -354,9 +354,6 @@ impl Store {
         }
         self.forget_live();
         migrations::migrate(&mut self.conn)?;
-        if version < 3 {
-            self.rebuild_stats()?;
-        }
-        Ok(())
+        self.derive_figures_after_upgrade(version)
     }
 }

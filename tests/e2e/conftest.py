@@ -99,7 +99,10 @@ class Partie:
         self.d.set_window_rect(x=0, y=0, width=w, height=h)
 
     def wait_css(self, css, timeout=10):
-        return WebDriverWait(self.d, timeout).until(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
+        """Waits until `css` matches a node, asked in the page: WebKitWebDriver answers "stale"
+        when a redraw replaces the node between finding it and handing it over."""
+        WebDriverWait(self.d, timeout).until(
+            lambda d: d.execute_script("return document.querySelector(arguments[0]) !== null", css))
 
     def wait_text(self, css, text, timeout=10):
         """Waits until the element's text contains `text` (read in the page, so redraws and

@@ -239,8 +239,8 @@ def test_refusals_are_shown_in_the_users_language(partie):
     add_players(p, "Anna", "Bea", "Cyril")
     p.tap("#rule-best_of-3")
     p.tap("#start")                         # a best-of match needs exactly two sides
-    toast = p.wait_css("#toast:not([hidden])")
-    assert toast.text == "A best-of match is between exactly 2 sides."
+    p.wait_css("#toast:not([hidden])")
+    assert p.text("#toast") == "A best-of match is between exactly 2 sides."
     p.shot("12-setup-refused")
     assert p.count("#pins") == 0
     p.tap("#nav-back")

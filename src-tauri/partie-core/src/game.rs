@@ -4,10 +4,11 @@
 use crate::crokinole::Crokinole;
 use crate::error::Error;
 use crate::molkky::{Molkkout, Molkky};
+use crate::morris::Morris;
 use serde_json::{Map, Value};
 
 /// The games this build knows, by their record name.
-pub const GAMES: &[&str] = &["molkky", "molkkout", "crokinole"];
+pub const GAMES: &[&str] = &["molkky", "molkkout", "crokinole", "morris"];
 
 /// A refused action: the error, and the state exactly as it was before the action.
 #[derive(Debug, Clone)]
@@ -55,6 +56,8 @@ pub enum MatchState {
     Molkkout(Box<Molkkout>),
     /// A Crokinole game.
     Crokinole(Box<Crokinole>),
+    /// A game of Nine Men's Morris.
+    Morris(Box<Morris>),
 }
 
 macro_rules! dispatch {
@@ -63,6 +66,7 @@ macro_rules! dispatch {
             MatchState::Molkky($g) => $body,
             MatchState::Molkkout($g) => $body,
             MatchState::Crokinole($g) => $body,
+            MatchState::Morris($g) => $body,
         }
     };
 }
@@ -95,6 +99,7 @@ impl MatchState {
             "crokinole" => {
                 Crokinole::setup(rules, sides).map(|g| MatchState::Crokinole(Box::new(g)))
             }
+            "morris" => Morris::setup(rules, sides).map(|g| MatchState::Morris(Box::new(g))),
             other => {
                 Err(Error::bad_setup(format!("unknown game {other:?}")).with_code("unknown_game"))
             }
@@ -107,6 +112,7 @@ impl MatchState {
             MatchState::Molkky(g) => play_as(g, action, MatchState::Molkky),
             MatchState::Molkkout(g) => play_as(g, action, MatchState::Molkkout),
             MatchState::Crokinole(g) => play_as(g, action, MatchState::Crokinole),
+            MatchState::Morris(g) => play_as(g, action, MatchState::Morris),
         }
     }
 
@@ -156,6 +162,7 @@ pub fn info(game: &str) -> Result<Value, Error> {
     match game {
         "molkky" | "molkkout" => Ok(crate::molkky::info()),
         "crokinole" => Ok(crate::crokinole::info()),
+        "morris" => Ok(crate::morris::info()),
         other => Err(Error::not_found(format!("unknown game {other:?}")).with_code("unknown_game")),
     }
 }

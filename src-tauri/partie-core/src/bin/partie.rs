@@ -8,6 +8,11 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   partie check PATH...   run scenario files and folders (recursively, *.json)
   partie replay FILE     print the summary of a match record as JSON
+  partie perft DEPTH [--rules JSON] [TOKEN...]
+                         count Morris token sequences from the position the tokens reach
+  partie uci             speak the Morris engine protocol on stdin/stdout
+  partie moves FILE      print a Morris record's move list (1. d6 f4 2. a1-a4xb4 ...)
+  partie record FILE     turn a Morris move list (FILE or - for stdin) into a record
 
 On the app's history (or the database given with --db FILE, or $PARTIE_DB):
   partie export [--match ID] [--csv]      print one match or the whole history
@@ -176,22 +181,92 @@ fn replay(file: &str) -> ExitCode {
     }
 }
 
+/// `perft DEPTH [--rules JSON] [TOKEN...]`.
+fn perft(mut args: Vec<String>) -> Result<String, partie_core::Error> {
+    use partie_core::morris::{perft::perft, Morris};
+    use partie_core::{Error, Game};
+    let rules = match option(&mut args, "--rules") {
+        Some(text) => match serde_json::from_str(&text) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => {
+                return Err(Error::bad_setup(format!(
+                    "--rules is not a JSON object: {text}"
+                )))
+            }
+        },
+        None => serde_json::Map::new(),
+    };
+    let depth: u32 = args
+        .first()
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(|| Error::bad_action("perft needs a DEPTH"))?;
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let mut game = Morris::setup(&rules, &sides)?;
+    for token in &args[1..] {
+        let action = game.parse_action(&serde_json::Value::String(token.clone()))?;
+        game = game.play(&action).map_err(|r| r.error)?;
+    }
+    let n = if game.is_over() {
+        1
+    } else {
+        perft(game.position(), depth, &mut game.repetitions().clone())
+    };
+    Ok(n.to_string())
+}
+
+/// `moves FILE`: a Morris record's move list; `record FILE`: the record of a move list.
+fn movelist(cmd: &str, file: &str) -> Result<String, partie_core::Error> {
+    use partie_core::Error;
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Error::bad_record(format!("cannot read stdin: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(file)
+            .map_err(|e| Error::bad_record(format!("cannot read {file}: {e}")))?
+    };
+    if cmd == "record" {
+        let record =
+            partie_core::morris::record_from_move_list(&text, serde_json::Map::new(), None)?;
+        return Ok(serde_json::to_string_pretty(&record).expect("JSON"));
+    }
+    let record = Record::from_json(&text)?;
+    match record.replay()? {
+        partie_core::MatchState::Morris(g) => Ok(g.move_list()),
+        _ => Err(Error::bad_record("moves is for Morris records")),
+    }
+}
+
+fn print(result: Result<String, partie_core::Error>) -> ExitCode {
+    match result {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("{}: {}", e.kind, e.detail);
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("check") => check(&args[1..]),
         Some("replay") if args.len() == 2 => replay(&args[1]),
-        Some(cmd @ ("export" | "import" | "stats" | "backup" | "restore")) => {
-            match history(cmd, args[1..].to_vec()) {
-                Ok(out) => {
-                    println!("{out}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    println!("{}: {}", e.kind, e.detail);
-                    ExitCode::from(2)
-                }
+        Some("perft") => print(perft(args[1..].to_vec())),
+        Some(cmd @ ("moves" | "record")) if args.len() == 2 => print(movelist(cmd, &args[1])),
+        Some("uci") => {
+            let stdin = std::io::stdin();
+            match partie_core::morris::uci::run(stdin.lock(), std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
             }
+        }
+        Some(cmd @ ("export" | "import" | "stats" | "backup" | "restore")) => {
+            print(history(cmd, args[1..].to_vec()))
         }
         _ => {
             eprintln!("{USAGE}");

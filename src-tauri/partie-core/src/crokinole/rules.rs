@@ -1,6 +1,7 @@
 //! The options of a Crokinole game (`crokinole.md`, "Options").
 
 use crate::error::Error;
+use crate::options::{bad, choice, number, only};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -60,60 +61,11 @@ const KEYS: [&str; 6] = [
     "start_rule",
 ];
 
-fn bad(detail: String) -> Error {
-    Error::bad_setup(detail).with_code("bad_rule")
-}
-
-fn number(
-    map: &Map<String, Value>,
-    key: &str,
-    default: u32,
-    lo: u32,
-    hi: u32,
-) -> Result<u32, Error> {
-    match map.get(key) {
-        None => Ok(default),
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (lo as u64..=hi as u64).contains(n))
-            .map(|n| n as u32)
-            .ok_or_else(|| {
-                bad(format!(
-                    "{key} must be a whole number from {lo} to {hi}, not {v}"
-                ))
-            }),
-    }
-}
-
-fn choice<T: Copy>(
-    map: &Map<String, Value>,
-    key: &str,
-    default: T,
-    values: &[(&str, T)],
-) -> Result<T, Error> {
-    match map.get(key) {
-        None => Ok(default),
-        Some(v) => values
-            .iter()
-            .find(|(name, _)| v.as_str() == Some(name))
-            .map(|&(_, t)| t)
-            .ok_or_else(|| {
-                let names: Vec<&str> = values.iter().map(|(n, _)| *n).collect();
-                bad(format!("{key} must be one of {names:?}, not {v}"))
-            }),
-    }
-}
-
 impl CrokinoleRules {
     /// Reads the options for a game of `sides` sides; unknown keys and bad values are
     /// `bad_setup`, and so is differential scoring or the rounds format with three sides.
     pub fn from_map(map: &Map<String, Value>, sides: usize) -> Result<Self, Error> {
-        if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
-            return Err(
-                Error::bad_setup(format!("unknown Crokinole option {key:?}"))
-                    .with_code("unknown_rule"),
-            );
-        }
+        only(map, "Crokinole", &KEYS)?;
         let three = sides == 3;
         let scoring = choice(
             map,

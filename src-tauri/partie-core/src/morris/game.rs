@@ -1,0 +1,295 @@
+//! A Morris game as the app and the records see it: the position, the history that repetition
+//! needs, the tokens played and how the game ended.
+
+use super::board::POINTS;
+use super::notation;
+use super::position::{Outcome, Position, Reason, Repetitions, Token};
+use super::rules::MorrisRules;
+use crate::error::Error;
+use crate::game::{check_sides, Game, Refused};
+use serde_json::{json, Map, Value};
+
+/// One action of a Morris record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// An atomic token: place, move or remove.
+    Token(Token),
+    /// A side resigns: written as the result it gives, `"1-0"` (side 1 resigns) or `"0-1"`
+    /// (side 0 resigns), so that either player may resign at any moment.
+    Resign(u8),
+    /// The players agree to a draw (`"1/2-1/2"`); the offer and its acceptance happen outside
+    /// the record.
+    Draw,
+}
+
+impl Action {
+    /// Reads an action: a token string or a result (`"1-0"`, `"0-1"`, `"1/2-1/2"`); anything
+    /// else is `bad_action`.
+    pub fn from_json(v: &Value) -> Result<Action, Error> {
+        let s = v.as_str().ok_or_else(|| {
+            Error::bad_action(format!("a Morris action is a token string, not {v}"))
+                .with_code("morris_token")
+        })?;
+        match s {
+            "1-0" => Ok(Action::Resign(1)),
+            "0-1" => Ok(Action::Resign(0)),
+            "1/2-1/2" => Ok(Action::Draw),
+            _ => Token::parse(s).map(Action::Token).ok_or_else(|| {
+                Error::bad_action(format!("{s:?} is not a Morris token (d6, a1-a4, xb4)"))
+                    .with_code("morris_token")
+            }),
+        }
+    }
+
+    /// The record form.
+    pub fn to_json(self) -> Value {
+        match self {
+            Action::Token(t) => Value::String(t.to_string()),
+            Action::Resign(1) => json!("1-0"),
+            Action::Resign(_) => json!("0-1"),
+            Action::Draw => json!("1/2-1/2"),
+        }
+    }
+}
+
+/// A game of Nine Men's Morris (or of 3 to 12 pieces).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Morris {
+    pos: Position,
+    repetitions: Repetitions,
+    played: Vec<(u8, Action)>,
+    end: Option<Outcome>,
+}
+
+impl Morris {
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The options.
+    pub fn rules(&self) -> &MorrisRules {
+        self.pos.rules()
+    }
+
+    /// How the game ended, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.end
+    }
+
+    /// The positions of the moving phase so far (for a search that must see repetitions).
+    pub fn repetitions(&self) -> &Repetitions {
+        &self.repetitions
+    }
+
+    /// The tokens played, each with the side that played it.
+    pub fn played(&self) -> &[(u8, Action)] {
+        &self.played
+    }
+
+    /// The legal tokens for the side to act, in byte order; none once the game is over.
+    pub fn legal(&self) -> Vec<Token> {
+        if self.end.is_some() {
+            return Vec::new();
+        }
+        let mut v = self.pos.tokens().as_slice().to_vec();
+        v.sort_by_key(|t| t.to_string());
+        v
+    }
+
+    /// The numbered move list with its result.
+    pub fn move_list(&self) -> String {
+        let strings: Vec<String> = self
+            .played
+            .iter()
+            .filter_map(|(_, a)| match a {
+                Action::Token(t) => Some(t.to_string()),
+                _ => None,
+            })
+            .collect();
+        let turns = notation::turns(strings.iter().map(String::as_str));
+        notation::move_list(&turns, self.result())
+    }
+
+    /// `"1-0"`, `"0-1"` or `"1/2-1/2"` once the game is over.
+    pub fn result(&self) -> Option<&'static str> {
+        match self.end? {
+            Outcome::Won(0, _) => Some("1-0"),
+            Outcome::Won(_, _) => Some("0-1"),
+            Outcome::Drawn(_) => Some("1/2-1/2"),
+        }
+    }
+
+    /// Why `token` cannot be played now, in words and as a code for the UI.
+    fn refusal(&self, token: Token) -> Error {
+        let p = &self.pos;
+        let t = p.turn();
+        let bit = |q: u8| 1u32 << q;
+        let occupied = p.board(0) | p.board(1);
+        let (code, detail) = match token {
+            Token::Remove(_) if p.pending() == 0 => ("no_removal_due", "no removal is due"),
+            Token::Remove(q) if p.board(1 - t) & bit(q) == 0 => {
+                ("not_opponent", "there is no opposing piece there")
+            }
+            Token::Remove(_) => ("in_mill", "that piece is in a mill and others are not"),
+            _ if p.pending() > 0 => ("removal_due", "a piece must be removed first"),
+            Token::Place(_) if p.in_hand(t) == 0 => {
+                ("moving_phase", "no piece left to place: move one")
+            }
+            Token::Place(_) => ("occupied", "that point is taken"),
+            Token::Move(..) if p.in_hand(t) > 0 => {
+                ("placing_phase", "pieces are still to be placed")
+            }
+            Token::Move(a, _) if p.board(t) & bit(a) == 0 => {
+                ("not_yours", "there is no piece of yours there")
+            }
+            Token::Move(_, b) if occupied & bit(b) != 0 => ("occupied", "that point is taken"),
+            Token::Move(..) => (
+                "not_adjacent",
+                "a piece moves along a line to the next point",
+            ),
+        };
+        Error::illegal(format!("{token}: {detail}")).with_code(code)
+    }
+
+    fn points(mask: u32) -> Vec<&'static str> {
+        (0..24)
+            .filter(|&i| mask & (1 << i) != 0)
+            .map(|i| POINTS[i])
+            .collect()
+    }
+
+    /// What the board screen needs beyond the summary: the targets for each tap.
+    fn targets(&self) -> Value {
+        let mut place = Vec::new();
+        let mut remove = Vec::new();
+        let mut moves = Map::new();
+        for t in self.legal() {
+            match t {
+                Token::Place(p) => place.push(POINTS[p as usize]),
+                Token::Remove(p) => remove.push(POINTS[p as usize]),
+                Token::Move(a, b) => {
+                    if let Value::Array(v) =
+                        moves.entry(POINTS[a as usize]).or_insert_with(|| json!([]))
+                    {
+                        v.push(json!(POINTS[b as usize]));
+                    }
+                }
+            }
+        }
+        json!({"place": place, "move": moves, "remove": remove})
+    }
+}
+
+impl Game for Morris {
+    type Action = Action;
+
+    fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
+        if sides.len() != 2 {
+            return Err(
+                Error::bad_setup("Morris is played by exactly 2 sides").with_code("two_sides")
+            );
+        }
+        check_sides(sides)?;
+        let rules = MorrisRules::from_map(rules)?;
+        Ok(Morris {
+            pos: Position::start(rules),
+            repetitions: Repetitions::default(),
+            played: Vec::new(),
+            end: None,
+        })
+    }
+
+    fn parse_action(&self, action: &Value) -> Result<Action, Error> {
+        Action::from_json(action)
+    }
+
+    fn play(mut self, action: &Action) -> Result<Self, Refused<Self>> {
+        if self.end.is_some() {
+            return Err(Refused::new(
+                self,
+                Error::illegal("the game is over").with_code("game_over"),
+            ));
+        }
+        let side = self.pos.turn();
+        match *action {
+            Action::Resign(loser) => self.end = Some(Outcome::Won(1 - loser, Reason::Resigned)),
+            Action::Draw => self.end = Some(Outcome::Drawn(Reason::Agreed)),
+            Action::Token(t) => {
+                if !self.pos.is_legal(t) {
+                    let e = self.refusal(t);
+                    return Err(Refused::new(self, e));
+                }
+                self.pos = self.pos.after(t);
+                self.repetitions.push(t, &self.pos);
+                self.end = if self
+                    .repetitions
+                    .reached(self.pos.rules().repetition, &self.pos)
+                {
+                    Some(Outcome::Drawn(Reason::Repetition))
+                } else {
+                    self.pos.outcome()
+                };
+            }
+        }
+        self.played.push((side, *action));
+        Ok(self)
+    }
+
+    fn summary(&self) -> Value {
+        let p = &self.pos;
+        let (status, winner, reason) = match self.end {
+            None => ("playing", None, None),
+            Some(Outcome::Won(w, r)) => ("won", Some(w), Some(r.as_str())),
+            Some(Outcome::Drawn(r)) => ("drawn", None, Some(r.as_str())),
+        };
+        let over = self.end.is_some();
+        let mut board = Map::new();
+        for side in 0..2u8 {
+            for name in Self::points(p.board(side)) {
+                board.insert(name.to_string(), json!(side));
+            }
+        }
+        let legal: Vec<String> = self.legal().iter().map(Token::to_string).collect();
+        let g = super::board::Geometry::get(p.rules().diagonals);
+        let last = self
+            .played
+            .last()
+            .map(|(s, a)| json!({"side": s, "token": a.to_json()}));
+        let strings: Vec<String> = self
+            .played
+            .iter()
+            .filter_map(|(_, a)| match a {
+                Action::Token(t) => Some(t.to_string()),
+                _ => None,
+            })
+            .collect();
+        json!({
+            "status": status,
+            "winner": winner,
+            "turn": (!over).then_some(p.turn()),
+            "scores": [p.removed(0), p.removed(1)],
+            "phase": if p.is_moving() { "moving" } else { "placing" },
+            "pending_removal": !over && p.pending() > 0,
+            "in_hand": [p.in_hand(0), p.in_hand(1)],
+            "on_board": [p.on_board(0), p.on_board(1)],
+            "board": board,
+            "legal": legal,
+            "reason": reason,
+            "removals_due": if over { 0 } else { p.pending() },
+            "flying": [p.flies(0), p.flies(1)],
+            "mills": [Self::points(g.in_mills(p.board(0))), Self::points(g.in_mills(p.board(1)))],
+            "targets": if over { json!({"place": [], "move": {}, "remove": []}) } else { self.targets() },
+            "last": last,
+            "turns": notation::turns(strings.iter().map(String::as_str)),
+            "move_list": self.move_list(),
+            "result": self.result(),
+            "quiet": p.quiet(),
+            "rules": p.rules().to_map(),
+        })
+    }
+
+    fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+}

@@ -1,0 +1,84 @@
+//! Nine Men's Morris (`morris.md`): the board and its variants, the rules as bitboards, the
+//! move list notation, perft, the computer opponent and its engine protocol.
+
+pub mod board;
+mod game;
+pub mod notation;
+pub mod perft;
+pub mod position;
+mod rules;
+pub mod search;
+pub mod uci;
+
+pub use game::{Action, Morris};
+pub use position::{Outcome, Position, Reason, Token};
+pub use rules::{DoubleMill, MorrisRules, SameMill};
+
+/// The points, lines and option ranges, for the screens.
+pub fn info() -> serde_json::Value {
+    let lines = |diagonals: bool| -> Vec<Vec<&'static str>> {
+        board::Geometry::get(diagonals)
+            .lines
+            .iter()
+            .map(|&m| {
+                (0..24)
+                    .filter(|i| m & (1 << i) != 0)
+                    .map(|i| board::POINTS[i])
+                    .collect()
+            })
+            .collect()
+    };
+    serde_json::json!({
+        "points": board::POINTS,
+        "lines": lines(false),
+        "diagonal_lines": lines(true)[16..],
+        "sides": {"min": 2, "max": 2},
+        "options": {
+            "pieces": {"default": 9, "min": 3, "max": 12, "presets": [3, 6, 9, 12]},
+            "flying": {"default": true},
+            "diagonals": {"default": false},
+            "same_mill": {"default": "again", "values": ["again", "once"]},
+            "double_mill": {"default": "one", "values": ["one", "each"]},
+            "repetition": {"default": 3, "values": [0, 2, 3, 4, 5]},
+            "quiet_moves": {"default": 100, "min": 0, "max": 400}
+        }
+    })
+}
+
+/// The record of a game written as a move list (`1. d6 f4 ... 1-0`), with `rules` and `sides`
+/// (White and Black when not given). A result that the tokens do not reach by themselves is
+/// recorded as a resignation or an agreed draw. Every token is checked by replaying the record.
+pub fn record_from_move_list(
+    text: &str,
+    rules: serde_json::Map<String, serde_json::Value>,
+    sides: Option<Vec<Vec<String>>>,
+) -> Result<crate::Record, crate::Error> {
+    use crate::game::Game;
+    if text.len() > 256 * 1024 {
+        return Err(crate::Error::bad_record("a move list is at most 256 KB"));
+    }
+    let list = notation::parse(text)?;
+    let sides = sides.unwrap_or_else(|| vec![vec!["White".into()], vec!["Black".into()]]);
+    let mut record = crate::Record::new("morris", rules, sides);
+    record.actions = list.tokens.iter().map(|t| serde_json::json!(t)).collect();
+    let replayed = record
+        .replay()
+        .map_err(|e| crate::Error::bad_record(e.detail))?;
+    if let (Some(result), crate::MatchState::Morris(g)) = (list.result, replayed) {
+        match g.result() {
+            Some(r) if r == result => {}
+            Some(r) => {
+                return Err(crate::Error::bad_record(format!(
+                    "the moves end {r}, the list says {result}"
+                )))
+            }
+            None => {
+                let action = g.parse_action(&serde_json::json!(result))?;
+                g.play(&action)
+                    .map_err(|r| crate::Error::bad_record(r.error.detail))?;
+                record.actions.push(serde_json::json!(result));
+            }
+        }
+    }
+    Ok(record)
+}

@@ -1,0 +1,437 @@
+//! The computer opponent: iterative-deepening alpha-beta (negamax) with a transposition table
+//! keyed over the board's 16 symmetries, move ordering (table move, mills, killers) and a
+//! clock or stop flag checked as it goes, so that the app can interrupt it.
+//!
+//! A turn is one ply: a move that closes a mill keeps the same side to act for its removal,
+//! and that removal is searched at the same depth, so the horizon never falls between a mill
+//! and its capture.
+
+use super::position::{Outcome, Position, Repetitions, Token};
+use crate::rng::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A won position's score; wins sooner score higher.
+pub const WIN: i32 = 100_000;
+const INF: i32 = WIN + 1_000;
+const MAX_PLY: usize = 128;
+
+/// When to stop thinking.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// The deepest iteration, in turns.
+    pub depth: u32,
+    /// The time allowed.
+    pub time: Option<Duration>,
+    /// Set from elsewhere to stop at once (the best move so far is returned).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// What a search found.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The token to play (`None` when there is no legal token).
+    pub best: Option<Token>,
+    /// Its score for the side to act, in hundredths of a piece.
+    pub score: i32,
+    /// The last depth searched to the end.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: i8,
+    bound: u8,
+    /// The best token in canonical orientation, encoded (0 = none).
+    best: u16,
+}
+
+const EXACT: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+
+fn encode(t: Token) -> u16 {
+    match t {
+        Token::Place(p) => 1 + p as u16,
+        Token::Remove(p) => 32 + p as u16,
+        Token::Move(a, b) => 64 + a as u16 * 24 + b as u16,
+    }
+}
+
+fn decode(c: u16) -> Option<Token> {
+    match c {
+        0 => None,
+        1..=24 => Some(Token::Place((c - 1) as u8)),
+        32..=55 => Some(Token::Remove((c - 32) as u8)),
+        64.. => Some(Token::Move(((c - 64) / 24) as u8, ((c - 64) % 24) as u8)),
+        _ => None,
+    }
+}
+
+/// A searcher with its transposition table; keep one between moves of a game.
+pub struct Searcher {
+    table: Vec<Entry>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    aborted: bool,
+    path: Repetitions,
+    killers: [[u16; 2]; MAX_PLY],
+}
+
+impl Searcher {
+    /// A searcher with a table of 2^`bits` entries (16 bytes each).
+    pub fn new(bits: u32) -> Self {
+        Searcher {
+            table: vec![Entry::default(); 1 << bits],
+            nodes: 0,
+            deadline: None,
+            stop: None,
+            aborted: false,
+            path: Repetitions::default(),
+            killers: [[0; 2]; MAX_PLY],
+        }
+    }
+
+    /// Searches `pos` (reached after the moving-phase positions in `history`) within `limits`.
+    pub fn search(&mut self, pos: &Position, history: &Repetitions, limits: &Limits) -> Report {
+        let start = Instant::now();
+        self.nodes = 0;
+        self.aborted = false;
+        self.deadline = limits.time.map(|t| start + t);
+        self.stop = limits.stop.clone();
+        self.path = history.clone();
+        self.killers = [[0; 2]; MAX_PLY];
+        let mut tokens = pos.tokens();
+        let mut report = Report {
+            best: tokens.as_slice().first().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        if tokens.len() <= 1 || pos.outcome().is_some() {
+            report.elapsed = start.elapsed();
+            return report;
+        }
+        let max = limits.depth.max(1);
+        for depth in 1..=max {
+            let (score, best) = self.root(pos, &mut tokens, depth as i32);
+            if self.aborted {
+                break;
+            }
+            report.best = Some(best);
+            report.score = score;
+            report.depth = depth;
+            if score.abs() > WIN - 1_000 {
+                break; // a forced result is found; deeper search cannot change it
+            }
+        }
+        report.nodes = self.nodes;
+        report.elapsed = start.elapsed();
+        report
+    }
+
+    /// Scores every root token with a full window at `depth` (for the levels that pick among
+    /// near-best tokens), best first.
+    pub fn score_all(
+        &mut self,
+        pos: &Position,
+        history: &Repetitions,
+        depth: u32,
+    ) -> Vec<(Token, i32)> {
+        self.nodes = 0;
+        self.aborted = false;
+        self.deadline = None;
+        self.stop = None;
+        self.path = history.clone();
+        let mut out: Vec<(Token, i32)> = pos
+            .tokens()
+            .as_slice()
+            .iter()
+            .map(|&t| (t, self.child(pos, t, depth as i32, -INF, INF, 0)))
+            .collect();
+        out.sort_by_key(|&(_, s)| -s);
+        out
+    }
+
+    fn root(
+        &mut self,
+        pos: &Position,
+        tokens: &mut super::position::Tokens,
+        depth: i32,
+    ) -> (i32, Token) {
+        let mut alpha = -INF;
+        let mut best = tokens.as_slice()[0];
+        let mut scores: Vec<(Token, i32)> = Vec::with_capacity(tokens.len());
+        for &t in tokens.as_slice() {
+            let s = self.child(pos, t, depth, alpha, INF, 0);
+            if self.aborted {
+                return (alpha, best);
+            }
+            scores.push((t, s));
+            if s > alpha {
+                alpha = s;
+                best = t;
+            }
+        }
+        // The next iteration looks at the best token first.
+        scores.sort_by_key(|&(_, s)| -s);
+        for (slot, (t, _)) in tokens.as_mut_slice().iter_mut().zip(scores) {
+            *slot = t;
+        }
+        (alpha, best)
+    }
+
+    /// The score of playing `t` in `pos`, for the side to act in `pos`.
+    fn child(
+        &mut self,
+        pos: &Position,
+        t: Token,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let next = pos.after(t);
+        let mark = self.path.push(t, &next);
+        let score = if self.path.reached(2, &next) {
+            0 // a repeated position: the side that could avoid it does not want it
+        } else if next.turn() == pos.turn() {
+            self.negamax(&next, depth, alpha, beta, ply + 1)
+        } else {
+            -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1)
+        };
+        self.path.pop(mark);
+        score
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            if late || stopped {
+                self.aborted = true;
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        if let Some(o) = pos.outcome() {
+            return match o {
+                Outcome::Won(w, _) if w == pos.turn() => WIN - ply as i32,
+                Outcome::Won(..) => -(WIN - ply as i32),
+                Outcome::Drawn(_) => 0,
+            };
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let (key, sym) = pos.canonical();
+        let slot = (key as usize ^ (key >> 29) as usize) & (self.table.len() - 1);
+        let entry = self.table[slot];
+        let mut hinted = None;
+        if entry.key == key {
+            hinted = decode(entry.best).map(|t| pos.map_token(t, sym, true));
+            if entry.depth as i32 >= depth {
+                let s = entry.score;
+                let cut = match entry.bound {
+                    EXACT => true,
+                    LOWER => s >= beta,
+                    _ => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let mut tokens = pos.tokens();
+        self.order(pos, tokens.as_mut_slice(), hinted, ply);
+        let start_alpha = alpha;
+        let mut best_score = -INF;
+        let mut best = None;
+        for &t in tokens.as_slice() {
+            let s = self.child(pos, t, depth, alpha, beta, ply);
+            if self.aborted {
+                return 0;
+            }
+            if s > best_score {
+                best_score = s;
+                best = Some(t);
+            }
+            if s > alpha {
+                alpha = s;
+            }
+            if alpha >= beta {
+                if !matches!(t, Token::Remove(_)) {
+                    let k = &mut self.killers[ply];
+                    if k[0] != encode(t) {
+                        k[1] = k[0];
+                        k[0] = encode(t);
+                    }
+                }
+                break;
+            }
+        }
+        let bound = if best_score <= start_alpha {
+            UPPER
+        } else if best_score >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        let replace = entry.key != key || depth >= entry.depth as i32;
+        if replace {
+            self.table[slot] = Entry {
+                key,
+                score: best_score,
+                depth: depth.min(127) as i8,
+                bound,
+                best: best.map_or(0, |t| encode(pos.map_token(t, sym, false))),
+            };
+        }
+        best_score
+    }
+
+    /// Table move first, then tokens that close a mill, then killers.
+    fn order(&self, pos: &Position, tokens: &mut [Token], hinted: Option<Token>, ply: usize) {
+        let killers = self.killers[ply];
+        let rank = |t: &Token| -> i32 {
+            if Some(*t) == hinted {
+                return 0;
+            }
+            let e = encode(*t);
+            if !matches!(t, Token::Remove(_)) && pos.after(*t).pending() > 0 {
+                return 1;
+            }
+            if e == killers[0] || e == killers[1] {
+                return 2;
+            }
+            3
+        };
+        tokens.sort_by_cached_key(rank);
+    }
+}
+
+/// The position's worth for the side to act: pieces, mills made and half made, and room to
+/// move; in hundredths of a piece.
+pub fn evaluate(pos: &Position) -> i32 {
+    let me = pos.turn();
+    let side = |s: u8| -> i32 {
+        let own = pos.board(s);
+        let theirs = pos.board(1 - s);
+        let empty = !(own | theirs) & super::board::FULL;
+        let mut v = 100 * (pos.on_board(s) as i32 + pos.in_hand(s) as i32);
+        for &l in pos.lines() {
+            let mine = (own & l).count_ones();
+            if mine == 3 {
+                v += 12;
+            } else if mine == 2 && empty & l != 0 {
+                v += 18;
+            }
+        }
+        if !pos.flies(s) {
+            let mut moves = 0;
+            let mut stuck = 0;
+            super::position::each_bit(own, |p| {
+                let n = (pos.adjacent(p) & empty).count_ones() as i32;
+                moves += n;
+                if n == 0 {
+                    stuck += 1;
+                }
+            });
+            v += 3 * moves
+                - if pos.is_moving() {
+                    8 * stuck
+                } else {
+                    2 * stuck
+                };
+        }
+        v
+    };
+    side(me) - side(1 - me) + 90 * pos.pending() as i32
+}
+
+/// The computer's levels, from 1 (a beginner who makes human mistakes) to 5 (the strongest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level(u8);
+
+/// The levels there are.
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=5;
+
+impl Level {
+    /// A level from 1 to 5.
+    pub fn new(n: u8) -> Option<Level> {
+        LEVELS.contains(&n).then_some(Level(n))
+    }
+
+    /// Its number.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// Picks a token for the side to act; `seed` makes the weaker levels' mistakes replayable;
+    /// `stop` interrupts the thinking (the best token found so far is returned).
+    pub fn choose(
+        self,
+        pos: &Position,
+        history: &Repetitions,
+        seed: u64,
+        stop: Option<Arc<AtomicBool>>,
+    ) -> Option<Token> {
+        let tokens = pos.tokens();
+        if tokens.is_empty() {
+            return None;
+        }
+        let mut rng = Rng::new(seed ^ pos.search_key());
+        // (depth, noise in hundredths, chance in % of a careless random move)
+        let (depth, noise, careless) = match self.0 {
+            1 => (1, 120, 35),
+            2 => (2, 40, 10),
+            3 => (3, 0, 0),
+            _ => (0, 0, 0),
+        };
+        if depth > 0 {
+            if rng.below(100) < careless {
+                return Some(tokens.as_slice()[rng.below(tokens.len() as u64) as usize]);
+            }
+            let mut s = Searcher::new(12);
+            return s
+                .score_all(pos, history, depth)
+                .into_iter()
+                .map(|(t, v)| (t, v + rng.below(2 * noise as u64 + 1) as i32 - noise))
+                .max_by_key(|&(_, v)| v)
+                .map(|(t, _)| t);
+        }
+        let (depth, time, bits) = if self.0 == 4 {
+            (6, Duration::from_millis(400), 18)
+        } else {
+            (64, Duration::from_millis(1500), 22)
+        };
+        let mut s = Searcher::new(bits);
+        let limits = Limits {
+            depth,
+            time: Some(time),
+            stop,
+        };
+        s.search(pos, history, &limits).best
+    }
+}

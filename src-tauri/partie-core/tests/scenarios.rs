@@ -38,7 +38,7 @@ fn project_scenarios_pass() {
 
 #[test]
 fn each_game_has_its_scenarios() {
-    for (game, least) in [("molkky", 40), ("crokinole", 30)] {
+    for (game, least) in [("molkky", 40), ("crokinole", 30), ("morris", 40)] {
         let n = collect(&[repo().join("tests/scenarios").join(game)]).len();
         assert!(n >= least, "only {n} {game} scenarios");
     }

@@ -10,7 +10,7 @@ use super::rules::{DoubleMill, MorrisRules, SameMill};
 use std::fmt;
 
 /// One atomic step of the game, as Morris engines write it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Token {
     /// Place a piece from hand on an empty point (`"d6"`).
     Place(u8),

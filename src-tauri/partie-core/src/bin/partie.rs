@@ -11,6 +11,8 @@ const USAGE: &str = "usage:
   partie perft DEPTH [--rules JSON] [TOKEN...]
                          count Morris token sequences from the position the tokens reach
   partie uci             speak the Morris engine protocol on stdin/stdout
+  partie selfplay A B [GAMES]
+                         computer level A against level B (1-5): wins, draws, losses
   partie moves FILE      print a Morris record's move list (1. d6 f4 2. a1-a4xb4 ...)
   partie record FILE     turn a Morris move list (FILE or - for stdin) into a record
 
@@ -258,6 +260,29 @@ fn main() -> ExitCode {
         Some("replay") if args.len() == 2 => replay(&args[1]),
         Some("perft") => print(perft(args[1..].to_vec())),
         Some(cmd @ ("moves" | "record")) if args.len() == 2 => print(movelist(cmd, &args[1])),
+        Some("selfplay") if args.len() >= 3 => {
+            use partie_core::morris::search::Level;
+            let level = |s: &str| s.parse().ok().and_then(Level::new);
+            match (level(&args[1]), level(&args[2])) {
+                (Some(a), Some(b)) => {
+                    let games = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(20);
+                    let t = partie_core::morris::arena::play_match(a, b, games, 1);
+                    println!(
+                        "level {} against level {}: {} won, {} drawn, {} lost",
+                        a.number(),
+                        b.number(),
+                        t.wins,
+                        t.draws,
+                        t.losses
+                    );
+                    ExitCode::SUCCESS
+                }
+                _ => {
+                    eprintln!("levels are 1 to 5");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some("uci") => {
             let stdin = std::io::stdin();
             match partie_core::morris::uci::run(stdin.lock(), std::io::stdout()) {

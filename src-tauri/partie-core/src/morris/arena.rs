@@ -1,0 +1,50 @@
+//! Matches between computer levels, to show that each level beats the one below
+//! (`partie selfplay`). Colours alternate and each game opens with two random placements, so
+//! that deterministic levels do not replay one game over and over.
+
+use super::game::{Action, Morris};
+use super::position::Outcome;
+use super::search::Level;
+use crate::game::Game;
+use crate::rng::Rng;
+use serde_json::Map;
+
+/// The tally of a match, from the first level's side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games the first level won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games the second level won.
+    pub losses: u32,
+}
+
+/// Plays `games` games between `a` and `b` under the default rules.
+pub fn play_match(a: Level, b: Level, games: u32, seed: u64) -> Tally {
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let mut tally = Tally::default();
+    let mut rng = Rng::new(seed);
+    for n in 0..games {
+        let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
+        let a_plays = (n % 2) as u8;
+        for _ in 0..2 {
+            let legal = g.legal();
+            let t = legal[rng.below(legal.len() as u64) as usize];
+            g = g.play(&Action::Token(t)).expect("a legal token");
+        }
+        while !g.is_over() {
+            let level = if g.position().turn() == a_plays { a } else { b };
+            let t = level
+                .choose(g.position(), g.repetitions(), rng.next_u64(), None)
+                .expect("a side to act has a token");
+            g = g.play(&Action::Token(t)).expect("the computer plays legal tokens");
+        }
+        match g.outcome() {
+            Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
+            Some(Outcome::Won(..)) => tally.losses += 1,
+            _ => tally.draws += 1,
+        }
+    }
+    tally
+}

@@ -333,3 +333,57 @@ fn history_players_and_records_through_the_commands() {
         "Bea"
     );
 }
+
+#[test]
+fn morris_against_the_computer_through_the_commands() {
+    let h = harness();
+    let m = h
+        .call(
+            "new_match",
+            json!({"game": "morris", "rules": {}, "sides": [["Alice"], ["Computer"]], "computer": {"1": 2}}),
+        )
+        .unwrap();
+    let id = m["id"].as_i64().unwrap();
+    assert_eq!(m["computer"], json!({"1": 2}));
+    // Not the computer's turn yet: refused, typed, nothing written.
+    let e = h.call("computer_move", json!({"matchId": id})).unwrap_err();
+    assert_eq!(e["code"], "not_computer_turn");
+    let v = h
+        .call("play", json!({"matchId": id, "action": "d6"}))
+        .unwrap();
+    assert_eq!(v["summary"]["turn"], 1);
+    let v = h.call("computer_move", json!({"matchId": id})).unwrap();
+    assert_eq!(v["actions"], 2);
+    assert_eq!(v["summary"]["turn"], 0);
+    assert_eq!(h.actions_on_disk(), 2, "the computer's move is committed");
+    let hint = h.call("hint", json!({"matchId": id})).unwrap();
+    let legal = v["summary"]["legal"].as_array().unwrap();
+    assert!(legal.contains(&hint), "{hint} is legal");
+    // A bad level and a game the computer does not play are refused.
+    for (game, computer) in [("morris", json!({"1": 9})), ("molkky", json!({"1": 3}))] {
+        let e = h
+            .call(
+                "new_match",
+                json!({"game": game, "rules": {}, "sides": [["A"], ["B"]], "computer": computer}),
+            )
+            .unwrap_err();
+        assert_eq!(e["kind"], "bad_setup");
+        assert_eq!(e["code"], "bad_computer");
+    }
+    // A move list becomes a match; a wrong one is refused.
+    let v = h
+        .call(
+            "import_moves",
+            json!({"text": "1. a1 d6 2. a4 f4 3. a7xd6", "rules": {}, "sides": [["Ann"], ["Ben"]]}),
+        )
+        .unwrap();
+    assert_eq!(v["summary"]["scores"], json!([1, 0]));
+    assert_eq!(v["summary"]["move_list"], "1. a1 d6 2. a4 f4 3. a7xd6");
+    let e = h
+        .call(
+            "import_moves",
+            json!({"text": "1. a1 a1", "rules": {}, "sides": [["Ann"], ["Ben"]]}),
+        )
+        .unwrap_err();
+    assert_eq!(e["kind"], "bad_record");
+}

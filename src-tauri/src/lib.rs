@@ -10,14 +10,15 @@ mod settings;
 pub use settings::SettingsFile;
 
 use partie_core::store::{
-    HistoryFilter, HistoryItem, ImportReport, MatchListItem, MatchView, OpenReport, Player,
-    PlayerStats, Store,
+    Computer, HistoryFilter, HistoryItem, ImportReport, MatchListItem, MatchView, OpenReport,
+    Player, PlayerStats, Store,
 };
 use partie_core::Error;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use tauri::{Manager, Runtime, State};
 
 /// What the app found when it opened its database, for the first screen to tell the user.
@@ -37,6 +38,8 @@ pub struct Startup {
 pub struct AppState {
     store: Mutex<Option<Store>>,
     startup: Startup,
+    /// Set to interrupt the computer's thinking (undo, leaving the screen).
+    stop: Arc<AtomicBool>,
 }
 
 impl AppState {
@@ -74,6 +77,7 @@ impl AppState {
         AppState {
             store: Mutex::new(store),
             startup,
+            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -134,8 +138,47 @@ fn new_match(
     game: String,
     rules: Map<String, Value>,
     sides: Vec<Vec<String>>,
+    computer: Option<Computer>,
 ) -> Result<MatchView, Error> {
-    state.with(|s| s.new_match(&game, &rules, &sides))
+    state.with(|s| s.new_match_against(&game, &rules, &sides, &computer.unwrap_or_default()))
+}
+
+/// The computer plays its turn: it thinks without holding the database, and its answer is
+/// played only if the match has not changed meanwhile.
+#[tauri::command(async)]
+fn computer_move(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
+    let turn = state.with(|s| s.computer_turn(match_id))?;
+    let level = turn.level.ok_or_else(|| {
+        Error::illegal("it is not the computer's turn").with_code("not_computer_turn")
+    })?;
+    state.stop.store(false, Ordering::Relaxed);
+    let action = partie_core::computer::think(&turn.state, level, Some(state.stop.clone()))?;
+    state.with(|s| s.play_at(match_id, turn.at, &action))
+}
+
+/// Interrupts the computer's thinking; its answer is then not played.
+#[tauri::command]
+fn stop_thinking(state: State<'_, AppState>) {
+    state.stop.store(true, Ordering::Relaxed);
+}
+
+/// A good move for the side to act, suggested by a strong level (nothing is played).
+#[tauri::command(async)]
+fn hint(state: State<'_, AppState>, match_id: i64) -> Result<Value, Error> {
+    let turn = state.with(|s| s.computer_turn(match_id))?;
+    partie_core::computer::think(&turn.state, 4, None)
+}
+
+/// A new Morris match from a move list (`1. d6 f4 2. a1-a4xb4 ...`), every token checked.
+#[tauri::command(async)]
+fn import_moves(
+    state: State<'_, AppState>,
+    text: String,
+    rules: Map<String, Value>,
+    sides: Vec<Vec<String>>,
+) -> Result<MatchView, Error> {
+    let record = partie_core::morris::record_from_move_list(&text, rules, Some(sides))?;
+    state.with(|s| s.import_record(&record))
 }
 
 #[tauri::command(async)]
@@ -256,6 +299,10 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         list_players,
         add_player,
         new_match,
+        computer_move,
+        stop_thinking,
+        hint,
+        import_moves,
         get_match,
         play,
         preview,

@@ -274,3 +274,61 @@ fn a_match_can_be_deleted() {
         ErrorKind::NotFound
     );
 }
+
+#[test]
+fn the_computer_seats_are_kept_and_a_stale_answer_is_not_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (mut store, _) = Store::open(&path).unwrap();
+    let computer: partie_core::store::Computer = [(1usize, 3u8)].into_iter().collect();
+    let m = store
+        .new_match_against(
+            "morris",
+            &Map::new(),
+            &sides(&[&["Ann"], &["Computer"]]),
+            &computer,
+        )
+        .unwrap();
+    assert_eq!(m.computer, computer);
+    store.play(m.id, &json!("d6")).unwrap();
+    let turn = store.computer_turn(m.id).unwrap();
+    assert_eq!((turn.at, turn.level), (1, Some(3)));
+    let answer = partie_core::computer::think(&turn.state, 3, None).unwrap();
+    // The user takes back their move while the computer thinks: its answer is dropped.
+    store.undo(m.id).unwrap();
+    let e = store.play_at(m.id, turn.at, &answer).unwrap_err();
+    assert_eq!((e.kind, e.code), (ErrorKind::IllegalAction, Some("stale")));
+    assert_eq!(count(&path, "SELECT count(*) FROM action"), 0);
+    // On time it is played; the seats survive a restart, a rematch, an export and an import.
+    store.play(m.id, &json!("d6")).unwrap();
+    let v = store.play_at(m.id, 1, &answer).unwrap();
+    assert_eq!(v.actions, 2);
+    drop(store);
+    let (mut store, _) = Store::open(&path).unwrap();
+    assert_eq!(store.view(m.id).unwrap().computer, computer);
+    assert_eq!(store.rematch(m.id).unwrap().computer, computer);
+    let exported = store.export_match(m.id).unwrap();
+    assert_eq!(exported["computer"], json!({"1": 3}));
+    let (mut other, _) = Store::open(&dir.path().join("other.db")).unwrap();
+    other.import(&exported.to_string()).unwrap();
+    let id = other.history(&Default::default()).unwrap()[0].id;
+    assert_eq!(other.view(id).unwrap().computer, computer);
+    // Seats that make no sense are refused and nothing is written.
+    for bad in [[(0usize, 1u8), (1, 1)], [(2, 1), (2, 1)], [(1, 6), (1, 6)]] {
+        let c: partie_core::store::Computer = bad.into_iter().collect();
+        let e = store
+            .new_match_against("morris", &Map::new(), &sides(&[&["A"], &["B"]]), &c)
+            .unwrap_err();
+        assert_eq!(e.code, Some("bad_computer"));
+    }
+    let c: partie_core::store::Computer = [(1usize, 2u8)].into_iter().collect();
+    let e = store
+        .new_match_against(
+            "crokinole",
+            &rules(json!({})),
+            &sides(&[&["A"], &["B"]]),
+            &c,
+        )
+        .unwrap_err();
+    assert_eq!(e.code, Some("bad_computer"));
+}

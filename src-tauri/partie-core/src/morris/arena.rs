@@ -38,7 +38,9 @@ pub fn play_match(a: Level, b: Level, games: u32, seed: u64) -> Tally {
             let t = level
                 .choose(g.position(), g.repetitions(), rng.next_u64(), None)
                 .expect("a side to act has a token");
-            g = g.play(&Action::Token(t)).expect("the computer plays legal tokens");
+            g = g
+                .play(&Action::Token(t))
+                .expect("the computer plays legal tokens");
         }
         match g.outcome() {
             Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,

@@ -66,6 +66,8 @@ pub const MIGRATIONS: &[&str] = &[
     ) WITHOUT ROWID;
     CREATE INDEX player_stats_by_player ON player_stats(player_id, game, finished_at);
     CREATE INDEX player_stats_by_game ON player_stats(game, player_id, result);",
+    // 4: which sides the computer plays, and at which level ({"1": 3}); null for people only.
+    "ALTER TABLE match ADD COLUMN computer TEXT;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

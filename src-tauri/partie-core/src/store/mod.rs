@@ -81,6 +81,22 @@ pub struct MatchView {
     pub place: Option<String>,
     /// Remarks on it.
     pub notes: Option<String>,
+    /// The sides the computer plays, with its level.
+    pub computer: Computer,
+}
+
+/// The sides the computer plays, each with its level (1-5).
+pub type Computer = std::collections::BTreeMap<usize, u8>;
+
+/// The computer's turn in a match: what it needs to think away from the database.
+#[derive(Debug, Clone)]
+pub struct ComputerTurn {
+    /// The state to think about.
+    pub state: MatchState,
+    /// The number of actions played; the answer is played only if this has not changed.
+    pub at: usize,
+    /// The level of the side to act, when the computer plays it.
+    pub level: Option<u8>,
 }
 
 /// One line of a list of matches (home screen, history).
@@ -296,6 +312,19 @@ impl Store {
         rules: &Map<String, Value>,
         sides: &[Vec<String>],
     ) -> Result<MatchView, Error> {
+        self.new_match_against(game, rules, sides, &Computer::new())
+    }
+
+    /// Starts a match in which the computer plays the sides of `computer` (Morris only; at
+    /// least one side stays human).
+    pub fn new_match_against(
+        &mut self,
+        game: &str,
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        computer: &Computer,
+    ) -> Result<MatchView, Error> {
+        check_computer(game, sides.len(), computer)?;
         let sides: Vec<Vec<String>> = sides
             .iter()
             .map(|s| s.iter().map(|n| n.trim().to_string()).collect())
@@ -308,15 +337,16 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', ?6)",
+            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary, computer)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', ?6, ?7)",
             params![
                 uid,
                 game,
                 FORMAT,
                 Value::Object(rules.clone()).to_string(),
                 now,
-                summary.to_string()
+                summary.to_string(),
+                computer_json(computer),
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -427,6 +457,7 @@ impl Store {
             [id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )?;
+        let computer = self.computer(id)?;
         let rules = match serde_json::from_str(&rules) {
             Ok(Value::Object(m)) => m,
             _ => Map::new(),
@@ -444,7 +475,50 @@ impl Store {
             finished_at,
             place,
             notes,
+            computer,
         })
+    }
+
+    /// The sides the computer plays in a match.
+    pub fn computer(&self, id: i64) -> Result<Computer, Error> {
+        let text: Option<String> = self
+            .conn
+            .query_row("SELECT computer FROM match WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .flatten();
+        Ok(text
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default())
+    }
+
+    /// What the computer (or a hint) needs to think about the side to act, away from the
+    /// database: `illegal_action` when the match is over.
+    pub fn computer_turn(&mut self, id: i64) -> Result<ComputerTurn, Error> {
+        let computer = self.computer(id)?;
+        let live = self.load(id)?;
+        if live.state.is_over() {
+            return Err(Error::illegal("the game is over").with_code("game_over"));
+        }
+        let turn = live.state.summary()["turn"].as_u64().map(|t| t as usize);
+        Ok(ComputerTurn {
+            state: live.state.clone(),
+            at: live.actions,
+            level: turn.and_then(|t| computer.get(&t).copied()),
+        })
+    }
+
+    /// Plays an action only if the match still has `at` actions: the computer's answer to a
+    /// position the user has since changed (undo, another move) is dropped, not played.
+    pub fn play_at(&mut self, id: i64, at: usize, action: &Value) -> Result<MatchView, Error> {
+        if self.load(id)?.actions != at {
+            return Err(
+                Error::illegal("the game changed while the computer was thinking")
+                    .with_code("stale"),
+            );
+        }
+        self.play(id, action)
     }
 
     /// Plays one action: checked by the rules, committed, then shown. On any error nothing is
@@ -524,7 +598,8 @@ impl Store {
     /// A new match with the same game, rules and sides.
     pub fn rematch(&mut self, id: i64) -> Result<MatchView, Error> {
         let record = self.record(id)?;
-        self.new_match(&record.game, &record.rules, &record.sides)
+        let computer = self.computer(id)?;
+        self.new_match_against(&record.game, &record.rules, &record.sides, &computer)
     }
 
     /// Deletes a match and its actions.
@@ -668,4 +743,30 @@ pub(crate) fn write_figures(
         )?;
     }
     Ok(())
+}
+
+/// Checks the computer's seats: a game it can play, sides that exist, levels 1-5, and at least
+/// one side left to people.
+pub(crate) fn check_computer(game: &str, sides: usize, computer: &Computer) -> Result<(), Error> {
+    if computer.is_empty() {
+        return Ok(());
+    }
+    let bad = |d: String| Err(Error::bad_setup(d).with_code("bad_computer"));
+    if game != "morris" {
+        return bad(format!("the computer does not play {game}"));
+    }
+    if let Some((side, level)) = computer
+        .iter()
+        .find(|(&s, &l)| s >= sides || !(1..=5).contains(&l))
+    {
+        return bad(format!("no computer side {side} at level {level}"));
+    }
+    if computer.len() >= sides {
+        return bad("at least one side is played by people".into());
+    }
+    Ok(())
+}
+
+fn computer_json(computer: &Computer) -> Option<String> {
+    (!computer.is_empty()).then(|| serde_json::to_string(computer).expect("JSON"))
 }

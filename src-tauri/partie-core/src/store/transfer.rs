@@ -44,6 +44,8 @@ struct Incoming {
     /// Where it was played and remarks, when the record says them.
     place: Option<String>,
     notes: Option<String>,
+    /// The sides the computer played, when the record says them.
+    computer: super::Computer,
     ats: Vec<i64>,
 }
 
@@ -81,8 +83,15 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         None | Some(Value::Null) => content_id(&record),
         Some(other) => return Err(bad(format!("id must be a short string, not {other}"))),
     };
+    let computer: super::Computer = match obj.get("computer") {
+        None | Some(Value::Null) => super::Computer::new(),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|e| bad(format!("computer: {e}")))?,
+    };
+    super::check_computer(&record.game, record.sides.len(), &computer)
+        .map_err(|e| bad(e.detail))?;
     Ok(Incoming {
         uid,
+        computer,
         record,
         started_at,
         finished_at: time("finished_at"),
@@ -132,6 +141,10 @@ impl Store {
         if let Some(notes) = notes {
             obj.insert("notes".into(), json!(notes));
         }
+        let computer = self.computer(id)?;
+        if !computer.is_empty() {
+            obj.insert("computer".into(), json!(computer));
+        }
         Ok(out)
     }
 
@@ -151,6 +164,20 @@ impl Store {
             .map(|&id| self.export_match(id))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(json!({"format": FORMAT, "exported_at": iso(now_ms()), "matches": matches}))
+    }
+
+    /// A new match from a record (a Morris move list read back, for one): set up, then every
+    /// action played and committed as if it had been played here. If an action is refused the
+    /// match is removed again and the refusal returned.
+    pub fn import_record(&mut self, record: &Record) -> Result<super::MatchView, Error> {
+        let view = self.new_match(&record.game, &record.rules, &record.sides)?;
+        for action in &record.actions {
+            if let Err(e) = self.play(view.id, action) {
+                self.delete_match(view.id)?;
+                return Err(e);
+            }
+        }
+        self.view(view.id)
     }
 
     /// Imports one record or a whole export. Everything is checked first: a malformed,
@@ -242,8 +269,8 @@ impl Store {
                 params![id, last, end],
             )?;
             tx.execute(
-                "UPDATE match SET place = ?2, notes = ?3 WHERE id = ?1",
-                params![id, m.place, m.notes],
+                "UPDATE match SET place = ?2, notes = ?3, computer = ?4 WHERE id = ?1",
+                params![id, m.place, m.notes, super::computer_json(&m.computer)],
             )?;
             write_figures(&tx, id, figs)?;
             report.imported += 1;

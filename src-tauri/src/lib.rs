@@ -169,6 +169,17 @@ fn hint(state: State<'_, AppState>, match_id: i64) -> Result<Value, Error> {
     partie_core::computer::think(&turn.state, 4, None)
 }
 
+/// Whether the computer accepts a draw offered by the person it plays.
+#[tauri::command(async)]
+fn draw_offer(state: State<'_, AppState>, match_id: i64) -> Result<bool, Error> {
+    let (turn, computer) =
+        state.with(|s| Ok((s.computer_turn(match_id)?, s.computer(match_id)?)))?;
+    let side = computer.keys().next().copied().ok_or_else(|| {
+        Error::illegal("no computer plays in this match").with_code("not_computer_turn")
+    })?;
+    Ok(partie_core::computer::accepts_draw(&turn.state, side))
+}
+
 /// A new Morris match from a move list (`1. d6 f4 2. a1-a4xb4 ...`), every token checked.
 #[tauri::command(async)]
 fn import_moves(
@@ -302,6 +313,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         computer_move,
         stop_thinking,
         hint,
+        draw_offer,
         import_moves,
         get_match,
         play,

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.support import expected_conditions as EC
@@ -126,6 +127,20 @@ class Partie:
             except StaleElementReferenceException:
                 time.sleep(0.1)
         raise AssertionError(f"could not tap {selector}")
+
+    def tap_at(self, selector):
+        """Taps the middle of an element with a pointer at its place on the screen, as a finger
+        does: for SVG shapes, which WebKitWebDriver's element click refuses as "not
+        interactable"."""
+        self.wait_css(selector)
+        x, y = self.d.execute_script("""
+            const el = document.querySelector(arguments[0]);
+            el.scrollIntoView({block: 'center'});
+            const r = el.getBoundingClientRect();
+            return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];""", selector)
+        actions = ActionBuilder(self.d)
+        actions.pointer_action.move_to_location(x, y).click()
+        actions.perform()
 
     def tap_until(self, selector, script, attempts=4):
         """Taps, then waits for `script` to hold; taps again only when the tap did not land

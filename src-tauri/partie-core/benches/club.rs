@@ -143,7 +143,7 @@ fn club_db() -> PathBuf {
             .unwrap();
         }
         actions += record.actions.len();
-        for f in figures(&record).unwrap() {
+        for f in figures(&record, &Default::default()).unwrap() {
             tx.execute(
                 "INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats)
                  VALUES (?1, ?2, 0, ?3, 'molkky', ?4, ?5, ?6)",

@@ -37,3 +37,19 @@ pub fn think(state: &MatchState, level: u8, stop: Option<Arc<AtomicBool>>) -> Re
         .map(|t| Value::String(t.to_string()))
         .ok_or_else(|| Error::illegal("there is no move to play").with_code("game_over"))
 }
+
+/// Whether the computer playing `side` accepts a draw offered now: when it is not better off
+/// than a little, by its own evaluation.
+pub fn accepts_draw(state: &MatchState, side: usize) -> bool {
+    let MatchState::Morris(g) = state else {
+        return false;
+    };
+    let pos = g.position();
+    let score = crate::morris::search::evaluate(pos);
+    let for_side = if pos.turn() as usize == side {
+        score
+    } else {
+        -score
+    };
+    for_side <= 30
+}

@@ -27,7 +27,12 @@ fn counters(pairs: &[(&str, u64)]) -> Map<String, Value> {
 }
 
 /// The figures of every player of a finished match (none while it is being played).
-pub fn figures(record: &Record) -> Result<Vec<PlayerFigures>, Error> {
+/// `computer` gives the sides the computer played, so that results against it are counted
+/// per level.
+pub fn figures(
+    record: &Record,
+    computer: &crate::store::Computer,
+) -> Result<Vec<PlayerFigures>, Error> {
     let mut state = record.setup()?;
     // Counters per (side, seat), in the order the game needs.
     let mut by_player: Vec<Vec<[u64; 8]>> =
@@ -117,6 +122,25 @@ pub fn figures(record: &Record) -> Result<Vec<PlayerFigures>, Error> {
                         ("twenties", summary["twenties"][side].as_u64().unwrap_or(0)),
                         ("rounds_won", won),
                     ])
+                }
+                "morris" => {
+                    // Results against people and against each computer level are counted
+                    // apart ("vs_people_won", "vs_level_3_drawn").
+                    let opponent = match computer.get(&(1 - side)) {
+                        Some(level) => format!("vs_level_{level}_{result}"),
+                        None => format!("vs_people_{result}"),
+                    };
+                    let turns = record
+                        .actions
+                        .iter()
+                        .filter(|a| a.as_str().is_some_and(|t| !t.starts_with('x')))
+                        .count() as u64;
+                    let mut c = counters(&[
+                        ("removed", summary["scores"][side].as_u64().unwrap_or(0)),
+                        ("turns", turns.div_ceil(2)),
+                    ]);
+                    c.insert(opponent, 1.into());
+                    c
                 }
                 _ => Map::new(),
             };

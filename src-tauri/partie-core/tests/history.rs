@@ -537,3 +537,37 @@ fn notes_on_a_match_travel_with_its_record() {
     store.set_notes(ids[0], "", "").unwrap();
     assert_eq!(store.notes(ids[0]).unwrap(), (None, None));
 }
+
+#[test]
+fn morris_results_are_counted_against_people_and_each_computer_level() {
+    let mut store = partie_core::store::Store::open_in_memory().unwrap();
+    let vs_computer: partie_core::store::Computer = [(1usize, 2u8)].into_iter().collect();
+    let game = ["a1", "d6", "a4", "f4", "a7", "xd6"];
+    let m = store
+        .new_match_against(
+            "morris",
+            &rules(json!({"pieces": 3})),
+            &sides(&[&["Ann"], &["Computer"]]),
+            &vs_computer,
+        )
+        .unwrap();
+    for t in game {
+        store.play(m.id, &json!(t)).unwrap();
+    }
+    let m = store
+        .new_match("morris", &rules(json!({})), &sides(&[&["Ann"], &["Ben"]]))
+        .unwrap();
+    store.play(m.id, &json!("d6")).unwrap();
+    store.play(m.id, &json!("1/2-1/2")).unwrap();
+    let ann = store.search_players("Ann", false).unwrap()[0].id;
+    let s = store.player_stats(ann, "morris").unwrap();
+    assert_eq!((s.matches, s.wins, s.draws, s.losses), (2, 1, 1, 0));
+    assert_eq!(s.totals["vs_level_2_won"], 1);
+    assert_eq!(s.totals["vs_people_drawn"], 1);
+    assert_eq!(s.totals["removed"], 1);
+    let computer = store.search_players("Computer", false).unwrap()[0].id;
+    assert_eq!(
+        store.player_stats(computer, "morris").unwrap().totals["vs_people_lost"],
+        1
+    );
+}

@@ -4,8 +4,8 @@ import { ipc } from '../ipc.js';
 import { h, names } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
+import { GAMES } from '../games.js';
 
-const GAMES = ['molkky', 'molkkout', 'crokinole'];
 
 function scoreLine(item) {
   const s = item.summary || {};

@@ -6,8 +6,9 @@ import { t } from '../i18n.js';
 import { app } from '../app.js';
 import * as molkky from './molkky.js';
 import * as crokinole from './crokinole.js';
+import * as morris from './morris.js';
 
-const SCREENS = { molkky, molkkout: molkky, crokinole };
+const SCREENS = { molkky, molkkout: molkky, crokinole, morris };
 
 export function mount(root, args) {
   let inner = null;

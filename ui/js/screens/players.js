@@ -5,7 +5,7 @@ import { h, scheduler } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 
-const GAMES = ['molkky', 'crokinole', 'molkkout'];
+import { GAMES } from '../games.js';
 const RATES = {
   points_per_throw: (v) => v.toFixed(1), miss_rate: (v) => `${Math.round(v * 100)} %`,
   chance_success: (v) => `${Math.round(v * 100)} %`, points_per_round: (v) => v.toFixed(1),
@@ -39,7 +39,25 @@ export function mount(root, [id]) {
       h('p', { class: 'stats-line', text: t('record_line', { n: s.matches, w: s.wins, l: s.losses, d: s.draws, rate: Math.round(s.win_rate * 100) }) }),
       formDots(s.form),
       h('dl', { class: 'rates' }, Object.entries(s.rates).filter(([, v]) => v != null).map(([k, v]) => [
-        h('dt', { text: t(`rate_${k}`) }), h('dd', { 'data-rate': k, text: (RATES[k] || String)(v) })])));
+        h('dt', { text: t(`rate_${k}`) }), h('dd', { 'data-rate': k, text: (RATES[k] || String)(v) })])),
+      opponents(s.totals));
+  }
+
+  // Results against people and against each computer level (Morris counts them apart, as
+  // "vs_people_won", "vs_level_3_drawn", ...).
+  function opponents(totals) {
+    const rows = {};
+    for (const [k, n] of Object.entries(totals || {})) {
+      const m = /^vs_(people|level_(\d))_(won|drawn|lost)$/.exec(k);
+      if (!m) continue;
+      const row = (rows[m[1]] ||= { won: 0, drawn: 0, lost: 0, level: m[2] });
+      row[m[3]] += n;
+    }
+    const keys = Object.keys(rows).sort();
+    if (!keys.length) return null;
+    return h('dl', { class: 'rates', 'data-opponents': '' }, keys.map((k) => [
+      h('dt', { text: rows[k].level ? t('vs_level', { n: rows[k].level }) : t('vs_people') }),
+      h('dd', { 'data-vs': k, text: t('wdl', { w: rows[k].won, d: rows[k].drawn, l: rows[k].lost }) })]));
   }
 
   function playerPage() {

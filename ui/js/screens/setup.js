@@ -6,9 +6,12 @@ import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { rulesForm } from '../molkky-rules.js';
 import { crokinoleForm } from '../crokinole-rules.js';
+import { morrisForm } from '../morris-rules.js';
+import { GAMES } from '../games.js';
 
-const GAMES = ['molkky', 'molkkout', 'crokinole'];
-const FORMS = { molkky: rulesForm, crokinole: crokinoleForm };
+const FORMS = { molkky: rulesForm, crokinole: crokinoleForm, morris: morrisForm };
+// How many sides a game takes at most (Rust checks; this only trims a remembered line-up).
+const MAX_SIDES = { molkkout: 2, crokinole: 3, morris: 2 };
 
 function shuffled(list) {
   const a = list.slice();
@@ -31,8 +34,14 @@ export function mount(root, [game = 'molkky']) {
     rules: { ...(app.settings.rules?.[game] || {}) },
     saveDefaults: false,
     busy: false,
+    opponent: 'person', // Morris: 'person' or 'computer'
+    level: 2,
+    colour: 0,          // the person's side against the computer
+    moves: '',          // a Morris move list to import
   };
-  if (game !== 'molkky') st.sides = st.sides.slice(0, game === 'crokinole' ? 3 : 2);
+  if (MAX_SIDES[game]) st.sides = st.sides.slice(0, MAX_SIDES[game]);
+  if (game === 'morris') st.sides = st.sides.map((s) => s.slice(0, 1));
+  const vsComputer = () => game === 'morris' && st.opponent === 'computer';
   st.teamMode = st.sides.some((s) => s.length > 1);
   const form = FORMS[game] ? FORMS[game](st.rules, (r) => { st.rules = r; }) : null;
 
@@ -40,6 +49,13 @@ export function mount(root, [game = 'molkky']) {
 
   function addName(name) {
     if (inLineup(name)) return;
+    const max = vsComputer() ? 1 : MAX_SIDES[game];
+    if (max && !st.teamMode && st.sides.length >= max) {
+      // A full line-up: the newest name takes the last place.
+      st.sides[max - 1] = [name];
+      render();
+      return;
+    }
     if (st.teamMode && st.active != null && st.sides[st.active]) st.sides[st.active].push(name);
     else {
       st.sides.push([name]);
@@ -81,8 +97,15 @@ export function mount(root, [game = 'molkky']) {
     if (st.busy) return;
     st.busy = true;
     const rules = form ? form.value() : {};
+    let sides = st.sides;
+    let computer = null;
+    if (vsComputer()) {
+      const machine = [t('mor_computer_name')];
+      sides = st.colour === 0 ? [st.sides[0], machine] : [machine, st.sides[0]];
+      computer = { [1 - st.colour]: st.level };
+    }
     try {
-      const m = await ipc.newMatch(game, rules, st.sides);
+      const m = await ipc.newMatch(game, rules, sides, computer);
       await app.saveSetting('last_lineup', st.sides);
       if (form && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, [game]: rules });
       app.go(`#/match/${m.id}`);
@@ -121,8 +144,42 @@ export function mount(root, [game = 'molkky']) {
     nameInput,
     h('button', { class: 'btn', type: 'submit', id: 'add-player' }, t('add_player')));
 
+  async function importMoves() {
+    try {
+      const m = await ipc.importMoves(st.moves, form ? form.value() : {}, st.sides);
+      app.go(`#/match/${m.id}`);
+    } catch (e) { app.error(e); }
+  }
+
+  function seg(id, label, values, current, text, set) {
+    return h('fieldset', { class: 'segmented' }, h('legend', { text: label }),
+      values.map((v) => h('button', {
+        type: 'button', class: 'seg', id: `${id}-${v}`, 'aria-pressed': String(current === v),
+        onclick: () => { set(v); render(); },
+      }, text(v))));
+  }
+
+  // Against the computer: its level and the person's colour; or a move list to import.
+  function morrisBlock() {
+    return h('div', { class: 'mor-setup' },
+      seg('opponent', t('mor_opponent'), ['person', 'computer'], st.opponent, (v) => t(`mor_opponent_${v}`), (v) => {
+        st.opponent = v;
+        if (v === 'computer') st.sides = st.sides.slice(0, 1);
+      }),
+      vsComputer() ? [
+        seg('level', t('mor_level'), [1, 2, 3, 4, 5], st.level, (v) => t(`mor_level_${v}`), (v) => { st.level = v; }),
+        seg('colour', t('mor_your_colour'), [0, 1], st.colour, (v) => t(v === 0 ? 'mor_light_first' : 'mor_dark'), (v) => { st.colour = v; }),
+      ] : h('details', { class: 'mor-import' },
+        h('summary', { text: t('mor_import') }),
+        h('textarea', {
+          id: 'import-moves', rows: 3, 'data-key': 'import-moves', placeholder: '1. d6 f4 2. a1 b4 ...',
+          oninput: (ev) => { st.moves = ev.target.value; },
+        }, st.moves),
+        h('button', { class: 'btn', type: 'button', id: 'import-moves-go', disabled: st.sides.length !== 2, onclick: importMoves }, t('mor_import_go'))));
+  }
+
   const draw = () => {
-    const enough = st.sides.length >= 2;
+    const enough = vsComputer() ? st.sides.length === 1 : st.sides.length >= 2;
     const available = st.known.filter((p) => !inLineup(p.name));
     return h('section', { class: 'setup' },
       h('div', { class: 'setup-cols' },
@@ -136,9 +193,10 @@ export function mount(root, [game = 'molkky']) {
           ] : null),
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },
-            h('h2', { text: t(game === 'crokinole' ? 'cro_seats' : 'sides') }),
+            h('h2', { text: t(game === 'crokinole' ? 'cro_seats' : game === 'morris' ? 'mor_seats' : 'sides') }),
             h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); render(); } }, t('shuffle'))),
-          game !== 'molkkout' ? h('label', { class: 'toggle' },
+          game === 'morris' ? morrisBlock() : null,
+          game !== 'molkkout' && game !== 'morris' ? h('label', { class: 'toggle' },
             h('input', { type: 'checkbox', id: 'team-mode', checked: st.teamMode, onchange: (ev) => { st.teamMode = ev.target.checked; st.active = null; render(); } }),
             h('span', { text: t('team_mode') }),
             st.teamMode ? h('small', { text: st.active != null ? t('add_to_side', { n: st.active + 1 }) : t('team_mode_hint') }) : null) : null,
@@ -150,7 +208,7 @@ export function mount(root, [game = 'molkky']) {
               h('span', { text: t('save_defaults') }))] : null)),
       h('div', { class: 'sticky-actions' },
         h('button', { class: 'btn primary big', type: 'button', id: 'start', disabled: !enough, onclick: start },
-          enough ? t('start') : t('need_two_sides'))));
+          enough ? t('start') : t(vsComputer() ? 'mor_need_one_player' : 'need_two_sides'))));
   };
   const render = scheduler(root, draw);
 

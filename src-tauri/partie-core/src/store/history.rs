@@ -431,7 +431,10 @@ impl Store {
         };
         let mut all = Vec::with_capacity(ids.len());
         for &id in &ids {
-            all.push((id, crate::stats::figures(&self.record(id)?)?));
+            all.push((
+                id,
+                crate::stats::figures(&self.record(id)?, &self.computer(id)?)?,
+            ));
         }
         let tx = self
             .conn

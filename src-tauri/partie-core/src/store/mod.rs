@@ -535,7 +535,7 @@ impl Store {
         let figures = if state.is_over() {
             let mut record = self.record(id)?;
             record.actions.push(action.clone());
-            crate::stats::figures(&record)?
+            crate::stats::figures(&record, &self.computer(id)?)?
         } else {
             Vec::new()
         };

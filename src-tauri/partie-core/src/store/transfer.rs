@@ -214,7 +214,7 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         let mut figures = Vec::with_capacity(incoming.len());
         for m in &incoming {
-            figures.push(crate::stats::figures(&m.record)?);
+            figures.push(crate::stats::figures(&m.record, &m.computer)?);
         }
         let mut report = ImportReport {
             imported: 0,

@@ -1,0 +1,186 @@
+"""Nine Men's Morris on the board: placing, moving and removing by tapping (and dragging),
+undo and redo, the computer's replies, and a game resumed after the app was killed."""
+import json
+
+from test_molkky import add_players
+
+
+def actions(p):
+    return int(p.attr("section.morris", "data-actions"))
+
+
+def wait_actions(p, n, timeout=10):
+    p.wait_until(f"const s = document.querySelector('section.morris'); return s && Number(s.dataset.actions) === {n}", timeout)
+
+
+def wait_actions_above(p, n, timeout=10):
+    p.wait_until(f"const s = document.querySelector('section.morris'); return s && Number(s.dataset.actions) > {n}", timeout)
+
+
+def point(name):
+    return f'#mor-board [data-point="{name}"]'
+
+
+def play(p, token):
+    """Plays one token the way a finger does: a tap on the point (place, remove), or a tap on
+    the piece then on its highlighted target (move). Waits until the app has committed it."""
+    before = actions(p)
+    if token.startswith("x"):
+        p.tap_at(point(token[1:]))
+    elif "-" in token:
+        a, b = token.split("-")
+        select(p, point(a))
+        p.tap_at(point(b))
+    else:
+        p.tap_at(point(token))
+    wait_actions(p, before + 1)
+
+
+def select(p, selector):
+    """Taps a piece until the board shows it selected (a tap landing during a redraw is lost)."""
+    for _ in range(4):
+        p.tap_at(selector)
+        try:
+            p.wait_until("return document.querySelector('#mor-board .selected') !== null", 2)
+            return
+        except Exception:
+            continue
+    raise AssertionError(f"{selector} never got selected")
+
+
+def board(p):
+    """Point → side, read from the drawn board."""
+    return p.d.execute_script("""
+        const out = {};
+        for (const g of document.querySelectorAll('#mor-board [data-point]')) {
+          if (g.classList.contains('side-0')) out[g.dataset.point] = 0;
+          if (g.classList.contains('side-1')) out[g.dataset.point] = 1;
+        }
+        return out;""")
+
+
+def new_game(p, names, pieces=None, computer=None, colour=None):
+    p.start()
+    p.tap("#new-morris")
+    p.wait_css("#new-player")
+    if computer:
+        p.tap("#opponent-computer")
+        p.tap(f"#level-{computer}")
+        if colour is not None:
+            p.tap(f"#colour-{colour}")
+    add_players(p, *names)
+    if pieces:
+        p.tap(f"#rule-pieces-{pieces}")
+    return p
+
+
+GAME = ["f4", "d1", "c3", "d2", "c4", "f6", "b6", "f2", "c5", "xd1", "d3", "b2", "g1",
+        "c4-b4", "xg1", "f6-d6", "b4-c4", "xd2", "d6-d5", "c4-b4", "xd3"]
+
+
+def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
+    p = new_game(partie, ["Alice", "Bruno"], pieces=6)
+    p.shot("30-morris-setup")
+    p.tap("#start")
+    p.wait_css("#mor-board")
+    assert p.text("#status-line") == "Alice to place a piece"
+    assert p.count("#mor-board .target") == 24
+    for t in GAME[:9]:
+        play(p, t)
+    # c3-c4-c5: a mill. Only Bruno's pieces outside mills are offered, and the board says so.
+    assert p.text("#status-line").startswith("Alice closed a mill")
+    assert sorted(p.d.execute_script(
+        "return [...document.querySelectorAll('#mor-board .removable')].map(g => g.dataset.point)")) == ["d1", "d2", "f2", "f6"]
+    p.tap_at(point("b6"))                   # her own piece: nothing happens
+    assert actions(p) == 9
+    p.shot("31-morris-removal")
+    play(p, "xd1")
+    assert p.texts('[data-on-board] b') == ["5", "3"]
+    # Undo takes the removal back, redo plays it again.
+    p.tap("#undo")
+    wait_actions(p, 9)
+    assert "d1" in board(p)
+    p.tap("#redo")
+    wait_actions(p, 10)
+    assert "d1" not in board(p)
+    for t in GAME[10:16]:
+        play(p, t)
+    # A move by dragging: b4 to c4.
+    before = actions(p)
+    p.d.execute_script("""
+        const from = document.querySelector('[data-point="b4"]'), to = document.querySelector('[data-point="c4"]');
+        const at = (el) => { const r = el.getBoundingClientRect(); return {clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true, pointerType: 'touch'}; };
+        from.dispatchEvent(new PointerEvent('pointerdown', at(from)));
+        to.dispatchEvent(new PointerEvent('pointerup', at(to)));""")
+    wait_actions(p, before + 1)
+    assert board(p).get("c4") == 0
+    for t in GAME[17:]:
+        play(p, t)
+    p.wait_css('section.morris[data-status="won"]')
+    assert p.text("#status-line") == "Alice wins! · Bruno has only two pieces left"
+    assert p.count("#mor-board .target, #mor-board .removable") == 0
+    moves = p.d.execute_script("return document.querySelector('#mor-move-list').value")
+    assert moves == ("1. f4 d1 2. c3 d2 3. c4 f6 4. b6 f2 5. c5xd1 d3 6. b2 g1 7. c4-b4xg1 f6-d6 "
+                     "8. b4-c4xd2 d6-d5 9. c4-b4xd3 1-0")
+    p.shot("32-morris-won")
+
+
+def test_against_the_easiest_computer_to_the_end(partie):
+    p = new_game(partie, ["Alice"], computer=1)
+    p.tap("#start")
+    p.wait_css("#mor-board")
+    assert p.texts(".mor-side-name small")[1] == "computer · level 1"
+    for turn in range(300):
+        status = p.attr("section.morris", "data-status")
+        if status != "playing":
+            break
+        n = actions(p)
+        # Alice's turn: remove, place, or move a piece (the first one offered).
+        if p.count("#mor-board .removable"):
+            p.tap_at("#mor-board .removable")
+        elif p.count("#mor-board .target"):
+            p.tap_at("#mor-board .target")
+        else:
+            select(p, "#mor-board [data-point][tabindex='0']")
+            p.tap_at("#mor-board .target")
+        # Her token, then the computer's reply (or the end): until Alice acts again.
+        wait_actions_above(p, n)
+        p.wait_until("const s = document.querySelector('section.morris'); return s && (s.dataset.status !== 'playing' "
+                     "|| (document.querySelector('.mor-side.active[data-side=\"0\"]') && "
+                     "!document.querySelector('#status-line').textContent.includes('thinking')))", 20)
+        if turn == 3:
+            p.shot("33-morris-computer")
+            # Undo takes back the computer's reply and Alice's move together.
+            before = actions(p)
+            p.tap("#undo")
+            p.wait_until(f"return Number(document.querySelector('section.morris').dataset.actions) < {before - 1}")
+            assert p.text("#status-line").startswith("Alice"), "back to a position where Alice acts"
+            assert p.count("#mor-board .target, #mor-board .removable") > 0
+    p.wait_css("#rematch")
+    assert p.attr("section.morris", "data-status") in ("won", "drawn")
+
+
+def test_killed_mid_game_resumes_on_the_same_board(partie):
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.tap("#start")
+    p.wait_css("#mor-board")
+    for t in ["a1", "d6", "a4", "f4", "a7"]:
+        play(p, t)
+    before = board(p)
+    p.kill_app()
+    p.start()
+    p.wait_css("#unfinished")
+    p.tap("#unfinished .match-open")
+    p.wait_css("#mor-board")
+    assert board(p) == before
+    assert p.text("#status-line").startswith("Alice closed a mill")
+    play(p, "xf4")
+    assert p.text("#status-line") == "Bruno to place a piece"
+    # The French board, in the outdoor theme.
+    p.tap("#nav-settings")
+    p.tap_until("#set-language-fr", "return document.documentElement.lang === 'fr'")
+    p.tap("#set-theme-outdoor")
+    p.tap("#nav-back")                      # back to the board
+    p.wait_css("#mor-board")
+    assert p.text("#status-line") == "À Bruno de poser un pion"
+    p.shot("34-morris-fr-outdoor")

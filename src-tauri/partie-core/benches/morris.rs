@@ -1,0 +1,69 @@
+//! Speed of the Morris issue, measured with criterion (figures in docs/performance.md):
+//! - move generation: perft from the start and from a middle game (nodes per second = nodes
+//!   divided by the time criterion reports);
+//! - search: a fixed depth from both positions, and the time each computer level takes to
+//!   answer in the app (levels 4 and 5 stop on their clock: 0.4 s and 1.5 s at most).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use partie_core::morris::perft::perft;
+use partie_core::morris::search::{Level, Limits, Searcher};
+use partie_core::morris::{Action, Morris};
+use partie_core::Game;
+use serde_json::{json, Map};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The middle game of the repetition scenario: 18 pieces placed, moving.
+const MIDDLE: [&str; 19] = [
+    "f4", "c5", "d5", "g7", "f2", "a1", "e5", "d1", "a7", "g4", "b4", "b2", "d3", "e3", "c4", "e4",
+    "b6", "d7", "f4-f6",
+];
+
+fn game(tokens: &[&str]) -> Morris {
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let mut g = Morris::setup(&Map::new(), &sides).unwrap();
+    for t in tokens {
+        g = g.play(&Action::from_json(&json!(t)).unwrap()).unwrap();
+    }
+    g
+}
+
+fn bench(c: &mut Criterion) {
+    let start = game(&[]);
+    let middle = game(&MIDDLE);
+    let mut group = c.benchmark_group("morris");
+    group.sample_size(10);
+    group.bench_function("perft_start_depth_5 (5,100,480 nodes)", |b| {
+        b.iter(|| perft(start.position(), black_box(5), &mut start.repetitions().clone()))
+    });
+    let n = perft(middle.position(), 5, &mut middle.repetitions().clone());
+    group.bench_function(format!("perft_middle_depth_5 ({n} nodes)"), |b| {
+        b.iter(|| perft(middle.position(), black_box(5), &mut middle.repetitions().clone()))
+    });
+    for (name, g) in [("start", &start), ("middle", &middle)] {
+        let mut searcher = Searcher::new(20);
+        let limits = Limits {
+            depth: 6,
+            time: None,
+            stop: None,
+        };
+        let nodes = searcher.search(g.position(), g.repetitions(), &limits).nodes;
+        group.bench_function(format!("search_{name}_depth_6 ({nodes} nodes)"), |b| {
+            b.iter(|| Searcher::new(20).search(g.position(), g.repetitions(), &limits))
+        });
+    }
+    for level in 1..=4u8 {
+        let l = Level::new(level).unwrap();
+        group.bench_function(format!("level_{level}_answer_middle"), |b| {
+            b.iter(|| l.choose(middle.position(), middle.repetitions(), 7, None))
+        });
+    }
+    group.measurement_time(Duration::from_secs(20));
+    group.bench_function("level_5_answer_start", |b| {
+        b.iter(|| Level::new(5).unwrap().choose(start.position(), start.repetitions(), 7, None))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+mod files;
 mod settings;
 
 pub use settings::SettingsFile;
@@ -82,7 +83,10 @@ impl AppState {
     }
 
     /// Runs `f` on the open store; `storage` when the database could not be opened.
-    fn with<T>(&self, f: impl FnOnce(&mut Store) -> Result<T, Error>) -> Result<T, Error> {
+    pub(crate) fn with<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         let mut guard = self
             .store
             .lock()
@@ -297,6 +301,37 @@ fn import_records(state: State<'_, AppState>, text: String) -> Result<ImportRepo
     state.with(|s| s.import(&text))
 }
 
+/// The summary after the first `n` actions of a match: one step of its replay.
+#[tauri::command(async)]
+fn summary_at(state: State<'_, AppState>, match_id: i64, n: usize) -> Result<Value, Error> {
+    state.with(|s| s.summary_at(match_id, n))
+}
+
+/// A player's latest finished matches of a game, oldest first, for the charts.
+#[tauri::command(async)]
+fn player_series(
+    state: State<'_, AppState>,
+    player: i64,
+    game: String,
+) -> Result<Vec<Value>, Error> {
+    state.with(|s| s.player_series(player, &game, 30))
+}
+
+/// The leaderboard of a game: `[player, name, matches, wins]` rows.
+#[tauri::command(async)]
+fn leaderboard(state: State<'_, AppState>, game: String) -> Result<Value, Error> {
+    state.with(|s| Ok(serde_json::json!(s.leaderboard(&game, 50)?)))
+}
+
+/// Two players' finished matches against each other: `{a, b, draws}` wins.
+#[tauri::command(async)]
+fn head_to_head(state: State<'_, AppState>, a: i64, b: i64, game: String) -> Result<Value, Error> {
+    state.with(|s| {
+        let (wa, wb, d) = s.head_to_head(a, b, &game)?;
+        Ok(serde_json::json!({"a": wa, "b": wb, "draws": d}))
+    })
+}
+
 #[tauri::command]
 fn game_info(game: String) -> Result<Value, Error> {
     partie_core::game::info(&game)
@@ -332,6 +367,15 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         set_notes,
         export_match,
         import_records,
+        summary_at,
+        player_series,
+        leaderboard,
+        head_to_head,
+        files::export_file,
+        files::list_files,
+        files::import_file,
+        files::backup_file,
+        files::restore_file,
         settings::get_settings,
         settings::set_setting,
     ])

@@ -34,11 +34,23 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("morris");
     group.sample_size(10);
     group.bench_function("perft_start_depth_5 (5,100,480 nodes)", |b| {
-        b.iter(|| perft(start.position(), black_box(5), &mut start.repetitions().clone()))
+        b.iter(|| {
+            perft(
+                start.position(),
+                black_box(5),
+                &mut start.repetitions().clone(),
+            )
+        })
     });
     let n = perft(middle.position(), 5, &mut middle.repetitions().clone());
     group.bench_function(format!("perft_middle_depth_5 ({n} nodes)"), |b| {
-        b.iter(|| perft(middle.position(), black_box(5), &mut middle.repetitions().clone()))
+        b.iter(|| {
+            perft(
+                middle.position(),
+                black_box(5),
+                &mut middle.repetitions().clone(),
+            )
+        })
     });
     for (name, g) in [("start", &start), ("middle", &middle)] {
         let mut searcher = Searcher::new(20);
@@ -47,7 +59,9 @@ fn bench(c: &mut Criterion) {
             time: None,
             stop: None,
         };
-        let nodes = searcher.search(g.position(), g.repetitions(), &limits).nodes;
+        let nodes = searcher
+            .search(g.position(), g.repetitions(), &limits)
+            .nodes;
         group.bench_function(format!("search_{name}_depth_6 ({nodes} nodes)"), |b| {
             b.iter(|| Searcher::new(20).search(g.position(), g.repetitions(), &limits))
         });
@@ -60,7 +74,11 @@ fn bench(c: &mut Criterion) {
     }
     group.measurement_time(Duration::from_secs(20));
     group.bench_function("level_5_answer_start", |b| {
-        b.iter(|| Level::new(5).unwrap().choose(start.position(), start.repetitions(), 7, None))
+        b.iter(|| {
+            Level::new(5)
+                .unwrap()
+                .choose(start.position(), start.repetitions(), 7, None)
+        })
     });
     group.finish();
 }

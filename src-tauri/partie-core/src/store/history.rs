@@ -365,6 +365,33 @@ impl Store {
         Ok(out)
     }
 
+    /// A player's latest finished matches of a game, oldest first (for charts): when each
+    /// ended, its result and the player's figures in it.
+    pub fn player_series(&self, player: i64, game: &str, limit: i64) -> Result<Vec<Value>, Error> {
+        self.player(player)?;
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT finished_at, result, stats FROM player_stats WHERE player_id = ?1 AND game = ?2
+             ORDER BY finished_at DESC, match_id DESC LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(params![player, game, limit.clamp(1, 200)], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut out: Vec<Value> = rows
+            .map(|r| {
+                r.map(|(at, result, stats)| {
+                    let counters: Value = serde_json::from_str(&stats).unwrap_or(Value::Null);
+                    serde_json::json!({"finished_at": at, "result": result, "counters": counters})
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        out.reverse();
+        Ok(out)
+    }
+
     /// Players of a game by wins, then win rate, then matches: (player, name, matches, wins).
     pub fn leaderboard(
         &self,

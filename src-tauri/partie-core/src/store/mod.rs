@@ -521,6 +521,28 @@ impl Store {
         self.play(id, action)
     }
 
+    /// The summary after the first `n` actions of a match (a step of its replay), with the
+    /// action that led there.
+    pub fn summary_at(&self, id: i64, n: usize) -> Result<Value, Error> {
+        let mut record = self.record(id)?;
+        if n > record.actions.len() {
+            return Err(Error::not_found(format!(
+                "match {id} has {} actions, not {n}",
+                record.actions.len()
+            ))
+            .with_code("no_step"));
+        }
+        record.actions.truncate(n);
+        let state = record
+            .replay()
+            .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
+        Ok(serde_json::json!({
+            "step": n,
+            "action": record.actions.last(),
+            "summary": state.summary(),
+        }))
+    }
+
     /// Plays one action: checked by the rules, committed, then shown. On any error nothing is
     /// written and the match is as it was.
     pub fn play(&mut self, id: i64, action: &Value) -> Result<MatchView, Error> {

@@ -1,0 +1,149 @@
+//! Export, import, backup and restore through files in one folder the user can reach:
+//! `Documents/Partie` (or `$PARTIE_EXPORT_DIR`), the app's data folder where there is no
+//! documents folder (phones). No file dialog is needed, and nothing leaves the device unless the
+//! user takes the file.
+
+use crate::AppState;
+use partie_core::store::ImportReport;
+use partie_core::Error;
+use serde::Serialize;
+use std::path::PathBuf;
+use tauri::{Manager, Runtime, State};
+
+/// The folder exports and backups go to, created on demand.
+fn folder<R: Runtime>(app: &tauri::AppHandle<R>) -> Result<PathBuf, Error> {
+    let dir = match std::env::var_os("PARTIE_EXPORT_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => match app.path().document_dir() {
+            Ok(d) => d.join("Partie"),
+            Err(_) => app
+                .path()
+                .app_data_dir()
+                .map_err(|e| Error::storage(e.to_string()))?
+                .join("exports"),
+        },
+    };
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Error::storage(format!("cannot create {}: {e}", dir.display())))?;
+    Ok(dir)
+}
+
+/// A file name in the folder: no path, only the names this app writes.
+fn named(dir: &std::path::Path, name: &str) -> Result<PathBuf, Error> {
+    let plain = !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if !plain {
+        return Err(Error::not_found(format!("no file {name:?}")).with_code("no_file"));
+    }
+    Ok(dir.join(name))
+}
+
+fn stamp() -> String {
+    partie_core::time::iso(partie_core::store::now_ms())
+        .replace([':', '.'], "-")
+        .trim_end_matches('Z')
+        .to_string()
+}
+
+/// A file written for the user.
+#[derive(Debug, Serialize)]
+pub struct Written {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its name in the folder.
+    pub name: String,
+}
+
+/// Writes an export: `what` is `all` (records), `csv`, or a match id (its record).
+#[tauri::command(async)]
+pub fn export_file<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    what: String,
+) -> Result<Written, Error> {
+    let dir = folder(&app)?;
+    let (name, text) = state.with(|s| match what.as_str() {
+        "all" => Ok((
+            format!("partie-{}.json", stamp()),
+            s.export_all()?.to_string(),
+        )),
+        "csv" => Ok((format!("partie-{}.csv", stamp()), s.export_csv()?)),
+        id => {
+            let id: i64 = id
+                .parse()
+                .map_err(|_| Error::not_found(format!("no match {id}")))?;
+            Ok((
+                format!("partie-match-{id}-{}.json", stamp()),
+                s.export_match(id)?.to_string(),
+            ))
+        }
+    })?;
+    let path = dir.join(&name);
+    std::fs::write(&path, text)
+        .map_err(|e| Error::storage(format!("cannot write {}: {e}", path.display())))?;
+    Ok(Written { path, name })
+}
+
+/// The files in the folder that can be imported (`.json`) or restored (`.partie-backup`),
+/// newest first.
+#[tauri::command(async)]
+pub fn list_files<R: Runtime>(app: tauri::AppHandle<R>) -> Result<Vec<String>, Error> {
+    let dir = folder(&app)?;
+    let mut files: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(&dir)
+        .map_err(|e| Error::storage(e.to_string()))?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let wanted = name.ends_with(".json") || name.ends_with(".partie-backup");
+            let when = e.metadata().and_then(|m| m.modified()).ok()?;
+            wanted.then_some((when, name))
+        })
+        .collect();
+    files.sort_by(|a, b| b.cmp(a));
+    Ok(files.into_iter().map(|(_, n)| n).collect())
+}
+
+/// Imports the records of a file of the folder.
+#[tauri::command(async)]
+pub fn import_file<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<ImportReport, Error> {
+    let path = named(&folder(&app)?, &name)?;
+    let meta = std::fs::metadata(&path)
+        .map_err(|_| Error::not_found(format!("no file {name:?}")).with_code("no_file"))?;
+    if meta.len() > 64 << 20 {
+        return Err(Error::bad_record("the file is larger than 64 MiB").with_code("too_large"));
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| Error::bad_record(format!("cannot read {name}: {e}")))?;
+    state.with(|s| s.import(&text))
+}
+
+/// A full copy of the database in the folder.
+#[tauri::command(async)]
+pub fn backup_file<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<Written, Error> {
+    let name = format!("partie-{}.partie-backup", stamp());
+    let path = folder(&app)?.join(&name);
+    state.with(|s| s.backup_to(&path))?;
+    Ok(Written { path, name })
+}
+
+/// Replaces the history with a backup of the folder (checked first; nothing changes on a
+/// refusal).
+#[tauri::command(async)]
+pub fn restore_file<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<(), Error> {
+    let path = named(&folder(&app)?, &name)?;
+    state.with(|s| s.restore_from(&path))
+}

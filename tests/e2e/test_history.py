@@ -78,3 +78,111 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     p.d.execute_script("location.hash = '#/history'")
     p.wait_css("#history-list")
     assert "Annie" in p.text("#history-list")
+
+
+def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypatch):
+    """Two matches, one replayed step by step, shared, exported; a discard taken back; the
+    statistics' charts, head to head and leaderboard; the export imported on a fresh profile."""
+    from conftest import Partie
+    monkeypatch.setenv("PARTIE_EXPORT_DIR", str(tmp_path))
+    p = Partie()
+    try:
+        p.start()
+        quick_molkky(p, ["Anna", "Bea"], winner_first=False)
+        quick_molkky(p, ["Anna", "Bea"])
+        p.tap("#open-history")
+        p.wait_css("#history-list")
+        p.tap("#history-list .match-row:last-child .match-open")   # the first match: Bea won
+        p.wait_css("#end-screen")
+        assert p.text("#end-title") == "Bea wins!"
+
+        # Replay: the start, each throw, back again.
+        p.tap("#replay")
+        p.wait_css("#replay-list")
+        assert p.text("#replay-step") == "Step 0 of 2"
+        assert p.texts("#replay-scores [data-score]") == ["0", "0"]
+        p.tap("#replay-next")
+        p.wait_text("#replay-step", "Step 1 of 2")
+        assert p.text("#replay-action") == "Miss"
+        p.tap("#replay-last")
+        p.wait_text("#replay-step", "Step 2 of 2")
+        assert p.text("#replay-action") == "pins 10"
+        assert p.texts("#replay-scores [data-score]") == ["0", "10"]
+        p.tap("#replay-prev")
+        p.wait_text("#replay-step", "Step 1 of 2")
+        assert p.texts("#replay-scores [data-score]") == ["0", "0"]
+        p.shot("35-replay")
+
+        # Share the result as a short text; export this match to a file.
+        p.tap("#nav-back")
+        p.wait_css("#share")
+        p.tap("#share")
+        p.wait_css("#toast:not([hidden])")
+        assert "Mölkky" in p.text("#toast") and "Anna 0 – Bea 10. Bea wins!" in p.text("#toast")
+        p.tap("#export-match")
+        p.wait_until("return document.querySelector('#toast').textContent.startsWith('Written')")
+        assert len(list(tmp_path.glob("partie-match-*.json"))) == 1
+
+        # A match started then discarded comes back with Undo.
+        p.d.execute_script("location.hash = '#/home'")
+        p.tap("#new-molkky")
+        p.wait_css("#new-player")
+        p.tap("#start")
+        p.wait_css("#pins")
+        p.throw(3)
+        p.tap("#nav-back")
+        p.wait_css("#unfinished")
+        p.tap("#unfinished [data-discard]")
+        p.tap("#unfinished [data-discard]")
+        p.wait_until("return !document.querySelector('#unfinished')")
+        p.tap("#undo-last")
+        p.wait_css("#unfinished .match-row")
+        p.tap("#unfinished .match-open")
+        p.wait_css("#pins")
+        assert p.scores() == [3, 0], "the discarded match is back with its throw"
+
+        # Anna's statistics: the charts, head to head with Bea, the leaderboard.
+        p.d.execute_script("location.hash = '#/players'")
+        p.wait_css("#leaderboard")
+        assert p.texts("#leaderboard li")[0].startswith("Anna") or p.texts("#leaderboard li")[0].startswith("Bea")
+        anna = p.d.execute_script("return Array.from(document.querySelectorAll('#player-list [data-player]')).find(b => b.textContent === 'Anna').dataset.player")
+        p.tap(f'#player-list [data-player="{anna}"]')
+        p.wait_css('[data-charts="molkky"]')
+        assert p.count('[data-charts="molkky"] .chart-bar') == 2
+        assert p.count('[data-charts="molkky"] .chart-dot') == 2
+        bea = p.d.execute_script("return Array.from(document.querySelectorAll('#versus-player option')).find(o => o.textContent === 'Bea').value")
+        p.d.execute_script(f"const s = document.querySelector('#versus-player'); s.value = '{bea}'; s.dispatchEvent(new Event('change'))")
+        p.wait_css("#versus-result")
+        assert p.text("#versus-result") == "Anna 1 – 1 Bea · 0 drawn"
+        p.shot("36-player-charts")
+
+        # The whole history exported, and a backup, from the settings.
+        p.tap("#nav-settings")
+        p.wait_css("#export-all")
+        p.tap("#export-all")
+        p.wait_until("return document.querySelectorAll('#file-list [data-import]').length === 2")
+        p.tap("#backup")
+        p.wait_until("return document.querySelectorAll('#file-list [data-restore]').length === 1")
+        p.shot("37-your-data")
+    finally:
+        p.close()
+
+    # A fresh profile on the same device: empty, then the export imported.
+    q = Partie()
+    try:
+        q.start()
+        q.tap("#open-history")
+        q.wait_text("#screen", "No match here.")
+        q.tap("#nav-settings")
+        q.wait_css("#file-list")
+        whole = q.d.execute_script(
+            "return Array.from(document.querySelectorAll('#file-list [data-import]')).map(b => b.dataset.import).find(n => !n.includes('-match-'))")
+        q.tap(f'#file-list [data-import="{whole}"]')
+        q.wait_until("return document.querySelector('#toast').textContent.startsWith('3 imported')")
+        q.tap(f'#file-list [data-import="{whole}"]')     # again: nothing is duplicated
+        q.wait_until("return document.querySelector('#toast').textContent.startsWith('0 imported, 3 already here')")
+        q.d.execute_script("location.hash = '#/history'")
+        q.wait_until("return document.querySelectorAll('#history-list .match-row').length === 3")
+        q.shot("38-imported-history")
+    finally:
+        q.close()

@@ -80,7 +80,7 @@ GAME = ["f4", "d1", "c3", "d2", "c4", "f6", "b6", "f2", "c5", "xd1", "d3", "b2",
 
 def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
     p = new_game(partie, ["Alice", "Bruno"], pieces=6)
-    p.shot("30-morris-setup")
+    p.shot("40-morris-setup")
     p.tap("#start")
     p.wait_css("#mor-board")
     assert p.text("#status-line") == "Alice to place a piece"
@@ -93,7 +93,7 @@ def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
         "return [...document.querySelectorAll('#mor-board .removable')].map(g => g.dataset.point)")) == ["d1", "d2", "f2", "f6"]
     p.tap_at(point("b6"))                   # her own piece: nothing happens
     assert actions(p) == 9
-    p.shot("31-morris-removal")
+    p.shot("41-morris-removal")
     play(p, "xd1")
     assert p.texts('[data-on-board] b') == ["5", "3"]
     # Undo takes the removal back, redo plays it again.
@@ -122,7 +122,7 @@ def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
     moves = p.d.execute_script("return document.querySelector('#mor-move-list').value")
     assert moves == ("1. f4 d1 2. c3 d2 3. c4 f6 4. b6 f2 5. c5xd1 d3 6. b2 g1 7. c4-b4xg1 f6-d6 "
                      "8. b4-c4xd2 d6-d5 9. c4-b4xd3 1-0")
-    p.shot("32-morris-won")
+    p.shot("42-morris-won")
 
 
 def test_against_the_easiest_computer_to_the_end(partie):
@@ -149,7 +149,7 @@ def test_against_the_easiest_computer_to_the_end(partie):
                      "|| (document.querySelector('.mor-side.active[data-side=\"0\"]') && "
                      "!document.querySelector('#status-line').textContent.includes('thinking')))", 20)
         if turn == 3:
-            p.shot("33-morris-computer")
+            p.shot("43-morris-computer")
             # Undo takes back the computer's reply and Alice's move together.
             before = actions(p)
             p.tap("#undo")
@@ -183,4 +183,4 @@ def test_killed_mid_game_resumes_on_the_same_board(partie):
     p.tap("#nav-back")                      # back to the board
     p.wait_css("#mor-board")
     assert p.text("#status-line") == "À Bruno de poser un pion"
-    p.shot("34-morris-fr-outdoor")
+    p.shot("44-morris-fr-outdoor")

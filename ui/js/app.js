@@ -9,10 +9,12 @@ import * as match from './screens/match.js';
 import * as settings from './screens/settings.js';
 import * as historyScreen from './screens/history.js';
 import * as players from './screens/players.js';
+import * as replay from './screens/replay.js';
 
-const screens = { home, setup, match, settings, history: historyScreen, players };
+const screens = { home, setup, match, settings, history: historyScreen, players, replay };
 let current = null;
 let toastTimer = null;
+let undoTimer = null;
 
 export const app = {
   settings: { language: 'system', theme: 'system', rules: {}, last_lineup: [] },
@@ -30,6 +32,7 @@ export const app = {
   // Shows a core error in the user's language; it stays until dismissed or the next one.
   error(e) {
     const el = document.getElementById('toast');
+    el.classList.remove('notice');
     el.textContent = errorText(e);
     el.hidden = false;
     clearTimeout(toastTimer);
@@ -38,6 +41,34 @@ export const app = {
 
   clearError() {
     document.getElementById('toast').hidden = true;
+  },
+
+  // A message that is not an error (a copied text, where a file was written).
+  notice(text) {
+    const el = document.getElementById('toast');
+    el.textContent = text;
+    el.hidden = false;
+    el.classList.add('notice');
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.hidden = true; el.classList.remove('notice'); }, 8000);
+  },
+
+  // Offers to take back what was just done (a discarded match), for a few seconds.
+  offerUndo(text, onUndo) {
+    const bar = document.getElementById('undo-bar');
+    bar.replaceChildren();
+    const label = document.createElement('span');
+    label.textContent = text;
+    const btn = document.createElement('button');
+    btn.className = 'btn small';
+    btn.type = 'button';
+    btn.id = 'undo-last';
+    btn.textContent = t('undo');
+    btn.addEventListener('click', async () => { bar.hidden = true; await onUndo(); });
+    bar.append(label, btn);
+    bar.hidden = false;
+    clearTimeout(undoTimer);
+    undoTimer = setTimeout(() => (bar.hidden = true), 10000);
   },
 
   // Polite screen-reader announcement of what a tap did.

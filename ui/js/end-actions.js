@@ -1,12 +1,13 @@
-// The buttons under every game's end screen: rematch (same players, same rules), undo the
-// last action, home.
+// The buttons under every game's end screen: rematch (same players, same rules), share the
+// result, replay it step by step, undo the last action, home.
 
 import { ipc } from './ipc.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { app } from './app.js';
+import { share } from './share.js';
 
-export function endActions(matchId, undo) {
+export function endActions(matchId, undo, view) {
   return h('div', { class: 'end-actions' },
     h('button', {
       class: 'btn primary big', type: 'button', id: 'rematch', 'data-key': 'rematch',
@@ -14,6 +15,15 @@ export function endActions(matchId, undo) {
         try { const m = await ipc.rematch(matchId); app.go(`#/match/${m.id}`); } catch (e) { app.error(e); }
       },
     }, t('rematch')),
+    h('div', { class: 'end-row' },
+      view ? h('button', { class: 'btn big', type: 'button', id: 'share', onclick: () => share(view) }, t('share')) : null,
+      h('button', { class: 'btn big', type: 'button', id: 'replay', onclick: () => app.go(`#/replay/${matchId}`) }, t('replay')),
+      h('button', {
+        class: 'btn big', type: 'button', id: 'export-match',
+        onclick: async () => {
+          try { const w = await ipc.exportFile(String(matchId)); app.notice(t('file_written', { path: w.path })); } catch (e) { app.error(e); }
+        },
+      }, t('export'))),
     h('button', { class: 'btn big', type: 'button', id: 'undo-end', onclick: undo }, '↶ ', t('undo')),
     h('button', { class: 'btn ghost big', type: 'button', id: 'go-home', onclick: () => app.go('#/home') }, t('home')));
 }

@@ -210,7 +210,7 @@ export function mount(root, [id], initial) {
       h('ol', { class: 'ranking', id: 'ranking' }, s.ranking.map((i) => h('li', { class: i === s.winner ? 'winner' : null },
         h('span', { class: 'rank-name', text: sideName(i) }),
         h('span', { class: 'rank-score', text: String(s.scores[i]) })))),
-      endActions(matchId, () => act(null, true)),
+      endActions(matchId, () => act(null, true), st.view),
       (notes ??= notesForm(st.view)));
   }
 

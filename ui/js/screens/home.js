@@ -45,7 +45,15 @@ function discardButton(item, reload) {
         return;
       }
       clearTimeout(armed);
-      try { await ipc.deleteMatch(item.id); reload(); } catch (e) { app.error(e); }
+      try {
+        // Kept aside first, so that the discard can be taken back (same id, same actions).
+        const record = await ipc.exportMatch(item.id);
+        await ipc.deleteMatch(item.id);
+        reload();
+        app.offerUndo(t('discarded'), async () => {
+          try { await ipc.importRecords(JSON.stringify(record)); reload(); } catch (e) { app.error(e); }
+        });
+      } catch (e) { app.error(e); }
     },
   }, t('discard'));
   return btn;

@@ -270,7 +270,7 @@ export function mount(root, [id], initial) {
         h('div', { class: 'mor-board-wrap' }, board),
         h('aside', { class: 'mor-panel' },
           confirmBar(),
-          over() ? endActions(matchId, undo) : null,
+          over() ? endActions(matchId, undo, st.view) : null,
           h('div', { class: 'mor-tools' },
             over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
             h('button', { class: 'btn', type: 'button', id: 'redo', disabled: !st.redo.length || over() || st.thinking, onclick: redo }, '↷ ', t('mor_redo')),

@@ -6,6 +6,15 @@ import { t } from '../i18n.js';
 import { app } from '../app.js';
 
 import { GAMES } from '../games.js';
+import { formChart, lineChart } from '../charts.js';
+
+// The figure charted per match, by game: [label key, value from the match's counters].
+const PER_MATCH = {
+  molkky: ['chart_points_per_throw', (c) => (c.throws ? c.points / c.throws : null)],
+  molkkout: ['chart_points_per_throw', (c) => (c.throws ? c.points / c.throws : null)],
+  crokinole: ['chart_points_per_round', (c) => (c.rounds ? c.round_points / c.rounds : null)],
+  morris: ['chart_removed', (c) => c.removed ?? null],
+};
 const RATES = {
   points_per_throw: (v) => v.toFixed(1), miss_rate: (v) => `${Math.round(v * 100)} %`,
   chance_success: (v) => `${Math.round(v * 100)} %`, points_per_round: (v) => v.toFixed(1),
@@ -13,7 +22,10 @@ const RATES = {
 };
 
 export function mount(root, [id]) {
-  const st = { query: '', list: [], player: null, stats: {}, newName: '', mergeWith: '' };
+  const st = {
+    query: '', list: [], player: null, stats: {}, series: {}, newName: '', mergeWith: '',
+    board: { game: 'molkky', rows: null }, versus: { other: '', game: 'molkky', result: null },
+  };
 
   async function loadList() {
     try { st.list = await ipc.searchPlayers(st.query, true); } catch (e) { app.error(e); }
@@ -22,6 +34,10 @@ export function mount(root, [id]) {
       st.newName = st.player?.name ?? '';
       const all = await Promise.all(GAMES.map((g) => ipc.playerStats(Number(id), g).catch(() => null)));
       GAMES.forEach((g, i) => { st.stats[g] = all[i]; });
+      const series = await Promise.all(GAMES.map((g) => (st.stats[g]?.matches ? ipc.playerSeries(Number(id), g).catch(() => []) : [])));
+      GAMES.forEach((g, i) => { st.series[g] = series[i]; });
+    } else {
+      loadBoard();
     }
     render();
   }
@@ -40,7 +56,60 @@ export function mount(root, [id]) {
       formDots(s.form),
       h('dl', { class: 'rates' }, Object.entries(s.rates).filter(([, v]) => v != null).map(([k, v]) => [
         h('dt', { text: t(`rate_${k}`) }), h('dd', { 'data-rate': k, text: (RATES[k] || String)(v) })])),
-      opponents(s.totals));
+      opponents(s.totals),
+      charts(game));
+  }
+
+  function charts(game) {
+    const series = st.series[game] || [];
+    if (series.length < 2) return null;
+    const results = series.map((m) => m.result);
+    const [key, value] = PER_MATCH[game] || [];
+    const won = results.filter((r) => r === 'won').length;
+    return h('div', { class: 'charts', 'data-charts': game },
+      h('h4', { text: t('chart_form', { n: series.length }) }),
+      formChart(results, t('chart_form_label', { n: series.length, w: won })),
+      key ? [h('h4', { text: t(key) }), lineChart(series.map((m) => value(m.counters || {})), t(key))] : null);
+  }
+
+  async function loadBoard() {
+    try { st.board.rows = await ipc.leaderboard(st.board.game); } catch (e) { app.error(e); }
+    render();
+  }
+
+  async function loadVersus() {
+    if (!st.versus.other) { st.versus.result = null; render(); return; }
+    try { st.versus.result = await ipc.headToHead(Number(id), Number(st.versus.other), st.versus.game); } catch (e) { app.error(e); }
+    render();
+  }
+
+  function gameSelect(sel, value, onchange) {
+    return h('select', { id: sel, 'aria-label': t('game'), onchange: (ev) => onchange(ev.target.value) },
+      GAMES.map((g) => h('option', { value: g, selected: g === value }, t(`game_${g}`))));
+  }
+
+  function versus(p, others) {
+    if (!others.length) return null;
+    const r = st.versus.result;
+    const other = others.find((o) => String(o.id) === String(st.versus.other));
+    return [h('h2', { text: t('head_to_head') }),
+      h('div', { class: 'field-row' },
+        h('select', { id: 'versus-player', 'aria-label': t('head_to_head'), onchange: (ev) => { st.versus.other = ev.target.value; loadVersus(); } },
+          h('option', { value: '' }, '—'), others.map((o) => h('option', { value: o.id, selected: String(o.id) === String(st.versus.other) }, o.name))),
+        gameSelect('versus-game', st.versus.game, (g) => { st.versus.game = g; loadVersus(); })),
+      r && other ? h('p', { class: 'stats-line', id: 'versus-result', text: t('versus_line', { a: p.name, b: other.name, wa: r.a, wb: r.b, d: r.draws }) }) : null];
+  }
+
+  function leaderboard() {
+    const rows = st.board.rows;
+    return h('section', { class: 'leaderboard' },
+      h('h2', { text: t('leaderboard') }),
+      gameSelect('board-game', st.board.game, (g) => { st.board.game = g; loadBoard(); }),
+      rows && rows.length
+        ? h('ol', { class: 'board-list', id: 'leaderboard' }, rows.map(([pid, name, n, w]) => h('li', null,
+          h('button', { class: 'link', type: 'button', onclick: () => app.go(`#/players/${pid}`) }, name),
+          h('span', { class: 'board-figures', text: t('board_line', { n, w, rate: Math.round((w / n) * 100) }) }))))
+        : h('p', { class: 'empty', text: rows ? t('no_finished_match') : t('loading') }));
   }
 
   // Results against people and against each computer level (Morris counts them apart, as
@@ -82,6 +151,7 @@ export function mount(root, [id]) {
             if (!st.mergeWith) return;
             try { await ipc.mergePlayers(p.id, Number(st.mergeWith)); st.mergeWith = ''; loadList(); } catch (e) { app.error(e); }
           } }, t('merge_button')))] : null,
+      versus(p, others),
       h('button', { class: 'btn ghost', type: 'button', id: 'archive', onclick: async () => {
         try { await ipc.archivePlayer(p.id, true); app.go('#/players'); } catch (e) { app.error(e); }
       } }, t('archive')),
@@ -95,7 +165,8 @@ export function mount(root, [id]) {
         oninput: (ev) => { st.query = ev.target.value; loadList(); } }),
       h('ul', { class: 'match-list', id: 'player-list' }, st.list.map((p) => h('li', null, h('button', {
         class: 'match-open player-open', type: 'button', 'data-player': p.id, onclick: () => app.go(`#/players/${p.id}`),
-      }, h('span', { class: 'match-game', text: p.name }))))));
+      }, h('span', { class: 'match-game', text: p.name }))))),
+      leaderboard());
   }
 
   const render = scheduler(root, () => (id ? (st.player ? playerPage() : h('p', { class: 'empty', text: t('loading') })) : listPage()));

@@ -1,10 +1,11 @@
-// Settings: language, theme, default Mölkky rules. Each change is saved at once.
+// Settings: language, theme, default rules, and the user's data. Each change is saved at once.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { rulesForm } from '../molkky-rules.js';
 import { crokinoleForm } from '../crokinole-rules.js';
+import { dataPanel } from '../data-panel.js';
 
 export function mount(root) {
   function choice(key, label, values, text) {
@@ -31,6 +32,7 @@ export function mount(root) {
     root.replaceChildren(h('section', { class: 'settings' },
       choice('language', t('language'), ['system', 'fr', 'en'], (v) => (v === 'system' ? t('lang_system') : v === 'fr' ? 'Français' : 'English')),
       choice('theme', t('theme'), ['system', 'light', 'dark', 'outdoor'], (v) => t(`theme_${v}`)),
+      data,
       h('h2', { text: t('default_rules') }),
       form.element,
       save('molkky', form, 'save-rules'),
@@ -38,6 +40,8 @@ export function mount(root) {
       cro.element,
       save('crokinole', cro, 'save-rules-crokinole')));
   }
+  // Kept across redraws: it holds the list of files.
+  const data = dataPanel();
   draw();
   return {};
 }

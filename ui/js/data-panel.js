@@ -1,0 +1,68 @@
+// "Your data": export the whole history (records or CSV), back it up, and import or restore
+// from the files in the Partie folder. Nothing leaves the device unless the user takes a file.
+
+import { ipc } from './ipc.js';
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { app } from './app.js';
+
+export function dataPanel() {
+  const box = h('section', { class: 'data-panel', id: 'data-panel' });
+  let files = [];
+  let armed = null; // a restore asks twice: it replaces the whole history
+
+  async function written(p) {
+    try {
+      const w = await p;
+      app.notice(t('file_written', { path: w.path }));
+      await refresh();
+    } catch (e) { app.error(e); }
+  }
+
+  async function refresh() {
+    try { files = await ipc.listFiles(); } catch (e) { app.error(e); }
+    draw();
+  }
+
+  function fileRow(name) {
+    const backup = name.endsWith('.partie-backup');
+    return h('li', { class: 'file-row', 'data-file': name },
+      h('span', { class: 'file-name', text: name }),
+      backup
+        ? h('button', {
+          class: armed === name ? 'btn small armed' : 'btn small', type: 'button', 'data-restore': name,
+          onclick: async () => {
+            if (armed !== name) { armed = name; draw(); return; }
+            armed = null;
+            try { await ipc.restoreFile(name); app.notice(t('restored')); } catch (e) { app.error(e); }
+            draw();
+          },
+        }, armed === name ? t('restore_again') : t('restore'))
+        : h('button', {
+          class: 'btn small', type: 'button', 'data-import': name,
+          onclick: async () => {
+            try {
+              const r = await ipc.importFile(name);
+              app.notice(t('imported_n', { n: r.imported, k: r.already_present }));
+            } catch (e) { app.error(e); }
+          },
+        }, t('import')));
+  }
+
+  function draw() {
+    box.replaceChildren(
+      h('h2', { text: t('your_data') }),
+      h('p', { class: 'empty', text: t('your_data_hint') }),
+      h('div', { class: 'mor-tools' },
+        h('button', { class: 'btn', type: 'button', id: 'export-all', onclick: () => written(ipc.exportFile('all')) }, t('export_all')),
+        h('button', { class: 'btn', type: 'button', id: 'export-csv', onclick: () => written(ipc.exportFile('csv')) }, t('export_csv')),
+        h('button', { class: 'btn', type: 'button', id: 'backup', onclick: () => written(ipc.backupFile()) }, t('backup'))),
+      h('h3', { text: t('files') }),
+      files.length
+        ? h('ul', { class: 'file-list', id: 'file-list' }, files.map(fileRow))
+        : h('p', { class: 'empty', text: t('no_files') }));
+  }
+  draw();
+  refresh();
+  return box;
+}

@@ -1,0 +1,96 @@
+// A match replayed step by step: each step is Rust's summary after that many actions, so this
+// screen works for every game; a game may add a drawing of its state (the Morris board).
+
+import { ipc } from '../ipc.js';
+import { h, scheduler, names } from '../dom.js';
+import { t } from '../i18n.js';
+import { app } from '../app.js';
+import { drawBoard } from '../morris-board.js';
+
+// How an action reads in the step list, per game; anything else is shown as its JSON.
+const DESCRIBE = {
+  molkky: (a) => (a.foul ? t('foul') : a.pins?.length ? t('pins_n', { pins: a.pins.join(' ') }) : t('miss')),
+  crokinole: (a) => (a.twenty != null ? t('replay_twenty') : a.round ? t('replay_round') : a.starter != null ? t('replay_starter') : JSON.stringify(a)),
+  morris: (a) => String(a),
+};
+DESCRIBE.molkkout = DESCRIBE.molkky;
+
+let morrisInfo = null;
+
+export function mount(root, [id]) {
+  const matchId = Number(id);
+  const st = { view: null, actions: [], step: 0, at: null };
+  let seq = 0;
+
+  async function go(n) {
+    const step = Math.max(0, Math.min(st.actions.length, n));
+    const mine = ++seq;
+    try {
+      const at = await ipc.summaryAt(matchId, step);
+      if (mine !== seq) return; // a later step was asked meanwhile
+      st.step = step;
+      st.at = at;
+      app.announce(t('replay_step', { n: step, total: st.actions.length }));
+      render();
+    } catch (e) { app.error(e); }
+  }
+
+  function describe(a) {
+    return (DESCRIBE[st.view.game] || JSON.stringify)(a);
+  }
+
+  function gameView(s) {
+    if (st.view.game !== 'morris' || !morrisInfo) return null;
+    const diagonals = s.rules?.diagonals;
+    return h('div', { class: 'mor-board-wrap replay-board' }, drawBoard({
+      points: morrisInfo.points,
+      lines: diagonals ? morrisInfo.lines.concat(morrisInfo.diagonal_lines) : morrisInfo.lines,
+      board: s.board, targets: new Set(), removable: new Set(), movable: new Set(), hint: new Set(),
+      mills: new Set(s.mills.flat()), selected: null, last: null, turned: false,
+      title: t('mor_board'), label: (p) => p, onTap: () => {}, onDrag: () => {},
+    }));
+  }
+
+  function draw() {
+    if (!st.view || !st.at) return h('p', { class: 'empty', text: t('loading') });
+    const s = st.at.summary;
+    const n = st.actions.length;
+    return h('section', { class: 'replay', 'data-step': st.step },
+      h('p', { class: 'replay-step', id: 'replay-step', text: t('replay_step', { n: st.step, total: n }) }),
+      h('div', { class: 'replay-controls' },
+        h('button', { class: 'btn', type: 'button', id: 'replay-first', 'aria-label': t('replay_first'), disabled: st.step === 0, onclick: () => go(0) }, '«'),
+        h('button', { class: 'btn', type: 'button', id: 'replay-prev', 'aria-label': t('replay_prev'), disabled: st.step === 0, onclick: () => go(st.step - 1) }, '‹'),
+        h('button', { class: 'btn', type: 'button', id: 'replay-next', 'aria-label': t('replay_next'), disabled: st.step === n, onclick: () => go(st.step + 1) }, '›'),
+        h('button', { class: 'btn', type: 'button', id: 'replay-last', 'aria-label': t('replay_last'), disabled: st.step === n, onclick: () => go(n) }, '»')),
+      h('input', {
+        type: 'range', id: 'replay-slider', min: 0, max: n, value: st.step, 'aria-label': t('replay_step', { n: st.step, total: n }),
+        oninput: (ev) => go(Number(ev.target.value)),
+      }),
+      h('p', { class: 'replay-action', id: 'replay-action', text: st.step ? describe(st.actions[st.step - 1]) : t('replay_start') }),
+      h('table', { class: 'replay-scores', id: 'replay-scores' },
+        h('tbody', null, st.view.sides.map((side, i) => h('tr', { class: s.turn === i ? 'turn' : null },
+          h('th', { scope: 'row', text: names(side) }),
+          h('td', { 'data-score': i, text: String(s.scores?.[i] ?? '') }))))),
+      gameView(s),
+      h('ol', { class: 'replay-list', id: 'replay-list' }, st.actions.map((a, i) => h('li', null,
+        h('button', { class: i + 1 === st.step ? 'link current' : 'link', type: 'button', onclick: () => go(i + 1) }, describe(a))))));
+  }
+  const render = scheduler(root, draw);
+
+  app.title(t('replay'));
+  render();
+  Promise.all([ipc.getMatch(matchId), ipc.exportMatch(matchId)])
+    .then(async ([view, record]) => {
+      st.view = view;
+      // Exported actions carry their time; the step list shows the action itself.
+      st.actions = record.actions.map((a) => {
+        if (a && typeof a === 'object' && !Array.isArray(a)) { const { at, ...rest } = a; return rest; }
+        return a;
+      });
+      if (view.game === 'morris' && !morrisInfo) morrisInfo = await ipc.gameInfo('morris');
+      app.title(`${t('replay')} · ${t(`game_${view.game}`)}`);
+      go(0);
+    })
+    .catch((e) => app.error(e));
+  return {};
+}

@@ -387,3 +387,75 @@ fn morris_against_the_computer_through_the_commands() {
         .unwrap_err();
     assert_eq!(e["kind"], "bad_record");
 }
+
+#[test]
+fn replay_steps_charts_and_files_through_the_commands() {
+    let h = harness();
+    let dir = tempfile::tempdir().unwrap();
+    // The only test that sets the folder: exports go there, not to the user's documents.
+    std::env::set_var("PARTIE_EXPORT_DIR", dir.path());
+    let m = h
+        .call(
+            "new_match",
+            json!({"game": "molkky", "rules": {"target": 10}, "sides": [["Anna"], ["Bea"]]}),
+        )
+        .unwrap();
+    let id = m["id"].as_i64().unwrap();
+    h.call("play", json!({"matchId": id, "action": {"pins": [4]}}))
+        .unwrap();
+    h.call("play", json!({"matchId": id, "action": {"pins": [10]}}))
+        .unwrap();
+    let step = h
+        .call("summary_at", json!({"matchId": id, "n": 1}))
+        .unwrap();
+    assert_eq!(step["summary"]["scores"], json!([4, 0]));
+    assert_eq!(step["action"], json!({"pins": [4]}));
+    let e = h
+        .call("summary_at", json!({"matchId": id, "n": 3}))
+        .unwrap_err();
+    assert_eq!(e["code"], "no_step");
+
+    let bea = h
+        .call("search_players", json!({"query": "Bea", "archived": false}))
+        .unwrap()[0]["id"]
+        .as_i64()
+        .unwrap();
+    let series = h
+        .call("player_series", json!({"player": bea, "game": "molkky"}))
+        .unwrap();
+    assert_eq!(series.as_array().unwrap().len(), 1);
+    assert_eq!(series[0]["result"], "won");
+    assert_eq!(series[0]["counters"]["points"], 10);
+    let board = h.call("leaderboard", json!({"game": "molkky"})).unwrap();
+    assert_eq!(board[0][1], "Bea");
+    let anna = board[1][0].as_i64().unwrap();
+    let versus = h
+        .call(
+            "head_to_head",
+            json!({"a": anna, "b": bea, "game": "molkky"}),
+        )
+        .unwrap();
+    assert_eq!(versus, json!({"a": 0, "b": 1, "draws": 0}));
+
+    let written = h.call("export_file", json!({"what": "all"})).unwrap();
+    let name = written["name"].as_str().unwrap().to_string();
+    assert!(dir.path().join(&name).exists());
+    h.call("backup_file", json!({})).unwrap();
+    let files = h.call("list_files", json!({})).unwrap();
+    assert_eq!(files.as_array().unwrap().len(), 2);
+    let r = h.call("import_file", json!({"name": name})).unwrap();
+    assert_eq!(
+        (r["imported"].as_u64(), r["already_present"].as_u64()),
+        (Some(0), Some(1))
+    );
+    // Only plain names of the folder: no way out of it.
+    let e = h
+        .call("import_file", json!({"name": "../../etc/passwd"}))
+        .unwrap_err();
+    assert_eq!(e["code"], "no_file");
+    let e = h.call("restore_file", json!({"name": name})).unwrap_err();
+    assert_eq!(
+        e["kind"], "bad_record",
+        "a JSON export is not a backup: nothing restored"
+    );
+}

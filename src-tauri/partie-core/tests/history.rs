@@ -571,3 +571,36 @@ fn morris_results_are_counted_against_people_and_each_computer_level() {
         1
     );
 }
+
+#[test]
+fn a_match_replays_step_by_step_and_a_player_has_a_series() {
+    let mut store = Store::open_in_memory().unwrap();
+    let m = store
+        .new_match(
+            "molkky",
+            &rules(json!({"target": 12})),
+            &sides(&[&["Ann"], &["Ben"]]),
+        )
+        .unwrap();
+    for pins in [json!([5]), json!([]), json!([7])] {
+        store.play(m.id, &json!({ "pins": pins })).unwrap();
+    }
+    let steps: Vec<Value> = (0..=3)
+        .map(|n| store.summary_at(m.id, n).unwrap()["summary"]["scores"].clone())
+        .collect();
+    assert_eq!(
+        steps,
+        [json!([0, 0]), json!([5, 0]), json!([5, 0]), json!([12, 0])]
+    );
+    assert_eq!(store.summary_at(m.id, 0).unwrap()["action"], Value::Null);
+    assert_eq!(
+        store.summary_at(m.id, 4).unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+    let ann = store.search_players("Ann", false).unwrap()[0].id;
+    let series = store.player_series(ann, "molkky", 30).unwrap();
+    assert_eq!(series.len(), 1);
+    assert_eq!(series[0]["result"], "won");
+    assert_eq!(series[0]["counters"]["throws"], 2);
+    assert_eq!(series[0]["counters"]["points"], 12);
+}

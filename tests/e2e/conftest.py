@@ -155,6 +155,7 @@ class Partie:
         raise AssertionError(f"tapping {selector} never made this hold: {script}")
 
     def type(self, selector, text):
+        self.wait_css(selector)             # the screen may still be drawing after a tap
         for attempt in range(5):
             try:
                 self.d.find_element(By.CSS_SELECTOR, selector).send_keys(text)

@@ -42,6 +42,11 @@ export function mount(root, [id]) {
     render();
   }
 
+  // Names that read the same (case and accents aside) are probably one person: warned, and
+  // the player's page offers the merge.
+  const key = (name) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+  const twins = (p) => st.list.filter((o) => o.id !== p.id && key(o.name) === key(p.name));
+
   function formDots(form) {
     return h('span', { class: 'form', 'aria-label': form.join(', ') },
       form.slice().reverse().map((r) => h('span', { class: `form-dot ${r}`, title: t(r) })));
@@ -143,6 +148,7 @@ export function mount(root, [id]) {
       } },
       h('input', { id: 'rename', type: 'text', maxlength: 60, value: st.newName, 'aria-label': t('rename'), oninput: (ev) => { st.newName = ev.target.value; } }),
       h('button', { class: 'btn', type: 'submit', id: 'rename-save' }, t('save'))),
+      twins(p).length ? h('p', { class: 'dupe-warning', id: 'dupe-warning', text: t('same_name_merge', { names: twins(p).map((o) => o.name).join(', ') }) }) : null,
       others.length ? [h('h2', { text: t('merge') }), h('p', { class: 'empty', text: t('merge_hint', { name: p.name }) }),
         h('div', { class: 'add-player' },
           h('select', { id: 'merge-with', 'aria-label': t('merge'), onchange: (ev) => { st.mergeWith = ev.target.value; } },
@@ -165,7 +171,8 @@ export function mount(root, [id]) {
         oninput: (ev) => { st.query = ev.target.value; loadList(); } }),
       h('ul', { class: 'match-list', id: 'player-list' }, st.list.map((p) => h('li', null, h('button', {
         class: 'match-open player-open', type: 'button', 'data-player': p.id, onclick: () => app.go(`#/players/${p.id}`),
-      }, h('span', { class: 'match-game', text: p.name }))))),
+      }, h('span', { class: 'match-game', text: p.name }),
+      twins(p).length ? h('span', { class: 'dupe-warning', 'data-dupe': p.id, text: t('same_name_warning') }) : null)))),
       leaderboard());
   }
 

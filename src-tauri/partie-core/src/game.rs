@@ -1,6 +1,7 @@
 //! The games behind one interface: set up from a record's `game`, `rules` and `sides`, play
 //! JSON actions, and derive the common summary of `records.md` section 3.
 
+use crate::boulomania::Boulomania;
 use crate::crokinole::Crokinole;
 use crate::error::Error;
 use crate::molkky::{Molkkout, Molkky};
@@ -8,7 +9,7 @@ use crate::morris::Morris;
 use serde_json::{Map, Value};
 
 /// The games this build knows, by their record name.
-pub const GAMES: &[&str] = &["molkky", "molkkout", "crokinole", "morris"];
+pub const GAMES: &[&str] = &["molkky", "molkkout", "crokinole", "morris", "boulomania"];
 
 /// A refused action: the error, and the state exactly as it was before the action.
 #[derive(Debug, Clone)]
@@ -58,6 +59,8 @@ pub enum MatchState {
     Crokinole(Box<Crokinole>),
     /// A game of Nine Men's Morris.
     Morris(Box<Morris>),
+    /// A game of Boulomania.
+    Boulomania(Box<Boulomania>),
 }
 
 macro_rules! dispatch {
@@ -67,6 +70,7 @@ macro_rules! dispatch {
             MatchState::Molkkout($g) => $body,
             MatchState::Crokinole($g) => $body,
             MatchState::Morris($g) => $body,
+            MatchState::Boulomania($g) => $body,
         }
     };
 }
@@ -100,6 +104,9 @@ impl MatchState {
                 Crokinole::setup(rules, sides).map(|g| MatchState::Crokinole(Box::new(g)))
             }
             "morris" => Morris::setup(rules, sides).map(|g| MatchState::Morris(Box::new(g))),
+            "boulomania" => {
+                Boulomania::setup(rules, sides).map(|g| MatchState::Boulomania(Box::new(g)))
+            }
             other => {
                 Err(Error::bad_setup(format!("unknown game {other:?}")).with_code("unknown_game"))
             }
@@ -113,6 +120,7 @@ impl MatchState {
             MatchState::Molkkout(g) => play_as(g, action, MatchState::Molkkout),
             MatchState::Crokinole(g) => play_as(g, action, MatchState::Crokinole),
             MatchState::Morris(g) => play_as(g, action, MatchState::Morris),
+            MatchState::Boulomania(g) => play_as(g, action, MatchState::Boulomania),
         }
     }
 
@@ -163,6 +171,7 @@ pub fn info(game: &str) -> Result<Value, Error> {
         "molkky" | "molkkout" => Ok(crate::molkky::info()),
         "crokinole" => Ok(crate::crokinole::info()),
         "morris" => Ok(crate::morris::info()),
+        "boulomania" => Ok(crate::boulomania::info()),
         other => Err(Error::not_found(format!("unknown game {other:?}")).with_code("unknown_game")),
     }
 }

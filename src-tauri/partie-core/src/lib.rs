@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod boulomania;
 pub mod computer;
 pub mod crokinole;
 pub mod error;

@@ -1,0 +1,546 @@
+//! A game of Boulomania: mènes of pointing and shooting with dice, to 13.
+
+use super::action::{Action, To, Via};
+use super::board::Board;
+use crate::error::Error;
+use crate::game::{check_sides, Game, Refused};
+use crate::options::{number, only};
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Validated options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoulomaniaRules {
+    /// Game points that win.
+    pub target: u32,
+    /// Balls per side in a mène.
+    pub balls: u8,
+}
+
+impl BoulomaniaRules {
+    /// Reads the options; unknown keys and bad values are `bad_setup`.
+    pub fn from_map(map: &Map<String, Value>) -> Result<Self, Error> {
+        only(map, "Boulomania", &["target", "balls"])?;
+        Ok(BoulomaniaRules {
+            target: number(map, "target", 13, 1, 99)?,
+            balls: number(map, "balls", 8, 1, 8)? as u8,
+        })
+    }
+}
+
+/// How the last mène ended, for the screen to show which balls scored or why nobody did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeneEnd {
+    /// The winner and its points, or None.
+    pub winner: Option<(u8, u32)>,
+    /// `scored`, `null` (tie or empty field), `jack_out` (scored from balls in hand),
+    /// `replayed` (a jack out with both or neither side holding balls).
+    pub reason: &'static str,
+    /// The field as it was when the mène ended, and the balls that scored.
+    pub field: BTreeMap<u8, u8>,
+    /// The jack's square then.
+    pub jack: Option<u8>,
+    /// The scoring balls' squares.
+    pub scoring: Vec<u8>,
+}
+
+/// A Boulomania game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Boulomania {
+    rules: BoulomaniaRules,
+    team: [usize; 2],
+    scores: [u32; 2],
+    mene: u32,
+    starter: u8,
+    jack: Option<u8>,
+    field: BTreeMap<u8, u8>,
+    in_hand: [u8; 2],
+    turn: u8,
+    thrown: u32,
+    throws: [u32; 2],
+    mene_points: Vec<Option<(u8, u32)>>,
+    winner: Option<u8>,
+    events: Vec<Value>,
+    last_mene: Option<MeneEnd>,
+}
+
+fn illegal(code: &'static str, detail: impl Into<String>) -> Error {
+    Error::illegal(detail).with_code(code)
+}
+
+impl Boulomania {
+    /// The squares and sides of the balls on the field.
+    pub fn field(&self) -> &BTreeMap<u8, u8> {
+        &self.field
+    }
+
+    /// The jack's square.
+    pub fn jack(&self) -> Option<u8> {
+        self.jack
+    }
+
+    /// Balls in hand per side.
+    pub fn in_hand(&self) -> [u8; 2] {
+        self.in_hand
+    }
+
+    /// The side to act (meaningless once the game is over).
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    /// Game points per side.
+    pub fn scores(&self) -> [u32; 2] {
+        self.scores
+    }
+
+    /// The options.
+    pub fn rules(&self) -> BoulomaniaRules {
+        self.rules
+    }
+
+    /// Whether the jack roll is due.
+    pub fn jack_due(&self) -> bool {
+        self.jack.is_none() && self.winner.is_none()
+    }
+
+    /// Whether a ball has been thrown in this mène (the first must be pointed).
+    pub fn first_ball_thrown(&self) -> bool {
+        self.thrown > 0
+    }
+
+    /// The best (smallest) squared distance of a side's balls to the jack.
+    fn best(&self, side: u8) -> Option<i32> {
+        let (board, jack) = (Board::get(), self.jack?);
+        self.field
+            .iter()
+            .filter(|(_, &s)| s == side)
+            .map(|(&sq, _)| board.distance(sq, jack))
+            .min()
+    }
+
+    /// The side holding the point: its closest ball is strictly closer than the other's.
+    pub fn holder(&self) -> Option<u8> {
+        match (self.best(0), self.best(1)) {
+            (Some(a), Some(b)) if a < b => Some(0),
+            (Some(a), Some(b)) if b < a => Some(1),
+            (Some(_), None) => Some(0),
+            (None, Some(_)) => Some(1),
+            _ => None,
+        }
+    }
+
+    /// The holder's balls strictly closer than the other side's closest ball.
+    fn scoring(&self) -> Vec<u8> {
+        let Some(h) = self.holder() else {
+            return Vec::new();
+        };
+        let (board, jack) = (Board::get(), self.jack.expect("a holder implies a jack"));
+        let other = self.best(1 - h);
+        self.field
+            .iter()
+            .filter(|(&sq, &s)| s == h && other.is_none_or(|o| board.distance(sq, jack) < o))
+            .map(|(&sq, _)| sq)
+            .collect()
+    }
+
+    /// Moves the ball on ball square `from` one square on, pushing what it meets; `straight`
+    /// ignores the arrows (the grazing special cases).
+    fn push(&mut self, from: u8, via: &Via, used: &mut BTreeSet<u8>, straight: bool) {
+        let board = Board::get();
+        let Some(side) = self.field.remove(&from) else {
+            return;
+        };
+        let to = match via.get(&from) {
+            Some(&t) if !straight => {
+                used.insert(from);
+                Some(t)
+            }
+            _ => board.ahead[from as usize],
+        };
+        match to {
+            None => self.events.push(json!({"event": "out", "from": from, "side": side})),
+            Some(t) => {
+                if self.field.contains_key(&t) {
+                    self.push(t, via, used, false);
+                }
+                self.events.push(json!({"event": "pushed", "from": from, "to": t, "side": side}));
+                self.field.insert(t, side);
+            }
+        }
+    }
+
+    /// Places the acting side's ball on ball square `sq`, pushing a ball already there.
+    fn land(&mut self, sq: u8, side: u8, via: &Via, used: &mut BTreeSet<u8>) {
+        if self.field.contains_key(&sq) {
+            self.push(sq, via, used, false);
+        }
+        self.field.insert(sq, side);
+    }
+
+    fn check(&self, action: &Action) -> Result<(), Error> {
+        if self.winner.is_some() {
+            return Err(illegal("game_over", "the game is over"));
+        }
+        match action {
+            Action::Jack(_) if !self.jack_due() => {
+                Err(illegal("jack_placed", "the jack is already on the board"))
+            }
+            Action::Jack(_) => Ok(()),
+            _ if self.jack_due() => Err(illegal("jack_due", "the mène starts with the jack roll")),
+            Action::Shoot { .. } | Action::ShootJack(_) if self.thrown == 0 => Err(illegal(
+                "first_ball_pointed",
+                "the first ball of a mène is pointed",
+            )),
+            Action::Shoot { target, .. } => match self.field.get(target) {
+                Some(&s) if s != self.turn => Ok(()),
+                Some(_) => Err(illegal("own_ball", "a side shoots the other side's balls")),
+                None => Err(illegal("no_ball", format!("there is no ball on {target}"))),
+            },
+            Action::ShootJack(_) => Ok(()),
+            Action::Point { dice, to, .. } => {
+                let double = dice.len() == 2 && dice[0] == dice[1];
+                let jack_free = double
+                    && Some(dice[0]) != self.jack
+                    && !self.field.contains_key(&dice[0]);
+                let total_ok = double && dice[0] * 2 >= 8;
+                match to {
+                    Some(To::Jack) if !jack_free => Err(illegal(
+                        "jack_square_taken",
+                        format!("jack square {} is not free", dice[0]),
+                    )),
+                    None if jack_free && total_ok => Err(illegal(
+                        "choose_square",
+                        format!("choose jack square {} or square {}", dice[0], dice[0] * 2),
+                    )),
+                    _ => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Ends the mène: scores, the next starter, the game's end.
+    fn end_mene(&mut self, end: MeneEnd) {
+        self.mene_points.push(end.winner);
+        if let Some((w, pts)) = end.winner {
+            self.scores[w as usize] += pts;
+            self.starter = w;
+            if self.scores[w as usize] >= self.rules.target {
+                self.winner = Some(w);
+            }
+        }
+        self.events.push(json!({"event": "mene_end", "reason": end.reason, "winner": end.winner.map(|w| w.0), "points": end.winner.map(|w| w.1)}));
+        self.last_mene = Some(end);
+        self.mene += 1;
+        self.jack = None;
+        self.field.clear();
+        self.in_hand = [self.rules.balls; 2];
+        self.thrown = 0;
+        self.turn = self.starter;
+    }
+
+    fn jack_out(&mut self) {
+        self.events.push(json!({"event": "jack_out"}));
+        let has = [self.in_hand[0] > 0, self.in_hand[1] > 0];
+        let end = if has[0] == has[1] {
+            MeneEnd { winner: None, reason: "replayed", field: self.field.clone(), jack: None, scoring: vec![] }
+        } else {
+            let w = if has[0] { 0 } else { 1 };
+            MeneEnd {
+                winner: Some((w, self.in_hand[w as usize] as u32)),
+                reason: "jack_out",
+                field: self.field.clone(),
+                jack: None,
+                scoring: vec![],
+            }
+        };
+        self.end_mene(end);
+    }
+
+    /// Who plays after `actor`'s throw (`shot`: it was a shot), or the end of the mène.
+    fn next(&mut self, actor: u8, shot: bool) {
+        if self.in_hand == [0, 0] {
+            let scoring = self.scoring();
+            let end = match self.holder() {
+                Some(h) => MeneEnd {
+                    winner: Some((h, scoring.len() as u32)),
+                    reason: "scored",
+                    field: self.field.clone(),
+                    jack: self.jack,
+                    scoring,
+                },
+                None => MeneEnd { winner: None, reason: "null", field: self.field.clone(), jack: self.jack, scoring },
+            };
+            self.end_mene(end);
+            return;
+        }
+        let candidate = if self.field.is_empty() {
+            if shot { actor } else { 1 - actor }
+        } else {
+            match self.holder() {
+                Some(h) => 1 - h,
+                None => actor,
+            }
+        };
+        self.turn = if self.in_hand[candidate as usize] > 0 { candidate } else { 1 - candidate };
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<(), Error> {
+        self.events.clear();
+        let side = self.turn;
+        let board = Board::get();
+        let mut used = BTreeSet::new();
+        let via: Via = match action {
+            Action::Point { via, .. } | Action::Shoot { via, .. } => via.clone(),
+            _ => Via::new(),
+        };
+        match action {
+            Action::Jack(j) => {
+                self.jack = Some(*j);
+                self.events.push(json!({"event": "jack", "square": j}));
+                return Ok(());
+            }
+            Action::Point { dice, to, .. } => {
+                self.in_hand[side as usize] -= 1;
+                self.thrown += 1;
+                self.throws[side as usize] += 1;
+                let sum: u8 = dice.iter().sum();
+                let double = dice.len() == 2 && dice[0] == dice[1];
+                let jack_free = double && Some(dice[0]) != self.jack && !self.field.contains_key(&dice[0]);
+                let to_jack = match to {
+                    Some(To::Jack) => true,
+                    Some(To::Total) => false,
+                    None => jack_free && sum < 8,
+                };
+                if to_jack {
+                    self.field.insert(dice[0], side);
+                    self.events.push(json!({"event": "jack_square", "square": dice[0], "side": side}));
+                } else if sum >= 7 {
+                    self.land(sum, side, &via, &mut used);
+                    self.events.push(json!({"event": "placed", "square": sum, "side": side}));
+                } else {
+                    self.events.push(json!({"event": "lost", "sum": sum, "side": side}));
+                }
+                self.check_via(&via, &used)?;
+                self.next(side, false);
+            }
+            Action::Shoot { target, die, .. } => {
+                self.in_hand[side as usize] -= 1;
+                self.thrown += 1;
+                self.throws[side as usize] += 1;
+                let t = *target;
+                match die {
+                    1..=3 => self.events.push(json!({"event": "miss", "die": die})),
+                    4 => {
+                        self.events.push(json!({"event": "graze", "die": 4, "square": t}));
+                        let jack = self.jack.expect("play phase");
+                        if Board::is_jack_square(t) {
+                            // A ball lying in a jack square does not move on a 4.
+                        } else if board.carry[t as usize].contains(&jack) {
+                            match board.jack_ahead[jack as usize] {
+                                None => {
+                                    self.field.remove(&t);
+                                    self.events.push(json!({"event": "out", "from": t}));
+                                    self.check_via(&via, &used)?;
+                                    self.jack = None;
+                                    self.jack_out();
+                                    return Ok(());
+                                }
+                                Some(j2) => {
+                                    self.push(t, &via, &mut used, true);
+                                    if !self.field.contains_key(&j2) {
+                                        self.jack = Some(j2);
+                                        self.events.push(json!({"event": "jack_moved", "from": jack, "to": j2}));
+                                    }
+                                }
+                            }
+                        } else {
+                            self.push(t, &via, &mut used, false);
+                        }
+                    }
+                    5 => {
+                        self.field.remove(&t);
+                        self.events.push(json!({"event": "shot_out", "die": 5, "square": t}));
+                    }
+                    _ => {
+                        self.field.insert(t, side);
+                        self.events.push(json!({"event": "carreau", "die": 6, "square": t}));
+                    }
+                }
+                self.check_via(&via, &used)?;
+                self.next(side, true);
+            }
+            Action::ShootJack(d) => {
+                self.in_hand[side as usize] -= 1;
+                self.thrown += 1;
+                self.throws[side as usize] += 1;
+                if *d == 6 {
+                    self.jack = None;
+                    self.jack_out();
+                } else {
+                    self.events.push(json!({"event": "jack_missed", "die": d}));
+                    self.next(side, true);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_via(&self, via: &Via, used: &BTreeSet<u8>) -> Result<(), Error> {
+        match via.keys().find(|k| !used.contains(k)) {
+            Some(k) => Err(illegal("via_unused", format!("no ball was pushed from {k}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// The complete actions a roll opens for the side to act (`kind`: point, shoot a square,
+    /// shoot the jack), each with the summary it leads to: the choices to ask about (jack
+    /// square or total, which way at an arrow) are those with more than one entry.
+    pub fn choices(&self, base: &Action) -> Vec<(Action, Value)> {
+        let board = Board::get();
+        let tos: Vec<Option<To>> = match base {
+            Action::Point { .. } => vec![None, Some(To::Jack), Some(To::Total)],
+            _ => vec![None],
+        };
+        let arrows: Vec<u8> = (7..=18u8).filter(|&s| !board.arrows[s as usize].is_empty()).collect();
+        let mut vias: Vec<Via> = vec![Via::new()];
+        for &a in &arrows {
+            let mut next = Vec::new();
+            for v in &vias {
+                for exit in board.exits(a).into_iter().flatten() {
+                    let mut w = v.clone();
+                    w.insert(a, exit);
+                    next.push(w);
+                }
+                next.push(v.clone());
+            }
+            vias = next;
+        }
+        let mut out: Vec<(Action, Value)> = Vec::new();
+        for to in &tos {
+            for via in &vias {
+                let candidate = match base {
+                    Action::Point { dice, .. } => Action::Point { dice: dice.clone(), to: *to, via: via.clone() },
+                    Action::Shoot { target, die, .. } => Action::Shoot { target: *target, die: *die, via: via.clone() },
+                    other => other.clone(),
+                };
+                if Action::from_json(&candidate.to_json()).is_err() {
+                    continue;
+                }
+                if let Ok(next) = self.clone().play(&candidate) {
+                    let s = next.summary();
+                    let same = out.iter().any(|(_, o)| o["balls"] == s["balls"] && o["jack"] == s["jack"] && o["mene"] == s["mene"]);
+                    // A straight push is the default: keep the shortest action for an outcome.
+                    if !same {
+                        out.push((candidate, s));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// What the side to act may do now: point, shoot which balls, shoot the jack.
+    pub fn options(&self) -> Value {
+        if self.winner.is_some() {
+            return json!({});
+        }
+        if self.jack_due() {
+            return json!({"jack": true});
+        }
+        let first = self.thrown == 0;
+        let targets: Vec<u8> = if first {
+            vec![]
+        } else {
+            self.field.iter().filter(|(_, &s)| s != self.turn).map(|(&q, _)| q).collect()
+        };
+        json!({"point": true, "shoot": targets, "shoot_jack": !first})
+    }
+}
+
+impl Game for Boulomania {
+    type Action = Action;
+
+    fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
+        if sides.len() != 2 || sides.iter().any(|s| s.len() > 4) {
+            return Err(Error::bad_setup(
+                "Boulomania is played by two teams of 1 to 4 players",
+            )
+            .with_code("boulomania_sides"));
+        }
+        check_sides(sides)?;
+        let rules = BoulomaniaRules::from_map(rules)?;
+        Ok(Boulomania {
+            rules,
+            team: [sides[0].len(), sides[1].len()],
+            scores: [0, 0],
+            mene: 1,
+            starter: 0,
+            jack: None,
+            field: BTreeMap::new(),
+            in_hand: [rules.balls; 2],
+            turn: 0,
+            thrown: 0,
+            throws: [0, 0],
+            mene_points: Vec::new(),
+            winner: None,
+            events: Vec::new(),
+            last_mene: None,
+        })
+    }
+
+    fn parse_action(&self, action: &Value) -> Result<Action, Error> {
+        Action::from_json(action)
+    }
+
+    fn play(self, action: &Action) -> Result<Self, Refused<Self>> {
+        if let Err(e) = self.check(action) {
+            return Err(Refused::new(self, e));
+        }
+        let mut next = self.clone();
+        match next.apply(action) {
+            Ok(()) => Ok(next),
+            Err(e) => Err(Refused::new(self, e)),
+        }
+    }
+
+    fn summary(&self) -> Value {
+        let over = self.winner.is_some();
+        let balls: Map<String, Value> = self.field.iter().map(|(k, s)| (k.to_string(), json!(s))).collect();
+        let last_mene = self.last_mene.as_ref().map(|m| {
+            json!({
+                "winner": m.winner.map(|w| w.0),
+                "points": m.winner.map(|w| w.1),
+                "reason": m.reason,
+                "balls": m.field.iter().map(|(k, s)| (k.to_string(), json!(s))).collect::<Map<String, Value>>(),
+                "jack": m.jack,
+                "scoring": m.scoring,
+            })
+        });
+        json!({
+            "status": if over { "won" } else { "playing" },
+            "winner": self.winner,
+            "turn": (!over).then_some(self.turn),
+            "scores": self.scores,
+            "mene": self.mene,
+            "phase": if self.jack_due() || over { "jack" } else { "play" },
+            "jack": self.jack,
+            "balls": balls,
+            "in_hand": self.in_hand,
+            "holder": self.holder(),
+            "mene_points": self.mene_points.iter().map(|p| p.map(|(s, n)| json!([s, n])).unwrap_or(Value::Null)).collect::<Vec<_>>(),
+            "starter": self.starter,
+            "thrower": (!over).then(|| (self.throws[self.turn as usize] as usize) % self.team[self.turn as usize]),
+            "target": self.rules.target,
+            "balls_per_side": self.rules.balls,
+            "scoring": self.scoring(),
+            "events": self.events,
+            "last_mene": last_mene,
+            "options": self.options(),
+        })
+    }
+
+    fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+}

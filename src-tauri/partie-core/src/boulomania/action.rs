@@ -52,7 +52,9 @@ fn die(v: &Value, what: &str) -> Result<u8, Error> {
     v.as_u64()
         .filter(|d| (1..=6).contains(d))
         .map(|d| d as u8)
-        .ok_or_else(|| bad(format!("{what} must be a die from 1 to 6, not {v}")).with_code("bad_die"))
+        .ok_or_else(|| {
+            bad(format!("{what} must be a die from 1 to 6, not {v}")).with_code("bad_die")
+        })
 }
 
 fn via(o: &Map<String, Value>) -> Result<Via, Error> {
@@ -60,7 +62,9 @@ fn via(o: &Map<String, Value>) -> Result<Via, Error> {
     let Some(v) = o.get("via") else {
         return Ok(out);
     };
-    let map = v.as_object().ok_or_else(|| bad(format!("via must be an object, not {v}")))?;
+    let map = v
+        .as_object()
+        .ok_or_else(|| bad(format!("via must be an object, not {v}")))?;
     let board = Board::get();
     for (k, to) in map {
         let from: u8 = k
@@ -123,10 +127,13 @@ impl Action {
                         _ => return Err(bad(format!("to is \"jack\" or \"total\", not {t}"))),
                     };
                     if !double {
-                        return Err(bad("to is only for a double with two dice").with_code("no_double"));
+                        return Err(
+                            bad("to is only for a double with two dice").with_code("no_double")
+                        );
                     }
                     if to == To::Total && dice[0] * 2 < 8 {
-                        return Err(bad("a double under 8 cannot go to its total").with_code("total_under_8"));
+                        return Err(bad("a double under 8 cannot go to its total")
+                            .with_code("total_under_8"));
                     }
                     Some(to)
                 }

@@ -35,7 +35,10 @@ pub struct Board {
 }
 
 fn num(k: &str) -> usize {
-    k.parse::<usize>().ok().filter(|&n| (1..=18).contains(&n)).expect("a square from 1 to 18 in the board data")
+    k.parse::<usize>()
+        .ok()
+        .filter(|&n| (1..=18).contains(&n))
+        .expect("a square from 1 to 18 in the board data")
 }
 
 impl Board {

@@ -55,6 +55,7 @@ pub struct Boulomania {
     jack: Option<u8>,
     field: BTreeMap<u8, u8>,
     in_hand: [u8; 2],
+    lost: [u8; 2],
     turn: u8,
     thrown: u32,
     throws: [u32; 2],
@@ -159,12 +160,17 @@ impl Boulomania {
             _ => board.ahead[from as usize],
         };
         match to {
-            None => self.events.push(json!({"event": "out", "from": from, "side": side})),
+            None => {
+                self.lost[side as usize] += 1;
+                self.events
+                    .push(json!({"event": "out", "from": from, "side": side}));
+            }
             Some(t) => {
                 if self.field.contains_key(&t) {
                     self.push(t, via, used, false);
                 }
-                self.events.push(json!({"event": "pushed", "from": from, "to": t, "side": side}));
+                self.events
+                    .push(json!({"event": "pushed", "from": from, "to": t, "side": side}));
                 self.field.insert(t, side);
             }
         }
@@ -200,9 +206,8 @@ impl Boulomania {
             Action::ShootJack(_) => Ok(()),
             Action::Point { dice, to, .. } => {
                 let double = dice.len() == 2 && dice[0] == dice[1];
-                let jack_free = double
-                    && Some(dice[0]) != self.jack
-                    && !self.field.contains_key(&dice[0]);
+                let jack_free =
+                    double && Some(dice[0]) != self.jack && !self.field.contains_key(&dice[0]);
                 let total_ok = double && dice[0] * 2 >= 8;
                 match to {
                     Some(To::Jack) if !jack_free => Err(illegal(
@@ -235,6 +240,7 @@ impl Boulomania {
         self.jack = None;
         self.field.clear();
         self.in_hand = [self.rules.balls; 2];
+        self.lost = [0, 0];
         self.thrown = 0;
         self.turn = self.starter;
     }
@@ -243,7 +249,13 @@ impl Boulomania {
         self.events.push(json!({"event": "jack_out"}));
         let has = [self.in_hand[0] > 0, self.in_hand[1] > 0];
         let end = if has[0] == has[1] {
-            MeneEnd { winner: None, reason: "replayed", field: self.field.clone(), jack: None, scoring: vec![] }
+            MeneEnd {
+                winner: None,
+                reason: "replayed",
+                field: self.field.clone(),
+                jack: None,
+                scoring: vec![],
+            }
         } else {
             let w = if has[0] { 0 } else { 1 };
             MeneEnd {
@@ -269,20 +281,34 @@ impl Boulomania {
                     jack: self.jack,
                     scoring,
                 },
-                None => MeneEnd { winner: None, reason: "null", field: self.field.clone(), jack: self.jack, scoring },
+                None => MeneEnd {
+                    winner: None,
+                    reason: "null",
+                    field: self.field.clone(),
+                    jack: self.jack,
+                    scoring,
+                },
             };
             self.end_mene(end);
             return;
         }
         let candidate = if self.field.is_empty() {
-            if shot { actor } else { 1 - actor }
+            if shot {
+                actor
+            } else {
+                1 - actor
+            }
         } else {
             match self.holder() {
                 Some(h) => 1 - h,
                 None => actor,
             }
         };
-        self.turn = if self.in_hand[candidate as usize] > 0 { candidate } else { 1 - candidate };
+        self.turn = if self.in_hand[candidate as usize] > 0 {
+            candidate
+        } else {
+            1 - candidate
+        };
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), Error> {
@@ -306,7 +332,8 @@ impl Boulomania {
                 self.throws[side as usize] += 1;
                 let sum: u8 = dice.iter().sum();
                 let double = dice.len() == 2 && dice[0] == dice[1];
-                let jack_free = double && Some(dice[0]) != self.jack && !self.field.contains_key(&dice[0]);
+                let jack_free =
+                    double && Some(dice[0]) != self.jack && !self.field.contains_key(&dice[0]);
                 let to_jack = match to {
                     Some(To::Jack) => true,
                     Some(To::Total) => false,
@@ -314,12 +341,16 @@ impl Boulomania {
                 };
                 if to_jack {
                     self.field.insert(dice[0], side);
-                    self.events.push(json!({"event": "jack_square", "square": dice[0], "side": side}));
+                    self.events
+                        .push(json!({"event": "jack_square", "square": dice[0], "side": side}));
                 } else if sum >= 7 {
                     self.land(sum, side, &via, &mut used);
-                    self.events.push(json!({"event": "placed", "square": sum, "side": side}));
+                    self.events
+                        .push(json!({"event": "placed", "square": sum, "side": side}));
                 } else {
-                    self.events.push(json!({"event": "lost", "sum": sum, "side": side}));
+                    self.lost[side as usize] += 1;
+                    self.events
+                        .push(json!({"event": "lost", "sum": sum, "side": side}));
                 }
                 self.check_via(&via, &used)?;
                 self.next(side, false);
@@ -329,10 +360,15 @@ impl Boulomania {
                 self.thrown += 1;
                 self.throws[side as usize] += 1;
                 let t = *target;
+                let target_side = self.field[&t];
+                if *die < 6 {
+                    self.lost[side as usize] += 1; // the shooting ball, except on a carreau
+                }
                 match die {
                     1..=3 => self.events.push(json!({"event": "miss", "die": die})),
                     4 => {
-                        self.events.push(json!({"event": "graze", "die": 4, "square": t}));
+                        self.events
+                            .push(json!({"event": "graze", "die": 4, "square": t}));
                         let jack = self.jack.expect("play phase");
                         if Board::is_jack_square(t) {
                             // A ball lying in a jack square does not move on a 4.
@@ -340,6 +376,7 @@ impl Boulomania {
                             match board.jack_ahead[jack as usize] {
                                 None => {
                                     self.field.remove(&t);
+                                    self.lost[target_side as usize] += 1;
                                     self.events.push(json!({"event": "out", "from": t}));
                                     self.check_via(&via, &used)?;
                                     self.jack = None;
@@ -350,7 +387,9 @@ impl Boulomania {
                                     self.push(t, &via, &mut used, true);
                                     if !self.field.contains_key(&j2) {
                                         self.jack = Some(j2);
-                                        self.events.push(json!({"event": "jack_moved", "from": jack, "to": j2}));
+                                        self.events.push(
+                                            json!({"event": "jack_moved", "from": jack, "to": j2}),
+                                        );
                                     }
                                 }
                             }
@@ -360,11 +399,15 @@ impl Boulomania {
                     }
                     5 => {
                         self.field.remove(&t);
-                        self.events.push(json!({"event": "shot_out", "die": 5, "square": t}));
+                        self.lost[target_side as usize] += 1;
+                        self.events
+                            .push(json!({"event": "shot_out", "die": 5, "square": t}));
                     }
                     _ => {
                         self.field.insert(t, side);
-                        self.events.push(json!({"event": "carreau", "die": 6, "square": t}));
+                        self.lost[target_side as usize] += 1;
+                        self.events
+                            .push(json!({"event": "carreau", "die": 6, "square": t}));
                     }
                 }
                 self.check_via(&via, &used)?;
@@ -374,6 +417,7 @@ impl Boulomania {
                 self.in_hand[side as usize] -= 1;
                 self.thrown += 1;
                 self.throws[side as usize] += 1;
+                self.lost[side as usize] += 1;
                 if *d == 6 {
                     self.jack = None;
                     self.jack_out();
@@ -388,56 +432,107 @@ impl Boulomania {
 
     fn check_via(&self, via: &Via, used: &BTreeSet<u8>) -> Result<(), Error> {
         match via.keys().find(|k| !used.contains(k)) {
-            Some(k) => Err(illegal("via_unused", format!("no ball was pushed from {k}"))),
+            Some(k) => Err(illegal(
+                "via_unused",
+                format!("no ball was pushed from {k}"),
+            )),
             None => Ok(()),
         }
     }
 
-    /// The complete actions a roll opens for the side to act (`kind`: point, shoot a square,
-    /// shoot the jack), each with the summary it leads to: the choices to ask about (jack
-    /// square or total, which way at an arrow) are those with more than one entry.
-    pub fn choices(&self, base: &Action) -> Vec<(Action, Value)> {
+    /// The complete actions a roll opens for the side to act, each with the state it leads to:
+    /// the roll as given, then every `to` a double allows, and every way a pushed ball may take
+    /// at an arrow it actually leaves. Choices with the same outcome are kept once.
+    pub fn outcomes(&self, base: &Action) -> Vec<(Action, Boulomania)> {
         let board = Board::get();
-        let tos: Vec<Option<To>> = match base {
-            Action::Point { .. } => vec![None, Some(To::Jack), Some(To::Total)],
-            _ => vec![None],
-        };
-        let arrows: Vec<u8> = (7..=18u8).filter(|&s| !board.arrows[s as usize].is_empty()).collect();
-        let mut vias: Vec<Via> = vec![Via::new()];
-        for &a in &arrows {
-            let mut next = Vec::new();
-            for v in &vias {
-                for exit in board.exits(a).into_iter().flatten() {
-                    let mut w = v.clone();
-                    w.insert(a, exit);
-                    next.push(w);
+        let mut starts = vec![base.clone()];
+        if let Action::Point { dice, .. } = base {
+            if dice.len() == 2 && dice[0] == dice[1] {
+                for to in [To::Jack, To::Total] {
+                    starts.push(Action::Point {
+                        dice: dice.clone(),
+                        to: Some(to),
+                        via: Via::new(),
+                    });
                 }
-                next.push(v.clone());
             }
-            vias = next;
         }
-        let mut out: Vec<(Action, Value)> = Vec::new();
-        for to in &tos {
-            for via in &vias {
-                let candidate = match base {
-                    Action::Point { dice, .. } => Action::Point { dice: dice.clone(), to: *to, via: via.clone() },
-                    Action::Shoot { target, die, .. } => Action::Shoot { target: *target, die: *die, via: via.clone() },
-                    other => other.clone(),
-                };
-                if Action::from_json(&candidate.to_json()).is_err() {
-                    continue;
-                }
-                if let Ok(next) = self.clone().play(&candidate) {
-                    let s = next.summary();
-                    let same = out.iter().any(|(_, o)| o["balls"] == s["balls"] && o["jack"] == s["jack"] && o["mene"] == s["mene"]);
-                    // A straight push is the default: keep the shortest action for an outcome.
-                    if !same {
-                        out.push((candidate, s));
+        let mut out: Vec<(Action, Boulomania)> = Vec::new();
+        let mut queue = starts;
+        while let Some(candidate) = queue.pop() {
+            if Action::from_json(&candidate.to_json()).is_err() {
+                continue;
+            }
+            let Ok(next) = self.clone().play(&candidate) else {
+                continue;
+            };
+            // Arrow squares a pushed ball left without a choice given: branch on each way.
+            let via = match &candidate {
+                Action::Point { via, .. } | Action::Shoot { via, .. } => via.clone(),
+                _ => Via::new(),
+            };
+            for e in &next.events {
+                let from = e["from"].as_u64().unwrap_or(0) as u8;
+                let pushed = e["event"] == "pushed" || e["event"] == "out";
+                if pushed
+                    && (7..=18).contains(&from)
+                    && !board.arrows[from as usize].is_empty()
+                    && !via.contains_key(&from)
+                {
+                    for exit in board.arrows[from as usize].iter() {
+                        let mut w = via.clone();
+                        w.insert(from, *exit);
+                        queue.push(match &candidate {
+                            Action::Point { dice, to, .. } => Action::Point {
+                                dice: dice.clone(),
+                                to: *to,
+                                via: w,
+                            },
+                            Action::Shoot { target, die, .. } => Action::Shoot {
+                                target: *target,
+                                die: *die,
+                                via: w,
+                            },
+                            other => other.clone(),
+                        });
                     }
                 }
             }
+            let same = out.iter().any(|(_, o)| {
+                o.field == next.field
+                    && o.jack == next.jack
+                    && o.mene == next.mene
+                    && o.scores == next.scores
+            });
+            if !same {
+                out.push((candidate, next));
+            }
         }
         out
+    }
+
+    /// The choices a roll opens, as record actions with the summary each leads to (for the
+    /// screens: a choice is asked only when there is more than one).
+    pub fn choices(&self, base: &Action) -> Vec<(Action, Value)> {
+        self.outcomes(base)
+            .into_iter()
+            .map(|(a, g)| (a, g.summary()))
+            .collect()
+    }
+
+    /// The mène number (from 1).
+    pub fn mene(&self) -> u32 {
+        self.mene
+    }
+
+    /// The winner, once the game is over.
+    pub fn winner(&self) -> Option<u8> {
+        self.winner
+    }
+
+    /// The scoring balls now (the holder's balls closer than the other side's best).
+    pub fn scoring_now(&self) -> usize {
+        self.scoring().len()
     }
 
     /// What the side to act may do now: point, shoot which balls, shoot the jack.
@@ -452,7 +547,11 @@ impl Boulomania {
         let targets: Vec<u8> = if first {
             vec![]
         } else {
-            self.field.iter().filter(|(_, &s)| s != self.turn).map(|(&q, _)| q).collect()
+            self.field
+                .iter()
+                .filter(|(_, &s)| s != self.turn)
+                .map(|(&q, _)| q)
+                .collect()
         };
         json!({"point": true, "shoot": targets, "shoot_jack": !first})
     }
@@ -463,10 +562,10 @@ impl Game for Boulomania {
 
     fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
         if sides.len() != 2 || sides.iter().any(|s| s.len() > 4) {
-            return Err(Error::bad_setup(
-                "Boulomania is played by two teams of 1 to 4 players",
-            )
-            .with_code("boulomania_sides"));
+            return Err(
+                Error::bad_setup("Boulomania is played by two teams of 1 to 4 players")
+                    .with_code("boulomania_sides"),
+            );
         }
         check_sides(sides)?;
         let rules = BoulomaniaRules::from_map(rules)?;
@@ -479,6 +578,7 @@ impl Game for Boulomania {
             jack: None,
             field: BTreeMap::new(),
             in_hand: [rules.balls; 2],
+            lost: [0, 0],
             turn: 0,
             thrown: 0,
             throws: [0, 0],
@@ -506,7 +606,11 @@ impl Game for Boulomania {
 
     fn summary(&self) -> Value {
         let over = self.winner.is_some();
-        let balls: Map<String, Value> = self.field.iter().map(|(k, s)| (k.to_string(), json!(s))).collect();
+        let balls: Map<String, Value> = self
+            .field
+            .iter()
+            .map(|(k, s)| (k.to_string(), json!(s)))
+            .collect();
         let last_mene = self.last_mene.as_ref().map(|m| {
             json!({
                 "winner": m.winner.map(|w| w.0),
@@ -527,6 +631,7 @@ impl Game for Boulomania {
             "jack": self.jack,
             "balls": balls,
             "in_hand": self.in_hand,
+            "lost": self.lost,
             "holder": self.holder(),
             "mene_points": self.mene_points.iter().map(|p| p.map(|(s, n)| json!([s, n])).unwrap_or(Value::Null)).collect::<Vec<_>>(),
             "starter": self.starter,

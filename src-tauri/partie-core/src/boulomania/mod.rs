@@ -1,6 +1,7 @@
 //! Boulomania (`boulomania.md`): pétanque with dice on a board read from data.
 
 mod action;
+pub mod ai;
 pub mod board;
 mod game;
 

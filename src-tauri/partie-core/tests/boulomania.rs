@@ -1,0 +1,82 @@
+//! Boulomania beyond the scenarios: random legal games always end and never lose a ball, and
+//! the computer that weighs every roll beats the casual one.
+
+use partie_core::boulomania::ai::{plans, play_turn, Plan};
+use partie_core::boulomania::{Action, Boulomania};
+use partie_core::rng::Rng;
+use partie_core::Game;
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+fn game(rules: Value) -> Boulomania {
+    let rules: Map<String, Value> = rules.as_object().unwrap().clone();
+    Boulomania::setup(&rules, &[vec!["A".into()], vec!["B".into(), "C".into()]]).unwrap()
+}
+
+/// A random legal action: the jack roll, or a random plan with random dice and a random choice.
+fn random_action(g: &Boulomania, rng: &mut Rng) -> Action {
+    let die = |rng: &mut Rng| 1 + rng.below(6) as u8;
+    if g.jack_due() {
+        return Action::Jack(die(rng));
+    }
+    let options = plans(g);
+    let plan: Plan = options[rng.below(options.len() as u64) as usize];
+    let dice: Vec<u8> = (0..plan.dice()).map(|_| die(rng)).collect();
+    let outcomes = g.outcomes(&plan.with_dice(&dice));
+    assert!(
+        !outcomes.is_empty(),
+        "a roll always has an outcome: {plan:?} {dice:?}"
+    );
+    outcomes[rng.below(outcomes.len() as u64) as usize]
+        .0
+        .clone()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    #[test]
+    fn random_games_end_and_every_ball_is_accounted_for(seed in any::<u64>(), balls in 1u8..=8, target in 1u32..=13) {
+        let mut g = game(json!({"balls": balls, "target": target}));
+        let mut rng = Rng::new(seed);
+        let mut n = 0;
+        while !g.is_over() {
+            let s = g.summary();
+            for side in 0..2usize {
+                let on_field = s["balls"].as_object().unwrap().values().filter(|v| v.as_u64() == Some(side as u64)).count() as u64;
+                let total = on_field + s["in_hand"][side].as_u64().unwrap() + s["lost"][side].as_u64().unwrap();
+                prop_assert_eq!(total, balls as u64, "side {} after {} actions: {}", side, n, s);
+            }
+            let a = random_action(&g, &mut rng);
+            // Every offered action is accepted, and a record of it reads back the same.
+            prop_assert_eq!(Action::from_json(&a.to_json()).unwrap(), a.clone());
+            g = g.play(&a).map_err(|r| TestCaseError::fail(format!("{:?} refused: {:?}", a, r.error)))?;
+            n += 1;
+            prop_assert!(n < 5_000, "the game does not end");
+        }
+        prop_assert!(g.summary()["scores"].as_array().unwrap().iter().any(|v| v.as_u64().unwrap() >= target as u64));
+    }
+}
+
+#[test]
+fn the_expected_value_player_beats_the_casual_one() {
+    let mut wins = [0u32; 2];
+    for n in 0..30u64 {
+        let mut g = game(json!({}));
+        let mut rng = Rng::new(1000 + n);
+        // Alternate who plays side 0.
+        let strong = (n % 2) as u8;
+        while !g.is_over() {
+            let level = if g.turn() == strong { 2 } else { 1 };
+            let a = play_turn(&g, level, &mut rng);
+            g = g.play(&a).unwrap();
+        }
+        let w = g.summary()["winner"].as_u64().unwrap() as u8;
+        wins[(w == strong) as usize] += 1;
+    }
+    assert!(
+        wins[1] >= 22,
+        "the stronger level won only {} of 30",
+        wins[1]
+    );
+}

@@ -459,3 +459,49 @@ fn replay_steps_charts_and_files_through_the_commands() {
         "a JSON export is not a backup: nothing restored"
     );
 }
+
+#[test]
+fn boulomania_dice_choices_and_the_computer_through_the_commands() {
+    let h = harness();
+    let m = h
+        .call(
+            "new_match",
+            json!({"game": "boulomania", "rules": {}, "sides": [["Anne", "Alex"], ["Computer"]], "computer": {"1": 2}}),
+        )
+        .unwrap();
+    let id = m["id"].as_i64().unwrap();
+    // The same point of a match gives the same dice: a roll cannot be taken again.
+    let a = h.call("roll_dice", json!({"matchId": id, "n": 3})).unwrap();
+    let b = h.call("roll_dice", json!({"matchId": id, "n": 3})).unwrap();
+    assert_eq!(a, b);
+    assert!(a
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|d| (1..=6).contains(&d.as_u64().unwrap())));
+    assert_eq!(
+        h.call("roll_dice", json!({"matchId": id, "n": 4}))
+            .unwrap_err()["kind"],
+        "bad_action"
+    );
+    h.call("play", json!({"matchId": id, "action": {"jack": 2}}))
+        .unwrap();
+    // 4-4 opens two choices: jack square 4 or square 8.
+    let c = h
+        .call(
+            "choices",
+            json!({"matchId": id, "action": {"point": [4, 4]}}),
+        )
+        .unwrap();
+    let actions: Vec<&Value> = c.as_array().unwrap().iter().map(|o| &o["action"]).collect();
+    assert_eq!(actions.len(), 2, "{c}");
+    assert!(actions.contains(&&json!({"point": [4, 4], "to": "jack"})));
+    assert!(actions.contains(&&json!({"point": [4, 4], "to": "total"})));
+    let v = h
+        .call("play", json!({"matchId": id, "action": {"point": [3, 4]}}))
+        .unwrap();
+    assert_eq!(v["summary"]["turn"], 1);
+    let v = h.call("computer_move", json!({"matchId": id})).unwrap();
+    assert_eq!(v["actions"], 3, "the computer rolled and played its ball");
+    assert_eq!(v["summary"]["in_hand"][1], 7);
+}

@@ -156,7 +156,9 @@ fn computer_move(state: State<'_, AppState>, match_id: i64) -> Result<MatchView,
         Error::illegal("it is not the computer's turn").with_code("not_computer_turn")
     })?;
     state.stop.store(false, Ordering::Relaxed);
-    let action = partie_core::computer::think(&turn.state, level, Some(state.stop.clone()))?;
+    let seed = state.with(|s| s.dice_seed(match_id))?;
+    let action =
+        partie_core::computer::think_seeded(&turn.state, level, seed, Some(state.stop.clone()))?;
     state.with(|s| s.play_at(match_id, turn.at, &action))
 }
 
@@ -182,6 +184,20 @@ fn draw_offer(state: State<'_, AppState>, match_id: i64) -> Result<bool, Error> 
         Error::illegal("no computer plays in this match").with_code("not_computer_turn")
     })?;
     Ok(partie_core::computer::accepts_draw(&turn.state, side))
+}
+
+/// Dice rolled by the app for the side to act: seeded by the match and its progress.
+#[tauri::command(async)]
+fn roll_dice(state: State<'_, AppState>, match_id: i64, n: usize) -> Result<Vec<u8>, Error> {
+    let seed = state.with(|s| s.dice_seed(match_id))?;
+    partie_core::computer::roll(seed, n)
+}
+
+/// The choices a Boulomania roll opens, each with the summary it leads to.
+#[tauri::command(async)]
+fn choices(state: State<'_, AppState>, match_id: i64, action: Value) -> Result<Vec<Value>, Error> {
+    let turn = state.with(|s| s.computer_turn(match_id))?;
+    partie_core::computer::choices(&turn.state, &action)
 }
 
 /// A new Morris match from a move list (`1. d6 f4 2. a1-a4xb4 ...`), every token checked.
@@ -349,6 +365,8 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         stop_thinking,
         hint,
         draw_offer,
+        roll_dice,
+        choices,
         import_moves,
         get_match,
         play,

@@ -1,2 +1,2 @@
 // The games this app offers, in the order the home screen shows them.
-export const GAMES = ['molkky', 'molkkout', 'crokinole', 'morris'];
+export const GAMES = ['molkky', 'molkkout', 'crokinole', 'morris', 'boulomania'];

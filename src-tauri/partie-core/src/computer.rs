@@ -2,6 +2,7 @@
 //! and the UI thread, and stoppable.
 
 use crate::error::Error;
+use crate::game::Game;
 use crate::game::MatchState;
 use crate::morris::search::Level;
 use serde_json::Value;
@@ -13,6 +14,29 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// then nothing is proposed (`illegal_action`, code `stopped`), since a half-thought answer to
 /// a position the user has left is not wanted.
 pub fn think(state: &MatchState, level: u8, stop: Option<Arc<AtomicBool>>) -> Result<Value, Error> {
+    // The weaker levels' mistakes need not replay: what is chosen is what is recorded.
+    let seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    think_seeded(state, level, seed, stop)
+}
+
+/// [`think`] with the randomness given: Boulomania's dice come from `seed`, so that a match
+/// played with a fixed seed replays the same rolls.
+pub fn think_seeded(
+    state: &MatchState,
+    level: u8,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Value, Error> {
+    if state.is_over() {
+        return Err(Error::illegal("the game is over").with_code("game_over"));
+    }
+    if let MatchState::Boulomania(g) = state {
+        let mut rng = crate::rng::Rng::new(seed);
+        return Ok(crate::boulomania::ai::play_turn(g, level, &mut rng).to_json());
+    }
     let level = Level::new(level).ok_or_else(|| {
         Error::bad_setup(format!("no computer level {level}")).with_code("bad_computer")
     })?;
@@ -21,14 +45,6 @@ pub fn think(state: &MatchState, level: u8, stop: Option<Arc<AtomicBool>>) -> Re
             Error::illegal("the computer does not play this game").with_code("bad_computer")
         );
     };
-    if state.is_over() {
-        return Err(Error::illegal("the game is over").with_code("game_over"));
-    }
-    // The weaker levels' mistakes need not replay: the token chosen is what is recorded.
-    let seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
     let token = level.choose(g.position(), g.repetitions(), seed, stop.clone());
     if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
         return Err(Error::illegal("the computer was stopped").with_code("stopped"));
@@ -52,4 +68,35 @@ pub fn accepts_draw(state: &MatchState, side: usize) -> bool {
         -score
     };
     for_side <= 30
+}
+
+/// Dice for a match, from a seed: the same seed and the same point of the match give the same
+/// dice (a roll cannot be taken again by leaving and coming back).
+pub fn roll(seed: u64, n: usize) -> Result<Vec<u8>, Error> {
+    if !(1..=3).contains(&n) {
+        return Err(Error::bad_action(format!("one to three dice, not {n}")).with_code("bad_die"));
+    }
+    let mut rng = crate::rng::Rng::new(seed);
+    Ok((0..n).map(|_| 1 + rng.below(6) as u8).collect())
+}
+
+/// The choices a Boulomania roll opens (`base`: the action as rolled), each as a record action
+/// with the summary it leads to.
+pub fn choices(state: &MatchState, base: &Value) -> Result<Vec<Value>, Error> {
+    let MatchState::Boulomania(g) = state else {
+        return Err(Error::illegal("choices are for Boulomania").with_code("no_choices"));
+    };
+    let action = crate::boulomania::Action::from_json(base)?;
+    // A roll that is refused as it stands (a double that needs a choice) still has choices.
+    let out = g.choices(&action);
+    if out.is_empty() {
+        let refused = g.as_ref().clone().play(&action);
+        return Err(refused.err().map(|r| r.error).unwrap_or_else(|| {
+            Error::illegal("this roll cannot be played").with_code("no_choices")
+        }));
+    }
+    Ok(out
+        .into_iter()
+        .map(|(a, s)| serde_json::json!({"action": a.to_json(), "summary": s}))
+        .collect())
 }

@@ -2,7 +2,7 @@
 //! keeps them per match so that a player's statistics add up rows instead of replaying.
 
 use crate::error::Error;
-use crate::game::MatchState;
+use crate::game::{Game, MatchState};
 use crate::record::Record;
 use serde_json::{json, Map, Value};
 
@@ -57,6 +57,16 @@ pub fn figures(
                 if needs <= 12 {
                     c[6] += 1;
                     c[7] += u64::from(t.points == needs);
+                }
+            }
+            // Carreaux per thrower: a shot with a 6.
+            (MatchState::Boulomania(b), MatchState::Boulomania(_))
+                if action.get("shoot").is_some() && action.get("die") == Some(&Value::from(6)) =>
+            {
+                let side = b.turn() as usize;
+                let seat = b.summary()["thrower"].as_u64().unwrap_or(0) as usize;
+                if let Some(c) = by_player[side].get_mut(seat) {
+                    c[0] += 1;
                 }
             }
             (MatchState::Molkkout(_), MatchState::Molkkout(a)) => {
@@ -121,6 +131,24 @@ pub fn figures(
                         ("round_points", rounds.iter().map(mine).sum()),
                         ("twenties", summary["twenties"][side].as_u64().unwrap_or(0)),
                         ("rounds_won", won),
+                    ])
+                }
+                "boulomania" => {
+                    // Mène figures belong to the team; each of its players is credited.
+                    let menes = summary["mene_points"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default();
+                    let won: Vec<u64> = menes
+                        .iter()
+                        .filter(|m| m[0].as_u64() == Some(side as u64))
+                        .map(|m| m[1].as_u64().unwrap_or(0))
+                        .collect();
+                    counters(&[
+                        ("menes", menes.len() as u64),
+                        ("menes_won", won.len() as u64),
+                        ("mene_points", won.iter().sum()),
+                        ("carreaux", c[0]),
                     ])
                 }
                 "morris" => {

@@ -604,3 +604,37 @@ fn a_match_replays_step_by_step_and_a_player_has_a_series() {
     assert_eq!(series[0]["counters"]["throws"], 2);
     assert_eq!(series[0]["counters"]["points"], 12);
 }
+
+#[test]
+fn boulomania_figures_count_menes_points_and_carreaux() {
+    let mut store = Store::open_in_memory().unwrap();
+    let m = store
+        .new_match(
+            "boulomania",
+            &rules(json!({"balls": 2, "target": 1})),
+            &sides(&[&["Ann"], &["Ben"]]),
+        )
+        .unwrap();
+    // Ann on 7; Ben's carreau takes 7; Ann's last ball lost; Ben's last ball lost: Ben 1 point.
+    for a in [
+        json!({"jack": 3}),
+        json!({"point": [3, 4]}),
+        json!({"shoot": 7, "die": 6}),
+        json!({"point": [1, 2]}),
+        json!({"point": [1, 1, 1]}),
+    ] {
+        store.play(m.id, &a).unwrap();
+    }
+    assert_eq!(store.view(m.id).unwrap().summary["winner"], 1);
+    let ben = store.search_players("Ben", false).unwrap()[0].id;
+    let s = store.player_stats(ben, "boulomania").unwrap();
+    assert_eq!(s.totals["carreaux"], 1);
+    assert_eq!(s.totals["menes_won"], 1);
+    assert_eq!(s.totals["mene_points"], 1);
+    assert_eq!(s.rates["points_per_mene"], 1.0);
+    let ann = store.search_players("Ann", false).unwrap()[0].id;
+    assert_eq!(
+        store.player_stats(ann, "boulomania").unwrap().totals["carreaux"],
+        0
+    );
+}

@@ -7,8 +7,9 @@ import { app } from '../app.js';
 import * as molkky from './molkky.js';
 import * as crokinole from './crokinole.js';
 import * as morris from './morris.js';
+import * as boulomania from './boulomania.js';
 
-const SCREENS = { molkky, molkkout: molkky, crokinole, morris };
+const SCREENS = { molkky, molkkout: molkky, crokinole, morris, boulomania };
 
 export function mount(root, args) {
   let inner = null;

@@ -14,11 +14,13 @@ const PER_MATCH = {
   molkkout: ['chart_points_per_throw', (c) => (c.throws ? c.points / c.throws : null)],
   crokinole: ['chart_points_per_round', (c) => (c.rounds ? c.round_points / c.rounds : null)],
   morris: ['chart_removed', (c) => c.removed ?? null],
+  boulomania: ['chart_points_per_mene', (c) => (c.menes ? c.mene_points / c.menes : null)],
 };
 const RATES = {
   points_per_throw: (v) => v.toFixed(1), miss_rate: (v) => `${Math.round(v * 100)} %`,
   chance_success: (v) => `${Math.round(v * 100)} %`, points_per_round: (v) => v.toFixed(1),
   twenties_per_round: (v) => v.toFixed(2), rounds_won_rate: (v) => `${Math.round(v * 100)} %`,
+  menes_won_rate: (v) => `${Math.round(v * 100)} %`, points_per_mene: (v) => v.toFixed(2), carreaux: String,
 };
 
 export function mount(root, [id]) {

@@ -7,11 +7,14 @@ import { app } from '../app.js';
 import { rulesForm } from '../molkky-rules.js';
 import { crokinoleForm } from '../crokinole-rules.js';
 import { morrisForm } from '../morris-rules.js';
+import { boulomaniaForm } from '../boulomania-rules.js';
 import { GAMES } from '../games.js';
 
-const FORMS = { molkky: rulesForm, crokinole: crokinoleForm, morris: morrisForm };
+const FORMS = { molkky: rulesForm, crokinole: crokinoleForm, morris: morrisForm, boulomania: boulomaniaForm };
 // How many sides a game takes at most (Rust checks; this only trims a remembered line-up).
-const MAX_SIDES = { molkkout: 2, crokinole: 3, morris: 2 };
+const MAX_SIDES = { molkkout: 2, crokinole: 3, morris: 2, boulomania: 2 };
+// Games the computer plays, with its levels.
+const COMPUTER_LEVELS = { morris: [1, 2, 3, 4, 5], boulomania: [1, 2] };
 
 function shuffled(list) {
   const a = list.slice();
@@ -38,10 +41,12 @@ export function mount(root, [game = 'molkky']) {
     level: 2,
     colour: 0,          // the person's side against the computer
     moves: '',          // a Morris move list to import
+    dice: 'app',        // Boulomania: dice rolled by the app, or real dice entered
   };
   if (MAX_SIDES[game]) st.sides = st.sides.slice(0, MAX_SIDES[game]);
   if (game === 'morris') st.sides = st.sides.map((s) => s.slice(0, 1));
-  const vsComputer = () => game === 'morris' && st.opponent === 'computer';
+  if (game === 'boulomania') st.level = 2;
+  const vsComputer = () => COMPUTER_LEVELS[game] && st.opponent === 'computer';
   st.teamMode = st.sides.some((s) => s.length > 1);
   const form = FORMS[game] ? FORMS[game](st.rules, (r) => { st.rules = r; }) : null;
 
@@ -49,7 +54,7 @@ export function mount(root, [game = 'molkky']) {
 
   function addName(name) {
     if (inLineup(name)) return;
-    const max = vsComputer() ? 1 : MAX_SIDES[game];
+    const max = vsComputer() && !st.teamMode ? 1 : MAX_SIDES[game];
     if (max && !st.teamMode && st.sides.length >= max) {
       // A full line-up: the newest name takes the last place.
       st.sides[max - 1] = [name];
@@ -106,6 +111,7 @@ export function mount(root, [game = 'molkky']) {
     }
     try {
       const m = await ipc.newMatch(game, rules, sides, computer);
+      if (game === 'boulomania') localStorage.setItem(`partie.dice.${m.uid}`, st.dice);
       await app.saveSetting('last_lineup', st.sides);
       if (form && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, [game]: rules });
       app.go(`#/match/${m.id}`);
@@ -159,6 +165,20 @@ export function mount(root, [game = 'molkky']) {
       }, text(v))));
   }
 
+  // Boulomania: who plays each team, and whose dice.
+  function boulomaniaBlock() {
+    return h('div', { class: 'mor-setup' },
+      seg('opponent', t('bou_opponent'), ['person', 'computer'], st.opponent, (v) => t(`bou_opponent_${v}`), (v) => {
+        st.opponent = v;
+        if (v === 'computer') st.sides = st.sides.slice(0, 1);
+      }),
+      vsComputer() ? [
+        seg('level', t('mor_level'), [1, 2], st.level, (v) => t(`bou_level_${v}`), (v) => { st.level = v; }),
+        seg('colour', t('bou_your_team'), [0, 1], st.colour, (v) => t(v === 0 ? 'bou_team_a' : 'bou_team_b'), (v) => { st.colour = v; }),
+      ] : null,
+      seg('dice', t('bou_dice'), ['app', 'real'], st.dice, (v) => t(`bou_dice_${v}`), (v) => { st.dice = v; }));
+  }
+
   // Against the computer: its level and the person's colour; or a move list to import.
   function morrisBlock() {
     return h('div', { class: 'mor-setup' },
@@ -193,9 +213,10 @@ export function mount(root, [game = 'molkky']) {
           ] : null),
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },
-            h('h2', { text: t(game === 'crokinole' ? 'cro_seats' : game === 'morris' ? 'mor_seats' : 'sides') }),
+            h('h2', { text: t(game === 'crokinole' ? 'cro_seats' : game === 'morris' ? 'mor_seats' : game === 'boulomania' ? 'bou_seats' : 'sides') }),
             h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); render(); } }, t('shuffle'))),
           game === 'morris' ? morrisBlock() : null,
+          game === 'boulomania' ? boulomaniaBlock() : null,
           game !== 'molkkout' && game !== 'morris' ? h('label', { class: 'toggle' },
             h('input', { type: 'checkbox', id: 'team-mode', checked: st.teamMode, onchange: (ev) => { st.teamMode = ev.target.checked; st.active = null; render(); } }),
             h('span', { text: t('team_mode') }),

@@ -104,9 +104,9 @@ fn rolls(n: usize) -> Vec<(Vec<u8>, f64)> {
             for (sum, &k) in by_sum.iter().enumerate().filter(|(_, &k)| k > 0) {
                 // Any three dice with this total and no role for doubles: 1s first, then the rest.
                 let s = sum as u8;
-                let first = (s - 2).min(6).max(1);
+                let first = (s - 2).clamp(1, 6);
                 let rest = s - first;
-                let second = (rest - 1).min(6).max(1);
+                let second = (rest - 1).clamp(1, 6);
                 out.push((vec![first, second, rest - second], k as f64 / 216.0));
             }
         }

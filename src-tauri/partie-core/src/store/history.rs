@@ -101,6 +101,11 @@ fn rates(game: &str, t: &Map<String, Value>) -> Map<String, Value> {
             ("twenties_per_round", ratio(n("twenties"), n("rounds"))),
             ("rounds_won_rate", ratio(n("rounds_won"), n("rounds"))),
         ],
+        "boulomania" => vec![
+            ("menes_won_rate", ratio(n("menes_won"), n("menes"))),
+            ("points_per_mene", ratio(n("mene_points"), n("menes"))),
+            ("carreaux", Value::from(n("carreaux"))),
+        ],
         _ => vec![],
     };
     pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()

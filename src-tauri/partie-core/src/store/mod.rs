@@ -509,6 +509,27 @@ impl Store {
         })
     }
 
+    /// The seed of the dice at this point of a match: its id and action count, mixed with
+    /// `$PARTIE_DICE_SEED` when set (fixed dice for tests), else with the match's stable id.
+    pub fn dice_seed(&mut self, id: i64) -> Result<u64, Error> {
+        let at = self.load(id)?.actions as u64;
+        let base = match std::env::var("PARTIE_DICE_SEED")
+            .ok()
+            .and_then(|s| s.parse::<u64>().ok())
+        {
+            Some(seed) => seed ^ (id as u64).wrapping_mul(0x9e37_79b9),
+            None => {
+                let uid: String =
+                    self.conn
+                        .query_row("SELECT uid FROM match WHERE id = ?1", [id], |r| r.get(0))?;
+                uid.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+                })
+            }
+        };
+        Ok(base ^ at.wrapping_mul(0xbf58_476d_1ce4_e5b9))
+    }
+
     /// Plays an action only if the match still has `at` actions: the computer's answer to a
     /// position the user has since changed (undo, another move) is dropped, not played.
     pub fn play_at(&mut self, id: i64, at: usize, action: &Value) -> Result<MatchView, Error> {
@@ -774,12 +795,14 @@ pub(crate) fn check_computer(game: &str, sides: usize, computer: &Computer) -> R
         return Ok(());
     }
     let bad = |d: String| Err(Error::bad_setup(d).with_code("bad_computer"));
-    if game != "morris" {
-        return bad(format!("the computer does not play {game}"));
-    }
+    let top = match game {
+        "morris" => 5,
+        "boulomania" => 2,
+        _ => return bad(format!("the computer does not play {game}")),
+    };
     if let Some((side, level)) = computer
         .iter()
-        .find(|(&s, &l)| s >= sides || !(1..=5).contains(&l))
+        .find(|(&s, &l)| s >= sides || !(1..=top).contains(&l))
     {
         return bad(format!("no computer side {side} at level {level}"));
     }

@@ -1,0 +1,107 @@
+"""Boulomania on the board: a whole game with the app's dice on a fixed seed, and a mène
+played with real dice entered by hand, with a push chain and a carreau."""
+from test_molkky import add_players
+
+
+def actions(p):
+    return int(p.attr("section.boulomania", "data-actions"))
+
+
+def wait_more(p, n, timeout=10):
+    p.wait_until(f"const s = document.querySelector('section.boulomania'); return s && Number(s.dataset.actions) > {n}", timeout)
+
+
+def ball(p, square):
+    """The side of the ball on a square, read from the drawn board (None when empty)."""
+    return p.d.execute_script(f"""
+        const g = document.querySelector('#bou-board [data-square="{square}"]');
+        return g.classList.contains('side-0') ? 0 : g.classList.contains('side-1') ? 1 : null;""")
+
+
+def new_game(p, dice, target=None, balls=None):
+    p.tap("#new-boulomania")
+    p.wait_css("#new-player")
+    add_players(p, "Anne", "Bruno")
+    p.tap(f"#dice-{dice}")
+    if target:
+        p.tap(f"#rule-target-{target}")
+    if balls:
+        p.tap(f"#rule-balls-{balls}")
+    p.tap("#start")
+    p.wait_css("#bou-board")
+
+
+def enter(p, *dice):
+    p.wait_css("#dice-entry")
+    for k, d in enumerate(dice):
+        p.tap_until(f"#die-{k}-{d}", f"return document.querySelector('#die-{k}-{d}').getAttribute('aria-pressed') === 'true'")
+    p.tap("#dice-ok")
+
+
+def test_a_whole_game_with_the_apps_dice_on_a_fixed_seed(partie, monkeypatch):
+    monkeypatch.setenv("PARTIE_DICE_SEED", "2026")
+    from conftest import Partie
+    p = Partie()          # a profile whose app sees the fixed seed
+    try:
+        p.start()
+        new_game(p, "app", target=5, balls=4)
+        assert p.text("#status-line") == "Mène 1 · Anne rolls for the jack"
+        p.shot("50-boulomania-start")
+        for turn in range(400):
+            if p.attr("section.boulomania", "data-status") == "won":
+                break
+            n = actions(p)
+            if p.count("#roll-jack"):
+                p.tap("#roll-jack")
+            elif p.count("#bou-choices"):
+                p.tap("#bou-choices [data-choice]")
+            else:
+                p.tap("#point-3" if turn % 3 else "#point-2")
+            p.wait_until(f"const s = document.querySelector('section.boulomania'); return Number(s.dataset.actions) > {n} "
+                         "|| document.querySelector('#bou-choices') !== null")
+            if turn == 6:
+                assert p.text("#outcome-line"), "every throw is explained"
+                p.shot("51-boulomania-play")
+        p.wait_css('section.boulomania[data-status="won"]')
+        scores = [int(x) for x in p.texts("[data-score]")]
+        assert max(scores) >= 5
+        assert p.count("#mene-sheet tbody tr") >= 1
+        p.shot("52-boulomania-won")
+    finally:
+        p.close()
+
+
+def test_a_mene_with_real_dice_a_push_chain_and_a_carreau(partie):
+    p = partie
+    p.start()
+    new_game(p, "real")
+    p.tap("#roll-jack")
+    enter(p, 3)
+    p.wait_until("return document.querySelector('#bou-board [data-square=\"3\"] .bou-jack') !== null")
+    p.tap("#point-2")
+    enter(p, 3, 4)                          # 7, beside the jack
+    wait_more(p, 1)
+    assert ball(p, 7) == 0
+    p.tap("#point-2")
+    enter(p, 3, 5)                          # Bruno on 8: as close, so he plays again
+    wait_more(p, 2)
+    assert p.text("#status-line").startswith("Mène 1 · Bruno to play")
+    p.tap("#point-2")
+    enter(p, 4, 3)                          # 7 again: Anne's ball goes to 8, Bruno's from 8 on
+    p.wait_css("#bou-choices")              # 8 has an arrow: straight to 9, or to 12
+    assert p.count("#bou-choices [data-choice]") == 2
+    p.shot("53-boulomania-choice")
+    straight = p.d.execute_script(
+        "return [...document.querySelectorAll('#bou-choices [data-choice]')].find(b => b.textContent.startsWith('straight')).dataset.choice")
+    p.tap(f'#bou-choices [data-choice="{straight}"]')
+    wait_more(p, 3)
+    assert [ball(p, s) for s in (7, 8, 9)] == [1, 0, 1]
+    assert "pushed" in p.text("#outcome-line")
+    # Bruno shoots Anne's ball on 8 with a 6: a carreau.
+    p.tap_at('#bou-board [data-square="8"]')
+    enter(p, 6)
+    wait_more(p, 4)
+    assert ball(p, 8) == 1
+    assert p.text("#outcome-line").startswith("6 — carreau!")
+    assert p.texts("[data-lost]") == ["tray: 1", "tray: 0"]
+    p.shot("54-boulomania-carreau")

@@ -1,0 +1,296 @@
+// The Boulomania board: three lanes of ball squares, the jack squares between them, the arrows;
+// both teams' balls, the jack, balls in hand and in the tray, the score track. The side to act
+// picks what to do (point with two or three dice, shoot a ball by tapping it, shoot the jack);
+// the app rolls the dice (seeded by the match) or the players enter what real dice showed;
+// a choice the roll opens (jack square or total, which way at an arrow) is asked only when it
+// exists. Rust decides every outcome; this screen draws it and explains it in one line.
+
+import { ipc } from '../ipc.js';
+import { h, scheduler, names } from '../dom.js';
+import { t } from '../i18n.js';
+import { app, keepAwake } from '../app.js';
+import { endActions } from '../end-actions.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const U = 62;
+const M = 44;
+let info = null;
+
+function el(tag, attrs, ...children) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v != null && v !== false) e.setAttribute(k, v);
+  e.append(...children.flat().filter(Boolean));
+  return e;
+}
+
+const pos = (xy) => [M + xy[0] * U, M + (6 - xy[1]) * U];
+
+export function mount(root, [id], initial) {
+  const matchId = Number(id);
+  const st = { view: initial, plan: null, dice: null, entry: null, options: null, thinking: false, busy: false, line: '' };
+  let gone = false;
+  const sum = () => st.view.summary;
+  const over = () => sum().status !== 'playing';
+  const computer = () => st.view.computer || {};
+  const isComputer = (side) => side != null && computer()[side] != null;
+  const teamName = (i) => names(st.view.sides[i]);
+  const teamLabel = (i) => t(i === 0 ? 'bou_team_a' : 'bou_team_b');
+  const diceMode = () => localStorage.getItem(`partie.dice.${st.view.uid}`) || 'app';
+
+  function explain(s) {
+    const parts = [];
+    for (const e of s.events || []) {
+      const key = `bou_ev_${e.event}`;
+      if (e.event === 'mene_end') parts.push(t(`bou_mene_${e.reason}`, { name: e.winner != null ? teamName(e.winner) : '', n: e.points ?? 0 }));
+      else parts.push(t(key, { square: e.square, sum: e.sum, die: e.die, from: e.from, to: e.to }));
+    }
+    return parts.join(' · ');
+  }
+
+  function after(view) {
+    st.view = view;
+    st.plan = null; st.dice = null; st.entry = null; st.options = null;
+    st.line = explain(view.summary);
+    app.clearError();
+    if (st.line) app.announce(st.line);
+    keepAwake(!over());
+    render();
+    maybeComputer();
+  }
+
+  async function send(action) {
+    if (st.busy) return;
+    st.busy = true;
+    try { after(await ipc.play(matchId, action)); } catch (e) { app.error(e); render(); } finally { st.busy = false; }
+  }
+
+  async function maybeComputer() {
+    if (over() || !isComputer(sum().turn) || st.thinking || gone) return;
+    st.thinking = true;
+    render();
+    // A short pause, so that people can follow the computer's throws.
+    await new Promise((r) => setTimeout(r, 350));
+    try {
+      const view = await ipc.computerMove(matchId);
+      st.thinking = false;
+      if (!gone) after(view);
+    } catch (e) {
+      st.thinking = false;
+      if (e?.code !== 'stale' && e?.code !== 'stopped' && !gone) app.error(e);
+      if (!gone) render();
+    }
+  }
+
+  function base(plan, dice) {
+    if (plan.kind === 'jack') return { jack: dice[0] };
+    if (plan.kind === 'point') return { point: dice };
+    if (plan.kind === 'shoot') return { shoot: plan.target, die: dice[0] };
+    return { shoot_jack: dice[0] };
+  }
+
+  // What to do is chosen: roll (or ask for the dice), then play or ask which choice.
+  async function choose(plan) {
+    if (st.busy || st.thinking) return;
+    st.plan = plan;
+    if (diceMode() === 'real') {
+      st.entry = Array(plan.n).fill(null);
+      render();
+      return;
+    }
+    try {
+      const dice = await ipc.rollDice(matchId, plan.n);
+      await rolled(dice);
+    } catch (e) { app.error(e); }
+  }
+
+  async function rolled(dice) {
+    st.dice = dice;
+    st.entry = null;
+    const action = base(st.plan, dice);
+    if (st.plan.kind === 'jack') return send(action);
+    try {
+      const options = await ipc.choices(matchId, action);
+      if (options.length === 1) return send(options[0].action);
+      st.options = options;
+      render();
+    } catch (e) { app.error(e); st.plan = null; render(); }
+  }
+
+  function optionText(o) {
+    const a = o.action;
+    const bits = [];
+    if (a.to === 'jack') bits.push(t('bou_to_jack', { n: a.point[0] }));
+    if (a.to === 'total') bits.push(t('bou_to_total', { n: a.point[0] * 2 }));
+    for (const [from, to] of Object.entries(a.via || {})) bits.push(t('bou_via', { from, to }));
+    if (!bits.length) bits.push(t('bou_straight'));
+    return `${bits.join(', ')}: ${explain(o.summary)}`;
+  }
+
+  function board() {
+    const s = sum();
+    const b = info.board;
+    const w = M * 2 + U * 4;
+    const hgt = M * 2 + U * 6;
+    const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'bou-board', id: 'bou-board', role: 'group', 'aria-label': t('bou_board') });
+    svg.append(el('rect', { x: 4, y: 4, width: w - 8, height: hgt - 8, rx: 18, class: 'bou-ground' }));
+    for (const [from, tos] of Object.entries(b.arrows)) {
+      const [x1, y1] = pos(b.ball_squares[from]);
+      for (const to of tos) {
+        const [x2, y2] = pos(b.ball_squares[to]);
+        svg.append(el('line', { x1, y1, x2: x1 + (x2 - x1) * 0.42, y2: y1 + (y2 - y1) * 0.42, class: 'bou-arrow', 'marker-end': 'url(#bou-head)' }));
+      }
+    }
+    svg.prepend(el('defs', {}, el('marker', { id: 'bou-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+      el('path', { d: 'M0 0L10 5L0 10z', class: 'bou-arrow-head' }))));
+    const shootable = new Set(humanTurn() ? (s.options?.shoot || []).map(String) : []);
+    const balls = s.phase === 'jack' && s.last_mene ? s.last_mene.balls : s.balls;
+    const jack = s.phase === 'jack' && s.last_mene ? s.last_mene.jack : s.jack;
+    const scoring = new Set((s.phase === 'jack' && s.last_mene ? s.last_mene.scoring : s.scoring).map(String));
+    const square = (n, xy, kind) => {
+      const [x, y] = pos(xy);
+      const side = balls[n];
+      const g = el('g', {
+        class: `bou-square ${kind}${side != null ? ` side-${side}` : ''}${shootable.has(n) ? ' shootable' : ''}${scoring.has(n) ? ' scoring' : ''}`,
+        'data-square': n, role: shootable.has(n) ? 'button' : null, tabindex: shootable.has(n) ? 0 : null,
+        'aria-label': `${t('bou_square', { n })}${side != null ? `, ${teamLabel(side)}` : ''}${Number(n) === jack ? `, ${t('bou_jack')}` : ''}${shootable.has(n) ? `, ${t('bou_tap_to_shoot')}` : ''}`,
+      },
+      kind === 'ball' ? el('rect', { x: x - 27, y: y - 27, width: 54, height: 54, rx: 10, class: 'bou-cell' }) : el('circle', { cx: x, cy: y, r: 21, class: 'bou-cell' }),
+      el('text', { x: x - (kind === 'ball' ? 22 : 0), y: y - (kind === 'ball' ? 14 : 24), class: 'bou-num' }, n),
+      Number(n) === jack ? el('circle', { cx: x, cy: y, r: 9, class: 'bou-jack' }) : null,
+      side != null ? [el('circle', { cx: x + (Number(n) === jack ? 8 : 0), cy: y + 4, r: 17, class: 'bou-ball' }),
+        el('text', { x: x + (Number(n) === jack ? 8 : 0), y: y + 10, class: 'bou-ball-letter' }, side === 0 ? 'A' : 'B')] : null);
+      if (shootable.has(n)) {
+        const shoot = () => choose({ kind: 'shoot', target: Number(n), n: 1 });
+        g.addEventListener('click', shoot);
+        g.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); shoot(); } });
+      }
+      svg.append(g);
+    };
+    for (const [n, xy] of Object.entries(b.ball_squares)) square(n, xy, 'ball');
+    for (const [n, xy] of Object.entries(b.jack_squares)) square(n, xy, 'jack');
+    return svg;
+  }
+
+  const humanTurn = () => !over() && !st.thinking && !isComputer(sum().turn);
+
+  // The content security policy forbids style attributes; the width is set through the CSSOM.
+  function fill(i, percent) {
+    const e = h('span', { class: `bou-fill side-${i}` });
+    e.style.width = `${percent}%`;
+    return e;
+  }
+
+  function scoreTrack() {
+    const s = sum();
+    return h('div', { class: 'bou-track' }, [0, 1].map((i) => h('div', { class: `bou-team${!over() && s.turn === i ? ' active' : ''}`, 'data-team': i },
+      h('span', { class: `bou-chip side-${i}`, text: i === 0 ? 'A' : 'B' }),
+      h('span', { class: 'bou-team-name' }, h('strong', { text: teamName(i) }),
+        h('small', { text: isComputer(i) ? t('bou_computer_level', { n: computer()[i] }) : teamLabel(i) })),
+      h('span', { class: 'bou-score', 'data-score': i, text: String(s.scores[i]) }),
+      h('span', { class: 'bou-bar', role: 'img', 'aria-label': t('bou_score_of', { n: s.scores[i], target: s.target }) },
+        fill(i, Math.min(100, (s.scores[i] / s.target) * 100))),
+      h('span', { class: 'bou-hand', 'data-in-hand': i, 'aria-label': t('bou_in_hand_n', { n: s.in_hand[i] }) },
+        Array.from({ length: s.balls_per_side }, (_, k) => h('span', { class: k < s.in_hand[i] ? `dot side-${i}` : 'dot empty' }))),
+      h('small', { class: 'bou-tray', 'data-lost': i, text: t('bou_lost_n', { n: s.lost[i] }) }))));
+  }
+
+  function statusLine() {
+    const s = sum();
+    if (over()) return t('winner_one', { names: teamName(s.winner) });
+    const who = st.view.sides[s.turn][s.thrower] ?? teamName(s.turn);
+    if (st.thinking) return t('mor_thinking', { name: teamName(s.turn) });
+    const holder = s.holder == null ? t('bou_no_holder') : t('bou_holds', { name: teamName(s.holder) });
+    if (s.phase === 'jack') return `${t('bou_mene_n', { n: s.mene })} · ${t('bou_rolls_jack', { name: who })}`;
+    return `${t('bou_mene_n', { n: s.mene })} · ${t('bou_to_play', { name: who })} · ${holder}`;
+  }
+
+  function actions() {
+    const s = sum();
+    if (!humanTurn()) return null;
+    if (st.entry) {
+      return h('div', { class: 'bou-entry', id: 'dice-entry' },
+        h('p', { text: t('bou_enter_dice', { n: st.entry.length }) }),
+        st.entry.map((v, k) => h('div', { class: 'segmented' }, [1, 2, 3, 4, 5, 6].map((d) => h('button', {
+          type: 'button', class: 'seg', id: `die-${k}-${d}`, 'aria-pressed': String(v === d), 'aria-label': t('bou_die_is', { k: k + 1, d }),
+          onclick: () => { st.entry[k] = d; render(); },
+        }, String(d))))),
+        h('div', { class: 'mor-tools' },
+          h('button', { class: 'btn primary', type: 'button', id: 'dice-ok', disabled: st.entry.some((v) => v == null), onclick: () => rolled(st.entry.slice()) }, t('confirm')),
+          h('button', { class: 'btn ghost', type: 'button', onclick: () => { st.entry = null; st.plan = null; render(); } }, t('cancel'))));
+    }
+    if (st.options) {
+      return h('div', { class: 'bou-choices', id: 'bou-choices' },
+        h('p', { class: 'bou-dice', id: 'dice-shown', text: t('bou_rolled', { dice: st.dice.join(' · ') }) }),
+        h('p', { text: t('bou_choose') }),
+        st.options.map((o, k) => h('button', { class: 'btn', type: 'button', 'data-choice': k, onclick: () => send(o.action) }, optionText(o))));
+    }
+    if (s.phase === 'jack') {
+      return h('div', { class: 'mor-tools' },
+        h('button', { class: 'btn primary big', type: 'button', id: 'roll-jack', onclick: () => choose({ kind: 'jack', n: 1 }) }, t('bou_roll_jack')));
+    }
+    const o = s.options || {};
+    return h('div', { class: 'bou-actions' },
+      h('div', { class: 'mor-tools' },
+        h('button', { class: 'btn primary', type: 'button', id: 'point-2', onclick: () => choose({ kind: 'point', n: 2 }) }, t('bou_point_2')),
+        h('button', { class: 'btn primary', type: 'button', id: 'point-3', onclick: () => choose({ kind: 'point', n: 3 }) }, t('bou_point_3')),
+        o.shoot_jack ? h('button', { class: 'btn', type: 'button', id: 'shoot-jack', onclick: () => choose({ kind: 'shoot_jack', n: 1 }) }, t('bou_shoot_jack')) : null),
+      o.shoot?.length ? h('p', { class: 'empty', text: t('bou_shoot_hint') }) : null);
+  }
+
+  function sheet() {
+    const s = sum();
+    return h('table', { class: 'cro-sheet', id: 'mene-sheet' },
+      h('thead', null, h('tr', null, h('th', { text: t('bou_mene') }), h('th', { text: teamName(0) }), h('th', { text: teamName(1) }))),
+      h('tbody', null, s.mene_points.map((p, k) => h('tr', null, h('th', { text: String(k + 1) }),
+        h('td', { text: p && p[0] === 0 ? String(p[1]) : p ? '' : '–' }), h('td', { text: p && p[0] === 1 ? String(p[1]) : p ? '' : '–' })))));
+  }
+
+  function meneBanner() {
+    const s = sum();
+    if (s.phase !== 'jack' || !s.last_mene || over()) return null;
+    const m = s.last_mene;
+    return h('p', { class: 'bou-mene-end', id: 'mene-end', text: t(`bou_mene_${m.reason}`, { name: m.winner != null ? teamName(m.winner) : '', n: m.points ?? 0 }) });
+  }
+
+  function draw() {
+    if (!info) return h('p', { class: 'empty', text: t('loading') });
+    return h('section', { class: 'boulomania', 'data-actions': st.view.actions, 'data-status': sum().status, 'data-phase': sum().phase },
+      scoreTrack(),
+      h('p', { class: `mor-status${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() }),
+      st.line ? h('p', { class: 'bou-line', id: 'outcome-line', text: st.line }) : null,
+      meneBanner(),
+      h('div', { class: 'mor-layout' },
+        h('div', { class: 'mor-board-wrap' }, board(), h('p', { class: 'empty bou-note', text: t('bou_reconstructed') })),
+        h('aside', { class: 'mor-panel' },
+          actions(),
+          over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools' },
+            h('button', { class: 'btn', type: 'button', id: 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
+            h('button', {
+              class: 'btn ghost', type: 'button', id: 'dice-mode', 'aria-pressed': String(diceMode() === 'real'),
+              onclick: () => { localStorage.setItem(`partie.dice.${st.view.uid}`, diceMode() === 'real' ? 'app' : 'real'); render(); },
+            }, t(diceMode() === 'real' ? 'bou_dice_real' : 'bou_dice_app'))),
+          sum().mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : null)));
+  }
+  const render = scheduler(root, draw);
+
+  async function undo() {
+    if (st.busy) return;
+    st.busy = true;
+    try {
+      if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
+      let view = await ipc.undo(matchId);
+      while (view.actions > 0 && isComputer(view.summary.turn)) view = await ipc.undo(matchId);
+      st.view = view;
+      st.plan = null; st.dice = null; st.entry = null; st.options = null; st.line = '';
+      app.announce(t('undone'));
+    } catch (e) { app.error(e); } finally { st.busy = false; render(); }
+  }
+
+  app.title(t('game_boulomania'));
+  (info ? Promise.resolve(info) : ipc.gameInfo('boulomania')).then((i) => { info = i; render(); maybeComputer(); }).catch((e) => app.error(e));
+  keepAwake(!over());
+  return {
+    refresh: async () => { try { after(await ipc.getMatch(matchId)); } catch (e) { app.error(e); } },
+    unmount() { gone = true; },
+  };
+}

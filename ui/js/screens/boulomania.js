@@ -27,7 +27,7 @@ const pos = (xy) => [M + xy[0] * U, M + (6 - xy[1]) * U];
 
 export function mount(root, [id], initial) {
   const matchId = Number(id);
-  const st = { view: initial, plan: null, dice: null, entry: null, options: null, thinking: false, busy: false, line: '' };
+  const st = { view: initial, plan: null, dice: null, rolling: null, entry: null, options: null, thinking: false, busy: false, line: '' };
   let gone = false;
   const sum = () => st.view.summary;
   const over = () => sum().status !== 'playing';
@@ -48,9 +48,11 @@ export function mount(root, [id], initial) {
   }
 
   function after(view) {
+    const dice = st.dice;
     st.view = view;
     st.plan = null; st.dice = null; st.entry = null; st.options = null;
     st.line = explain(view.summary);
+    if (dice && st.line) st.line = `${t('bou_rolled', { dice: dice.join(' · ') })} → ${st.line}`;
     app.clearError();
     if (st.line) app.announce(st.line);
     keepAwake(!over());
@@ -99,8 +101,13 @@ export function mount(root, [id], initial) {
     }
     try {
       const dice = await ipc.rollDice(matchId, plan.n);
+      // A short roll on screen (none when the system asks for less motion).
+      st.rolling = dice;
+      render();
+      if (!matchMedia('(prefers-reduced-motion: reduce)').matches) await new Promise((r) => setTimeout(r, 450));
+      st.rolling = null;
       await rolled(dice);
-    } catch (e) { app.error(e); }
+    } catch (e) { st.rolling = null; app.error(e); }
   }
 
   async function rolled(dice) {
@@ -206,6 +213,10 @@ export function mount(root, [id], initial) {
 
   function actions() {
     const s = sum();
+    if (st.rolling) {
+      return h('div', { class: 'bou-rolling', id: 'dice-rolling', 'aria-label': t('bou_rolled', { dice: st.rolling.join(' · ') }) },
+        st.rolling.map((d) => h('span', { class: 'die rolling', text: String(d) })));
+    }
     if (!humanTurn()) return null;
     if (st.entry) {
       return h('div', { class: 'bou-entry', id: 'dice-entry' },

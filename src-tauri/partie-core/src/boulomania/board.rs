@@ -107,7 +107,8 @@ mod tests {
         assert_eq!(b.exits(13), vec![Some(12), Some(9), Some(17)]);
         assert_eq!(b.jack_ahead[3], Some(2));
         assert_eq!(b.carry[12], vec![2, 5]);
-        // 12 is closer to jack square 2 than 13 is.
-        assert!(b.distance(12, 2) < b.distance(13, 2));
+        // Squared distances from the coordinates: 12 is next to jack square 1, 13 is not.
+        assert_eq!((b.distance(12, 1), b.distance(13, 1)), (2, 10));
+        assert_eq!(b.distance(2, 3), 4);
     }
 }

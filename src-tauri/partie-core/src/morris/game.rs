@@ -97,8 +97,8 @@ impl Morris {
         v
     }
 
-    /// The numbered move list with its result.
-    pub fn move_list(&self) -> String {
+    /// The turns played, each a placement or move joined with its removals (`a1-a4xb4`).
+    pub fn turns(&self) -> Vec<String> {
         let strings: Vec<String> = self
             .played
             .iter()
@@ -107,8 +107,12 @@ impl Morris {
                 _ => None,
             })
             .collect();
-        let turns = notation::turns(strings.iter().map(String::as_str));
-        notation::move_list(&turns, self.result())
+        notation::turns(strings.iter().map(String::as_str))
+    }
+
+    /// The numbered move list with its result.
+    pub fn move_list(&self) -> String {
+        notation::move_list(&self.turns(), self.result())
     }
 
     /// `"1-0"`, `"0-1"` or `"1/2-1/2"` once the game is over.
@@ -256,14 +260,6 @@ impl Game for Morris {
             .played
             .last()
             .map(|(s, a)| json!({"side": s, "token": a.to_json()}));
-        let strings: Vec<String> = self
-            .played
-            .iter()
-            .filter_map(|(_, a)| match a {
-                Action::Token(t) => Some(t.to_string()),
-                _ => None,
-            })
-            .collect();
         json!({
             "status": status,
             "winner": winner,
@@ -281,7 +277,7 @@ impl Game for Morris {
             "mills": [Self::points(g.in_mills(p.board(0))), Self::points(g.in_mills(p.board(1)))],
             "targets": if over { json!({"place": [], "move": {}, "remove": []}) } else { self.targets() },
             "last": last,
-            "turns": notation::turns(strings.iter().map(String::as_str)),
+            "turns": self.turns(),
             "move_list": self.move_list(),
             "result": self.result(),
             "quiet": p.quiet(),

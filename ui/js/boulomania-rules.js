@@ -1,6 +1,6 @@
 // The Boulomania options form: the target and the balls per team. Rust checks them.
 
-import { h } from './dom.js';
+import { h, segmented as seg } from './dom.js';
 import { t } from './i18n.js';
 
 export function boulomaniaForm(initial, onChange) {
@@ -9,10 +9,7 @@ export function boulomaniaForm(initial, onChange) {
   const value = () => ({ ...r });
   function set(key, v) { r[key] = v; onChange(value()); build(); }
   function segmented(key, label, values) {
-    return h('fieldset', { class: 'segmented' }, h('legend', { text: label }),
-      values.map((v) => h('button', {
-        type: 'button', class: 'seg', id: `rule-${key}-${v}`, 'aria-pressed': String(r[key] === v), onclick: () => set(key, v),
-      }, String(v))));
+    return seg(`rule-${key}`, label, values, r[key], String, (v) => set(key, v));
   }
   function build() {
     form.replaceChildren(segmented('target', t('target'), [5, 7, 13]), segmented('balls', t('bou_balls'), [2, 4, 6, 8]));

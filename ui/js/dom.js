@@ -40,3 +40,14 @@ export function scheduler(root, draw) {
 export function names(side) {
   return side.join(' · ');
 }
+
+// A row of toggle buttons, one pressed (a "segmented control"): `id` prefixes each button's id
+// (`${id}-${value}`), `text` labels a value, `pick` is called with the value tapped.
+export function segmented(id, label, values, current, text, pick, extra = {}) {
+  return h('fieldset', { class: 'segmented' }, h('legend', { text: label }),
+    values.map((v) => h('button', {
+      type: 'button', class: 'seg', id: `${id}-${v}`, 'aria-pressed': String(current === v),
+      ...(extra.keyed ? { 'data-key': `${id}-${v}` } : {}),
+      onclick: () => pick(v),
+    }, text(v))));
+}

@@ -1,7 +1,7 @@
 // The Mölkky options form, shared by the new-game screen and the settings. It only collects
 // values; Rust checks them when the match starts or the default is saved.
 
-import { h } from './dom.js';
+import { h, segmented as seg } from './dom.js';
 import { t } from './i18n.js';
 
 const PENALTIES = ['eliminate', 'zero', 'none'];
@@ -40,12 +40,7 @@ export function rulesForm(initial, onChange, { allowMatch = true } = {}) {
   }
 
   function segmented(key, label, values, text) {
-    return h('fieldset', { class: 'segmented' },
-      h('legend', { text: label }),
-      values.map((v) => h('button', {
-        type: 'button', class: 'seg', 'aria-pressed': String(r[key] === v), id: `rule-${key}-${v}`, 'data-key': `rule-${key}-${v}`,
-        onclick: () => { r[key] = v; changed(); build(); },
-      }, text(v))));
+    return seg(`rule-${key}`, label, values, r[key], text, (v) => { r[key] = v; changed(); build(); }, { keyed: true });
   }
 
   const form = h('div', { class: 'rules-form' });

@@ -1,6 +1,6 @@
 // The Morris options form (new game and settings). It collects values; Rust checks them.
 
-import { h } from './dom.js';
+import { h, segmented as seg } from './dom.js';
 import { t } from './i18n.js';
 
 export function morrisForm(initial, onChange) {
@@ -16,11 +16,7 @@ export function morrisForm(initial, onChange) {
   function set(key, v) { r[key] = v; onChange(value()); build(); }
 
   function segmented(key, label, values, text) {
-    return h('fieldset', { class: 'segmented' }, h('legend', { text: label }),
-      values.map((v) => h('button', {
-        type: 'button', class: 'seg', id: `rule-${key}-${v}`, 'aria-pressed': String(r[key] === v),
-        onclick: () => set(key, v),
-      }, text(v))));
+    return seg(`rule-${key}`, label, values, r[key], text, (v) => set(key, v));
   }
 
   function build() {

@@ -1,6 +1,6 @@
 // Settings: language, theme, default rules, and the user's data. Each change is saved at once.
 
-import { h } from '../dom.js';
+import { h, segmented } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { rulesForm } from '../molkky-rules.js';
@@ -9,12 +9,7 @@ import { dataPanel } from '../data-panel.js';
 
 export function mount(root) {
   function choice(key, label, values, text) {
-    return h('fieldset', { class: 'segmented' },
-      h('legend', { text: label }),
-      values.map((v) => h('button', {
-        type: 'button', class: 'seg', id: `set-${key}-${v}`, 'aria-pressed': String(app.settings[key] === v),
-        onclick: async () => { if (await app.saveSetting(key, v)) draw(); },
-      }, text(v))));
+    return segmented(`set-${key}`, label, values, app.settings[key], text, async (v) => { if (await app.saveSetting(key, v)) draw(); });
   }
 
   function draw() {

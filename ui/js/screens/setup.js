@@ -1,7 +1,7 @@
 // New game: players (known ones first, a new one in one step), teams, throwing order, rules.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names } from '../dom.js';
+import { h, scheduler, names, segmented } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { rulesForm } from '../molkky-rules.js';
@@ -158,11 +158,7 @@ export function mount(root, [game = 'molkky']) {
   }
 
   function seg(id, label, values, current, text, set) {
-    return h('fieldset', { class: 'segmented' }, h('legend', { text: label }),
-      values.map((v) => h('button', {
-        type: 'button', class: 'seg', id: `${id}-${v}`, 'aria-pressed': String(current === v),
-        onclick: () => { set(v); render(); },
-      }, text(v))));
+    return segmented(id, label, values, current, text, (v) => { set(v); render(); });
   }
 
   // Boulomania: who plays each team, and whose dice.

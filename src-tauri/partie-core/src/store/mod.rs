@@ -350,19 +350,7 @@ impl Store {
             ],
         )?;
         let id = tx.last_insert_rowid();
-        for (side, players) in sides.iter().enumerate() {
-            for (seat, name) in players.iter().enumerate() {
-                let pid = find_or_create_player(&tx, name)?;
-                tx.execute(
-                    "INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![id, side as i64, seat as i64, pid, name],
-                )?;
-                tx.execute(
-                    "UPDATE player SET last_played_at = ?2 WHERE id = ?1",
-                    params![pid, now],
-                )?;
-            }
-        }
+        seat_players(&tx, id, &sides, now)?;
         tx.commit()?;
         self.live = Some(Live {
             id,
@@ -784,6 +772,30 @@ pub(crate) fn write_figures(
              WHERE mp.match_id = ?1 AND mp.side = ?2 AND mp.seat = ?3",
             params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string()],
         )?;
+    }
+    Ok(())
+}
+
+/// Seats the sides' players in a match (new names become players) and marks them as having
+/// played at `at` (never moving a later date back: imports may be older).
+pub(crate) fn seat_players(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    sides: &[Vec<String>],
+    at: i64,
+) -> Result<(), Error> {
+    for (side, players) in sides.iter().enumerate() {
+        for (seat, name) in players.iter().enumerate() {
+            let pid = find_or_create_player(tx, name.trim())?;
+            tx.execute(
+                "INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, side as i64, seat as i64, pid, name],
+            )?;
+            tx.execute(
+                "UPDATE player SET last_played_at = max(COALESCE(last_played_at, 0), ?2) WHERE id = ?1",
+                params![pid, at],
+            )?;
+        }
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Export, import, backup and restore. Exports are match records (`records.md`) carrying their
 //! stable id and timestamps, so that importing the same match twice does not duplicate it.
 
-use super::{find_or_create_player, migrations, now_ms, update_match, write_figures, Store};
+use super::{migrations, now_ms, update_match, write_figures, Store};
 use crate::error::Error;
 use crate::record::{Record, FORMAT};
 use crate::time::{iso, parse_iso};
@@ -241,19 +241,7 @@ impl Store {
                 params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last, summary.to_string()],
             )?;
             let id = tx.last_insert_rowid();
-            for (side, players) in m.record.sides.iter().enumerate() {
-                for (seat, name) in players.iter().enumerate() {
-                    let pid = find_or_create_player(&tx, name.trim())?;
-                    tx.execute(
-                        "INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES (?1, ?2, ?3, ?4, ?5)",
-                        params![id, side as i64, seat as i64, pid, name],
-                    )?;
-                    tx.execute(
-                        "UPDATE player SET last_played_at = max(COALESCE(last_played_at, 0), ?2) WHERE id = ?1",
-                        params![pid, last],
-                    )?;
-                }
-            }
+            super::seat_players(&tx, id, &m.record.sides, last)?;
             for (seq, (action, at)) in m.record.actions.iter().zip(&m.ats).enumerate() {
                 tx.execute(
                     "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",

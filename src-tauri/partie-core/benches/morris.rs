@@ -2,9 +2,12 @@
 //! - move generation: perft from the start and from a middle game (nodes per second = nodes
 //!   divided by the time criterion reports);
 //! - search: a fixed depth from both positions, and the time each computer level takes to
-//!   answer in the app (levels 4 and 5 stop on their clock: 0.4 s and 1.5 s at most).
+//!   answer in the app (levels 4 and 5 stop on their clock: 0.4 s, and 2.5 s while placing
+//!   then 1.5 s);
+//! - the exact endgame table of three pieces a side, with and without flying.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use partie_core::morris::endgame::Table;
 use partie_core::morris::perft::perft;
 use partie_core::morris::search::{Level, Limits, Searcher};
 use partie_core::morris::{Action, Morris};
@@ -72,7 +75,12 @@ fn bench(c: &mut Criterion) {
             b.iter(|| l.choose(middle.position(), middle.repetitions(), 7, None))
         });
     }
-    group.measurement_time(Duration::from_secs(20));
+    group.measurement_time(Duration::from_secs(30));
+    for (name, flying) in [("flying", true), ("stepping", false)] {
+        group.bench_function(format!("endgame_table_three_a_side_{name}"), |b| {
+            b.iter(|| Table::compute(flying, false))
+        });
+    }
     group.bench_function("level_5_answer_start", |b| {
         b.iter(|| {
             Level::new(5)

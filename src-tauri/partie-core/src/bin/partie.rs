@@ -11,8 +11,9 @@ const USAGE: &str = "usage:
   partie perft DEPTH [--rules JSON] [TOKEN...]
                          count Morris token sequences from the position the tokens reach
   partie uci             speak the Morris engine protocol on stdin/stdout
-  partie selfplay A B [GAMES]
+  partie selfplay A B [GAMES] [--seed N] [--show]
                          computer level A against level B (1-5): wins, draws, losses
+                         (--show prints each game's move list, A's side and result)
   partie moves FILE      print a Morris record's move list (1. d6 f4 2. a1-a4xb4 ...)
   partie record FILE     turn a Morris move list (FILE or - for stdin) into a record
 
@@ -262,11 +263,30 @@ fn main() -> ExitCode {
         Some(cmd @ ("moves" | "record")) if args.len() == 2 => print(movelist(cmd, &args[1])),
         Some("selfplay") if args.len() >= 3 => {
             use partie_core::morris::search::Level;
+            let mut args = args.clone();
+            let show = args
+                .iter()
+                .position(|a| a == "--show")
+                .map(|i| args.remove(i));
+            let seed = option(&mut args, "--seed").and_then(|s| s.parse().ok());
             let level = |s: &str| s.parse().ok().and_then(Level::new);
             match (level(&args[1]), level(&args[2])) {
                 (Some(a), Some(b)) => {
                     let games = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(20);
-                    let t = partie_core::morris::arena::play_match(a, b, games, 1);
+                    let mut n = 0;
+                    let t = partie_core::morris::arena::play_match(
+                        a,
+                        b,
+                        games,
+                        seed.unwrap_or(1),
+                        |g, side| {
+                            n += 1;
+                            if show.is_some() {
+                                let colour = ["White", "Black"][side as usize];
+                                println!("game {n} (A is {colour}): {}", g.move_list());
+                            }
+                        },
+                    );
                     println!(
                         "level {} against level {}: {} won, {} drawn, {} lost",
                         a.number(),

@@ -2,6 +2,7 @@
 //! (`partie selfplay`). Colours alternate and each game opens with two random placements, so
 //! that deterministic levels do not replay one game over and over.
 
+use super::endgame::Table;
 use super::game::{Action, Morris};
 use super::position::Outcome;
 use super::search::Level;
@@ -20,33 +21,49 @@ pub struct Tally {
     pub losses: u32,
 }
 
-/// Plays `games` games between `a` and `b` under the default rules.
-pub fn play_match(a: Level, b: Level, games: u32, seed: u64) -> Tally {
-    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+/// Plays `games` games between `a` and `b` under the default rules; `each` sees every game
+/// when it ends, with the side `a` played.
+pub fn play_match(
+    a: Level,
+    b: Level,
+    games: u32,
+    seed: u64,
+    mut each: impl FnMut(&Morris, u8),
+) -> Tally {
     let mut tally = Tally::default();
     let mut rng = Rng::new(seed);
     for n in 0..games {
-        let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
         let a_plays = (n % 2) as u8;
-        for _ in 0..2 {
-            let legal = g.legal();
-            let t = legal[rng.below(legal.len() as u64) as usize];
-            g = g.play(&Action::Token(t)).expect("a legal token");
-        }
-        while !g.is_over() {
-            let level = if g.position().turn() == a_plays { a } else { b };
-            let t = level
-                .choose(g.position(), g.repetitions(), rng.next_u64(), None)
-                .expect("a side to act has a token");
-            g = g
-                .play(&Action::Token(t))
-                .expect("the computer plays legal tokens");
-        }
+        let g = play_game(a, b, a_plays, &mut rng);
         match g.outcome() {
             Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
             Some(Outcome::Won(..)) => tally.losses += 1,
             _ => tally.draws += 1,
         }
+        each(&g, a_plays);
     }
     tally
+}
+
+/// One game: two random placements, then `a` (playing side `a_plays`) against `b`.
+pub fn play_game(a: Level, b: Level, a_plays: u8, rng: &mut Rng) -> Morris {
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
+    // Built before the game, so that the levels' play does not hang on when it is ready.
+    Table::for_rules(g.position());
+    for _ in 0..2 {
+        let legal = g.legal();
+        let t = legal[rng.below(legal.len() as u64) as usize];
+        g = g.play(&Action::Token(t)).expect("a legal token");
+    }
+    while !g.is_over() {
+        let level = if g.position().turn() == a_plays { a } else { b };
+        let t = level
+            .choose(g.position(), g.repetitions(), rng.next_u64(), None)
+            .expect("a side to act has a token");
+        g = g
+            .play(&Action::Token(t))
+            .expect("the computer plays legal tokens");
+    }
+    g
 }

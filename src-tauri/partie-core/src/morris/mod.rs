@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod board;
+pub mod endgame;
 mod game;
 pub mod notation;
 pub mod perft;

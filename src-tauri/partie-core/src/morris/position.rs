@@ -167,6 +167,27 @@ impl Position {
         }
     }
 
+    /// A moving-phase position with these pieces on the board (`boards[side]` as point masks),
+    /// every other piece removed, `turn` to move and nothing owed; `None` when the masks
+    /// overlap, leave the board or hold more pieces than the rules give.
+    pub fn moving(rules: MorrisRules, boards: [u32; 2], turn: u8) -> Option<Position> {
+        let fits = |b: u32| b & !FULL == 0 && b.count_ones() <= rules.pieces as u32;
+        if boards[0] & boards[1] != 0 || !fits(boards[0]) || !fits(boards[1]) || turn > 1 {
+            return None;
+        }
+        let taken = |b: u32| rules.pieces - b.count_ones() as u8;
+        Some(Position {
+            rules,
+            board: boards,
+            in_hand: [0, 0],
+            removed: [taken(boards[1]), taken(boards[0])],
+            turn,
+            pending: 0,
+            used: [0, 0],
+            quiet: 0,
+        })
+    }
+
     /// The options.
     pub fn rules(&self) -> &MorrisRules {
         &self.rules

@@ -1,0 +1,115 @@
+//! Matches between two sets of evaluation weights at a fixed search depth, for tuning
+//! [`partie_core::morris::search::WEIGHTS`]. Each random opening is played twice, colours
+//! swapped, so that an opening that favours one side does not favour one weight set.
+//!
+//! ```sh
+//! # weights: mill_placing,mill_moving,two,fork,mobility,stuck_placing,stuck_moving,pending
+//! cargo run --release -p partie-core --example tune -- 12,12,18,35,10,20,30,90 12,12,18,0,3,2,8,90 6 100
+//! ```
+//! prints the first set's wins, draws and losses over 2 × PAIRS games.
+
+use partie_core::game::Game;
+use partie_core::morris::search::{Limits, Searcher, Weights};
+use partie_core::morris::{Action, Morris, Outcome, Token};
+use partie_core::rng::Rng;
+use serde_json::Map;
+
+fn weights(s: &str) -> Weights {
+    let v: Vec<i32> = s
+        .split(',')
+        .map(|x| x.parse().expect("a weight is a whole number"))
+        .collect();
+    assert_eq!(v.len(), 8, "eight weights");
+    Weights {
+        mill_placing: v[0],
+        mill_moving: v[1],
+        two: v[2],
+        fork: v[3],
+        mobility: v[4],
+        stuck_placing: v[5],
+        stuck_moving: v[6],
+        pending: v[7],
+    }
+}
+
+fn new_game() -> Morris {
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    Morris::setup(&Map::new(), &sides).expect("default rules")
+}
+
+/// The side that wins (`None`: a draw) when `w[side]` plays `side` after `opening`.
+fn game(w: [Weights; 2], depth: u32, opening: &[Token]) -> Option<u8> {
+    let mut g = new_game();
+    for &t in opening {
+        g = g.play(&Action::Token(t)).expect("a legal opening");
+    }
+    let mut searchers = w.map(|w| Searcher::new(18).with_weights(w));
+    let limits = Limits {
+        depth,
+        ..Limits::default()
+    };
+    while !g.is_over() {
+        let s = &mut searchers[g.position().turn() as usize];
+        let t = s
+            .search(g.position(), g.repetitions(), &limits)
+            .best
+            .expect("a side to act has a token");
+        g = g
+            .play(&Action::Token(t))
+            .expect("the search plays legal tokens");
+    }
+    match g.outcome() {
+        Some(Outcome::Won(side, _)) => Some(side),
+        _ => None,
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 5 {
+        eprintln!("usage: tune WEIGHTS_A WEIGHTS_B DEPTH PAIRS [OPENING_PLIES]");
+        std::process::exit(2);
+    }
+    let (a, b) = (weights(&args[1]), weights(&args[2]));
+    let depth: u32 = args[3].parse().expect("a depth");
+    let pairs: u64 = args[4].parse().expect("a number of pairs");
+    let plies: usize = args
+        .get(5)
+        .map_or(2, |x| x.parse().expect("a number of plies"));
+    // One thread per core of this machine's two.
+    let threads: Vec<_> = (0..2u64)
+        .map(|th| {
+            std::thread::spawn(move || {
+                let mut tally = [0u32; 3];
+                let mut rng = Rng::new(1000 + th);
+                for _ in 0..pairs / 2 + th * (pairs % 2) {
+                    let mut g = new_game();
+                    let mut opening = Vec::new();
+                    for _ in 0..plies {
+                        let legal = g.legal();
+                        let t = legal[rng.below(legal.len() as u64) as usize];
+                        opening.push(t);
+                        g = g.play(&Action::Token(t)).expect("a legal token");
+                    }
+                    for a_side in 0..2u8 {
+                        let w = if a_side == 0 { [a, b] } else { [b, a] };
+                        tally[match game(w, depth, &opening) {
+                            Some(s) if s == a_side => 0,
+                            None => 1,
+                            Some(_) => 2,
+                        }] += 1;
+                    }
+                }
+                tally
+            })
+        })
+        .collect();
+    let mut total = [0u32; 3];
+    for t in threads {
+        let t = t.join().expect("a match thread");
+        for i in 0..3 {
+            total[i] += t[i];
+        }
+    }
+    println!("A {} won, {} drawn, {} lost", total[0], total[1], total[2]);
+}

@@ -1,0 +1,161 @@
+//! The exact table of three pieces against three: checked one move deep against the rules
+//! themselves (the position's own move generator and outcome), and followed by the search.
+
+use partie_core::morris::endgame::{Exact, Table};
+use partie_core::morris::search::{Limits, Searcher};
+use partie_core::morris::{MorrisRules, Position, Token};
+use partie_core::rng::Rng;
+
+fn three(rng: &mut Rng, taken: u32) -> u32 {
+    let mut set = 0u32;
+    while set.count_ones() < 3 {
+        let p = rng.below(24) as u32;
+        if (taken | set) & 1 << p == 0 {
+            set |= 1 << p;
+        }
+    }
+    set
+}
+
+fn random_position(rng: &mut Rng, rules: MorrisRules) -> Position {
+    let white = three(rng, 0);
+    let black = three(rng, white);
+    Position::moving(rules, [white, black], rng.below(2) as u8).expect("a valid position")
+}
+
+/// The value the rules give a position from its children's values in the table.
+fn one_move_deep(table: &Table, pos: &Position) -> Exact {
+    if pos.outcome().is_some() {
+        return Exact::Lost(0); // three a side: only a blocked side ends the game here
+    }
+    let (mut best_win, mut worst_loss, mut drawn) = (None::<u8>, 0u8, false);
+    for &t in pos.tokens().as_slice() {
+        let next = pos.after(t);
+        if next.turn() == pos.turn() {
+            return Exact::Won(1); // a mill: the removal leaves two pieces
+        }
+        match table.probe(&next).expect("the table covers every child") {
+            Exact::Lost(n) => best_win = Some(best_win.map_or(n + 1, |b| b.min(n + 1))),
+            Exact::Won(n) => worst_loss = worst_loss.max(n + 1),
+            Exact::Drawn => drawn = true,
+        }
+    }
+    match best_win {
+        Some(n) => Exact::Won(n),
+        None if drawn => Exact::Drawn,
+        None => Exact::Lost(worst_loss),
+    }
+}
+
+fn rules(flying: bool) -> MorrisRules {
+    MorrisRules {
+        flying,
+        ..MorrisRules::default()
+    }
+}
+
+#[test]
+fn every_value_follows_from_its_children_by_the_rules() {
+    for flying in [true, false] {
+        let start = Position::start(rules(flying));
+        let table = Table::for_rules(&start).expect("a table for mills that give again");
+        let mut rng = Rng::new(if flying { 3 } else { 4 });
+        let mut seen = [0u32; 3];
+        for _ in 0..4000 {
+            let pos = random_position(&mut rng, rules(flying));
+            let value = table.probe(&pos).expect("three a side is covered");
+            assert_eq!(
+                value,
+                one_move_deep(table, &pos),
+                "flying {flying}: {pos:?}"
+            );
+            seen[match value {
+                Exact::Won(_) => 0,
+                Exact::Lost(_) => 1,
+                Exact::Drawn => 2,
+            }] += 1;
+        }
+        // Every kind of value is met, so none of the checks above is empty.
+        assert!(seen.iter().all(|&n| n > 0), "flying {flying}: {seen:?}");
+    }
+}
+
+#[test]
+fn a_threat_with_a_flying_third_piece_wins_at_once() {
+    let p = |names: &[&str]| -> u32 {
+        names
+            .iter()
+            .map(|n| 1u32 << partie_core::morris::board::point(n).unwrap())
+            .sum()
+    };
+    // White a1, a4 and g7 to move against d1, d2, d3: g7 flies to a7 and closes a1-a4-a7.
+    let pos = Position::moving(
+        rules(true),
+        [p(&["a1", "a4", "g7"]), p(&["d1", "d2", "d3"])],
+        0,
+    )
+    .unwrap();
+    let table = Table::for_rules(&pos).unwrap();
+    assert_eq!(table.probe(&pos), Some(Exact::Won(1)));
+    // With Black to move, Black's d-line is already a mill... it needs a new one: d1-d2-d3 is
+    // closed, so Black must stop a1-a4-a7 by flying a piece to a7, and is not lost at once.
+    let black = Position::moving(
+        rules(true),
+        [p(&["a1", "a4", "g7"]), p(&["d1", "d2", "d3"])],
+        1,
+    )
+    .unwrap();
+    assert_ne!(table.probe(&black), Some(Exact::Lost(1)));
+    // Outside the table: four pieces, or pieces still in hand.
+    let four = Position::moving(
+        rules(true),
+        [p(&["a1", "a4", "g7", "g1"]), p(&["d1", "d2", "d3"])],
+        0,
+    )
+    .unwrap();
+    assert_eq!(table.probe(&four), None);
+    assert_eq!(table.probe(&Position::start(rules(true))), None);
+}
+
+#[test]
+fn the_search_wins_won_endings_and_holds_drawn_ones() {
+    let start = Position::start(rules(false));
+    let table = Table::for_rules(&start).unwrap();
+    let mut rng = Rng::new(9);
+    let (mut wins, mut draws) = (0, 0);
+    while wins < 60 || draws < 60 {
+        let pos = random_position(&mut rng, rules(false));
+        let value = table.probe(&pos).unwrap();
+        if matches!(value, Exact::Lost(_)) || (wins >= 60 && matches!(value, Exact::Won(_))) {
+            continue;
+        }
+        let limits = Limits {
+            depth: 2,
+            ..Limits::default()
+        };
+        let best = Searcher::new(12)
+            .search(&pos, &Default::default(), &limits)
+            .best
+            .expect("a move");
+        let next = pos.after(best);
+        let after = if next.turn() == pos.turn() {
+            Exact::Lost(0) // a mill: the other side is about to lose its third piece
+        } else {
+            table.probe(&next).unwrap()
+        };
+        match value {
+            Exact::Won(n) => {
+                assert!(
+                    matches!(after, Exact::Lost(m) if m < n),
+                    "{pos:?}: {best} keeps a win in {n} as {after:?}"
+                );
+                wins += 1;
+            }
+            _ => {
+                assert_eq!(after, Exact::Drawn, "{pos:?}: {best} gives up a draw");
+                draws += 1;
+            }
+        }
+        assert!(!matches!(best, Token::Place(_)));
+    }
+}

@@ -58,6 +58,17 @@ impl Harness {
         .map(|b| b.deserialize::<Value>().unwrap())
     }
 
+    /// A new Mölkky match to 10 points, Anna against Bea: its id.
+    fn anna_against_bea_to_ten(&self) -> i64 {
+        let m = self
+            .call(
+                "new_match",
+                json!({"game": "molkky", "rules": {"target": 10}, "sides": [["Anna"], ["Bea"]]}),
+            )
+            .unwrap();
+        m["id"].as_i64().unwrap()
+    }
+
     fn actions_on_disk(&self) -> i64 {
         rusqlite::Connection::open(&self.db)
             .unwrap()
@@ -263,13 +274,7 @@ fn a_crokinole_round_through_the_commands() {
 #[test]
 fn history_players_and_records_through_the_commands() {
     let h = harness();
-    let m = h
-        .call(
-            "new_match",
-            json!({"game": "molkky", "rules": {"target": 10}, "sides": [["Anna"], ["Bea"]]}),
-        )
-        .unwrap();
-    let id = m["id"].as_i64().unwrap();
+    let id = h.anna_against_bea_to_ten();
     h.call("play", json!({"matchId": id, "action": {"pins": [10]}}))
         .unwrap();
     let page = h
@@ -394,13 +399,7 @@ fn replay_steps_charts_and_files_through_the_commands() {
     let dir = tempfile::tempdir().unwrap();
     // The only test that sets the folder: exports go there, not to the user's documents.
     std::env::set_var("PARTIE_EXPORT_DIR", dir.path());
-    let m = h
-        .call(
-            "new_match",
-            json!({"game": "molkky", "rules": {"target": 10}, "sides": [["Anna"], ["Bea"]]}),
-        )
-        .unwrap();
-    let id = m["id"].as_i64().unwrap();
+    let id = h.anna_against_bea_to_ten();
     h.call("play", json!({"matchId": id, "action": {"pins": [4]}}))
         .unwrap();
     h.call("play", json!({"matchId": id, "action": {"pins": [10]}}))

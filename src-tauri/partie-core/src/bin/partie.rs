@@ -264,13 +264,10 @@ fn main() -> ExitCode {
         Some("selfplay") if args.len() >= 3 => {
             use partie_core::morris::search::Level;
             let mut args = args.clone();
-            let show = args
-                .iter()
-                .position(|a| a == "--show")
-                .map(|i| args.remove(i));
+            let show = flag(&mut args, "--show");
             let seed = option(&mut args, "--seed").and_then(|s| s.parse().ok());
-            let level = |s: &str| s.parse().ok().and_then(Level::new);
-            match (level(&args[1]), level(&args[2])) {
+            let level = |s: Option<&String>| s?.parse().ok().and_then(Level::new);
+            match (level(args.get(1)), level(args.get(2))) {
                 (Some(a), Some(b)) => {
                     let games = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(20);
                     let mut n = 0;
@@ -281,7 +278,7 @@ fn main() -> ExitCode {
                         seed.unwrap_or(1),
                         |g, side| {
                             n += 1;
-                            if show.is_some() {
+                            if show {
                                 let colour = ["White", "Black"][side as usize];
                                 println!("game {n} (A is {colour}): {}", g.move_list());
                             }

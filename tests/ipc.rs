@@ -282,6 +282,12 @@ fn history_players_and_records_through_the_commands() {
         .unwrap();
     assert_eq!(page[0]["id"], id);
     assert_eq!(page[0]["status"], "won");
+    // The history and the home screen list matches in one shape.
+    assert_eq!(page[0]["summary"]["scores"], json!([10, 0]));
+    assert_eq!(page[0]["actions"], 1);
+    assert_eq!(page[0]["sides"], json!([["Anna"], ["Bea"]]));
+    let home = h.call("home", json!({})).unwrap();
+    assert_eq!(home["recent"][0], page[0]);
     assert_eq!(
         h.call("history", json!({"filter": {"colour": "red"}}))
             .unwrap_err()["kind"],

@@ -11,8 +11,8 @@ mod settings;
 pub use settings::SettingsFile;
 
 use partie_core::store::{
-    Computer, HistoryFilter, HistoryItem, ImportReport, MatchListItem, MatchView, OpenReport,
-    Player, PlayerStats, Store,
+    Computer, HistoryFilter, ImportReport, MatchListItem, MatchView, OpenReport, Player,
+    PlayerStats, Store,
 };
 use partie_core::Error;
 use serde::Serialize;
@@ -259,7 +259,7 @@ fn painted<R: Runtime>(app: tauri::AppHandle<R>) {
 static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
 #[tauri::command(async)]
-fn history(state: State<'_, AppState>, filter: Value) -> Result<Vec<HistoryItem>, Error> {
+fn history(state: State<'_, AppState>, filter: Value) -> Result<Vec<MatchListItem>, Error> {
     let filter = HistoryFilter::from_json(&filter)?;
     state.with(|s| s.history(&filter))
 }

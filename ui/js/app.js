@@ -43,6 +43,21 @@ export const app = {
     document.getElementById('toast').hidden = true;
   },
 
+  // One user action at a time on a screen: `st.busy` keeps further taps off while `task` runs,
+  // a refusal is shown in the user's language, and the screen is drawn again either way.
+  async exclusive(st, render, task) {
+    if (st.busy) return;
+    st.busy = true;
+    try {
+      await task();
+    } catch (e) {
+      app.error(e);
+    } finally {
+      st.busy = false;
+      render();
+    }
+  },
+
   // A message that is not an error (a copied text, where a file was written).
   notice(text) {
     const el = document.getElementById('toast');

@@ -60,10 +60,8 @@ export function mount(root, [id], initial) {
     maybeComputer();
   }
 
-  async function send(action) {
-    if (st.busy) return;
-    st.busy = true;
-    try { after(await ipc.play(matchId, action)); } catch (e) { app.error(e); render(); } finally { st.busy = false; }
+  function send(action) {
+    return app.exclusive(st, render, async () => after(await ipc.play(matchId, action)));
   }
 
   async function maybeComputer() {
@@ -284,17 +282,15 @@ export function mount(root, [id], initial) {
   }
   const render = scheduler(root, draw);
 
-  async function undo() {
-    if (st.busy) return;
-    st.busy = true;
-    try {
+  function undo() {
+    return app.exclusive(st, render, async () => {
       if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
       let view = await ipc.undo(matchId);
       while (view.actions > 0 && isComputer(view.summary.turn)) view = await ipc.undo(matchId);
       st.view = view;
       st.plan = null; st.dice = null; st.entry = null; st.options = null; st.line = '';
       app.announce(t('undone'));
-    } catch (e) { app.error(e); } finally { st.busy = false; render(); }
+    });
   }
 
   app.title(t('game_boulomania'));

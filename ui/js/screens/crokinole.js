@@ -45,21 +45,14 @@ export function mount(root, [id], initial) {
     render();
   }
 
-  async function act(action, undo = false) {
-    if (st.busy) return;
-    st.busy = true;
-    try {
+  function act(action, undo = false) {
+    return app.exclusive(st, render, async () => {
       st.view = undo ? await ipc.undo(matchId) : await ipc.play(matchId, action);
       app.clearError();
       if (action?.round || undo) { st.counting = null; st.preview = null; }
       if (action?.twenty != null) app.announce(t('cro_twenty_for', { name: sideName(action.twenty) }));
       keepAwake(!over());
-    } catch (e) {
-      app.error(e);
-    } finally {
-      st.busy = false;
-      render();
-    }
+    });
   }
 
   function startCount() {

@@ -42,7 +42,7 @@ export function mount(root) {
     },
     h('span', { class: 'match-game', text: t(`game_${item.game}`) }),
     h('span', { class: 'match-sides' }, item.sides.map((side, i) => h('span', { class: i === item.winner ? 'side-name won' : 'side-name', text: names(side) }))),
-    h('span', { class: 'match-score', text: `${(item.scores || []).join(' – ')} · ${item.status === 'playing' ? t('in_progress') : item.status === 'drawn' ? t('drawn') : duration(item)}` }),
+    h('span', { class: 'match-score', text: `${(item.summary?.scores || []).join(' – ')} · ${item.status === 'playing' ? t('in_progress') : item.status === 'drawn' ? t('drawn') : duration(item)}` }),
     h('span', { class: 'match-when', text: ago(item.started_at) })));
   }
 

@@ -46,10 +46,9 @@ export function mount(root, [id]) {
     render();
   }
 
-  async function act(action, what) {
-    if (st.busy || !st.view) return;
-    st.busy = true;
-    try {
+  function act(action, what) {
+    if (!st.view) return;
+    return app.exclusive(st, render, async () => {
       const before = st.view.summary;
       const view = what === 'undo' ? await ipc.undo(matchId) : await ipc.play(matchId, action);
       st.view = view;
@@ -58,12 +57,7 @@ export function mount(root, [id]) {
       app.clearError();
       if (what !== 'undo') announce(before, view.summary);
       keepAwake(!over());
-    } catch (e) {
-      app.error(e);
-    } finally {
-      st.busy = false;
-      render();
-    }
+    });
   }
 
   function announce(before, after) {

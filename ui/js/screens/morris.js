@@ -57,17 +57,9 @@ export function mount(root, [id], initial) {
     else if (s.last) app.announce(t('mor_played', { name: sideName(s.last.side), token: s.last.token }));
   }
 
-  async function send(token, opts) {
-    if (st.busy || st.thinking) return;
-    st.busy = true;
-    try {
-      after(await ipc.play(matchId, token), opts);
-    } catch (e) {
-      app.error(e);
-      render();
-    } finally {
-      st.busy = false;
-    }
+  function send(token, opts) {
+    if (st.thinking) return;
+    return app.exclusive(st, render, async () => after(await ipc.play(matchId, token), opts));
   }
 
   async function maybeComputer() {
@@ -86,10 +78,8 @@ export function mount(root, [id], initial) {
     }
   }
 
-  async function undo() {
-    if (st.busy) return;
-    st.busy = true;
-    try {
+  function undo() {
+    return app.exclusive(st, render, async () => {
       if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
       const taken = [];
       let view = st.view;
@@ -108,12 +98,7 @@ export function mount(root, [id], initial) {
       app.clearError();
       app.announce(t('undone'));
       keepAwake(!over());
-    } catch (e) {
-      app.error(e);
-    } finally {
-      st.busy = false;
-      render();
-    }
+    });
   }
 
   async function redo() {

@@ -1,7 +1,9 @@
 //! The memory of a club: the history with its filters, players (search, rename, merge,
 //! archive) and their statistics.
 
-use super::{clean_name, write_figures, Player, Store};
+use super::{
+    clean_name, match_list_row, write_figures, MatchListItem, Player, Store, LIST_COLUMNS,
+};
 use crate::error::Error;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
@@ -25,33 +27,6 @@ pub struct HistoryFilter {
     pub after: Option<(i64, i64)>,
     /// Page size (default 30, at most 200).
     pub limit: Option<i64>,
-}
-
-/// One line of the history.
-#[derive(Debug, Clone, Serialize)]
-pub struct HistoryItem {
-    /// Database id.
-    pub id: i64,
-    /// Stable id.
-    pub uid: String,
-    /// The game.
-    pub game: String,
-    /// The sides' players' names.
-    pub sides: Vec<Vec<String>>,
-    /// `playing`, `won` or `drawn`.
-    pub status: String,
-    /// The winning side.
-    pub winner: Option<i64>,
-    /// Scores (from the cached summary).
-    pub scores: Value,
-    /// Start, in ms since the epoch.
-    pub started_at: i64,
-    /// End, once over.
-    pub finished_at: Option<i64>,
-    /// Last change.
-    pub updated_at: i64,
-    /// How many actions were played.
-    pub actions: i64,
 }
 
 /// A player's statistics in one game.
@@ -121,7 +96,7 @@ impl HistoryFilter {
 
 impl Store {
     /// Matches newest first, narrowed by the filter, one page at a time.
-    pub fn history(&self, f: &HistoryFilter) -> Result<Vec<HistoryItem>, Error> {
+    pub fn history(&self, f: &HistoryFilter) -> Result<Vec<MatchListItem>, Error> {
         let limit = f.limit.unwrap_or(30).clamp(1, 200);
         let status = match f.status.as_deref() {
             None => None,
@@ -134,9 +109,8 @@ impl Store {
             }
         };
         let (after_start, after_id) = f.after.unwrap_or((i64::MAX, i64::MAX));
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT m.id, m.uid, m.game, m.status, m.winner, m.summary, m.started_at, m.finished_at, m.updated_at,
-                    (SELECT count(*) FROM action a WHERE a.match_id = m.id)
+        let sql = format!(
+            "SELECT {LIST_COLUMNS}
              FROM match m
              WHERE (?1 IS NULL OR m.game = ?1)
                AND (?2 IS NULL OR m.id IN (SELECT match_id FROM match_player WHERE player_id = ?2))
@@ -144,8 +118,9 @@ impl Store {
                AND (?4 IS NULL OR m.started_at < ?4)
                AND (?5 IS NULL OR (m.status = 'playing') = ?5)
                AND (m.started_at < ?6 OR (m.started_at = ?6 AND m.id < ?7))
-             ORDER BY m.started_at DESC, m.id DESC LIMIT ?8",
-        )?;
+             ORDER BY m.started_at DESC, m.id DESC LIMIT ?8"
+        );
+        let mut stmt = self.conn().prepare_cached(&sql)?;
         let rows = stmt.query_map(
             params![
                 f.game,
@@ -157,31 +132,9 @@ impl Store {
                 after_id,
                 limit
             ],
-            |r| {
-                let summary: Option<String> = r.get(5)?;
-                Ok(HistoryItem {
-                    id: r.get(0)?,
-                    uid: r.get(1)?,
-                    game: r.get(2)?,
-                    status: r.get(3)?,
-                    winner: r.get(4)?,
-                    scores: summary
-                        .and_then(|s| serde_json::from_str::<Value>(&s).ok())
-                        .map(|v| v["scores"].clone())
-                        .unwrap_or(Value::Null),
-                    started_at: r.get(6)?,
-                    finished_at: r.get(7)?,
-                    updated_at: r.get(8)?,
-                    actions: r.get(9)?,
-                    sides: Vec::new(),
-                })
-            },
+            match_list_row,
         )?;
-        let mut items: Vec<HistoryItem> = rows.collect::<Result<_, _>>()?;
-        for item in &mut items {
-            item.sides = self.sides(item.id)?;
-        }
-        Ok(items)
+        self.with_sides(rows.collect::<Result<_, _>>()?)
     }
 
     /// Players whose name contains `query` (any case for Latin letters), archived ones too

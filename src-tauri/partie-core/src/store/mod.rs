@@ -7,7 +7,7 @@ mod history;
 pub mod migrations;
 mod transfer;
 
-pub use history::{HistoryFilter, HistoryItem, PlayerStats};
+pub use history::{HistoryFilter, PlayerStats};
 pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 
 use crate::error::Error;
@@ -104,6 +104,8 @@ pub struct ComputerTurn {
 pub struct MatchListItem {
     /// Database id.
     pub id: i64,
+    /// Stable id.
+    pub uid: String,
     /// The game's record name.
     pub game: String,
     /// The sides' players' names.
@@ -120,7 +122,14 @@ pub struct MatchListItem {
     pub updated_at: i64,
     /// End, once over.
     pub finished_at: Option<i64>,
+    /// How many actions were played.
+    pub actions: i64,
 }
+
+/// The columns [`match_list_row`] reads, in its order, for a query over `match m`.
+pub(crate) const LIST_COLUMNS: &str =
+    "m.id, m.uid, m.game, m.status, m.winner, m.summary, m.started_at, \
+     m.updated_at, m.finished_at, (SELECT count(*) FROM action a WHERE a.match_id = m.id)";
 
 /// What opening the database found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -647,27 +656,19 @@ impl Store {
 
     fn list(&self, where_clause: &str, limit: i64) -> Result<Vec<MatchListItem>, Error> {
         let sql = format!(
-            "SELECT id, game, status, winner, summary, started_at, updated_at, finished_at FROM match
-             WHERE {where_clause} ORDER BY updated_at DESC, id DESC LIMIT ?1"
+            "SELECT {LIST_COLUMNS} FROM match m
+             WHERE {where_clause} ORDER BY m.updated_at DESC, m.id DESC LIMIT ?1"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map([limit], |r| {
-            Ok(MatchListItem {
-                id: r.get(0)?,
-                game: r.get(1)?,
-                status: r.get(2)?,
-                winner: r.get(3)?,
-                summary: r
-                    .get::<_, Option<String>>(4)?
-                    .and_then(|s| serde_json::from_str(&s).ok())
-                    .unwrap_or(Value::Null),
-                started_at: r.get(5)?,
-                updated_at: r.get(6)?,
-                finished_at: r.get(7)?,
-                sides: Vec::new(),
-            })
-        })?;
-        let mut items: Vec<MatchListItem> = rows.collect::<Result<_, _>>()?;
+        let rows = stmt.query_map([limit], match_list_row)?;
+        self.with_sides(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Fills in the sides' names of rows read by [`match_list_row`].
+    pub(crate) fn with_sides(
+        &self,
+        mut items: Vec<MatchListItem>,
+    ) -> Result<Vec<MatchListItem>, Error> {
         for item in &mut items {
             item.sides = self.sides(item.id)?;
         }
@@ -683,6 +684,26 @@ impl Store {
     pub fn recent_results(&self, limit: i64) -> Result<Vec<MatchListItem>, Error> {
         self.list("status != 'playing'", limit)
     }
+}
+
+/// A row of [`LIST_COLUMNS`], its sides left to [`Store::with_sides`].
+pub(crate) fn match_list_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchListItem> {
+    Ok(MatchListItem {
+        id: r.get(0)?,
+        uid: r.get(1)?,
+        game: r.get(2)?,
+        status: r.get(3)?,
+        winner: r.get(4)?,
+        summary: r
+            .get::<_, Option<String>>(5)?
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or(Value::Null),
+        started_at: r.get(6)?,
+        updated_at: r.get(7)?,
+        finished_at: r.get(8)?,
+        actions: r.get(9)?,
+        sides: Vec::new(),
+    })
 }
 
 pub(crate) fn clean_name(name: &str) -> Result<String, Error> {

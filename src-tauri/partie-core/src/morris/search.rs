@@ -8,9 +8,10 @@
 
 use super::endgame::{Exact, Table};
 use super::position::{Outcome, Position, Repetitions, Token};
+use super::rules::MorrisRules;
 use crate::rng::Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
 /// A won position's score; wins sooner score higher.
@@ -108,9 +109,15 @@ pub struct Searcher {
     aborted: bool,
     path: Repetitions,
     killers: [[u16; 2]; MAX_PLY],
+    /// How often each token (by side) cut the search off, weighted by depth: the order of the
+    /// tokens that are neither the table's, mills nor killers.
+    history: Box<[[u32; TOKEN_CODES]; 2]>,
     weights: Weights,
     endgame: Option<&'static Table>,
 }
+
+/// The number of token codes [`encode`] gives.
+const TOKEN_CODES: usize = 64 + 24 * 24;
 
 impl Searcher {
     /// A searcher with a table of 2^`bits` entries (16 bytes each).
@@ -123,6 +130,7 @@ impl Searcher {
             aborted: false,
             path: Repetitions::default(),
             killers: [[0; 2]; MAX_PLY],
+            history: Box::new([[0; TOKEN_CODES]; 2]),
             weights: WEIGHTS,
             endgame: None,
         }
@@ -143,6 +151,12 @@ impl Searcher {
         self.stop = limits.stop.clone();
         self.path = history.clone();
         self.killers = [[0; 2]; MAX_PLY];
+        // What cut off in earlier searches still says something, but less than what cuts now.
+        for side in self.history.iter_mut() {
+            for h in side.iter_mut() {
+                *h /= 8;
+            }
+        }
         // Few pieces left: the exact table of three against three is near (or here).
         let near_end = pos.is_moving() && pos.on_board(0) + pos.on_board(1) <= 10;
         self.endgame = if near_end { Table::ready(pos) } else { None };
@@ -313,8 +327,19 @@ impl Searcher {
         let start_alpha = alpha;
         let mut best_score = -INF;
         let mut best = None;
-        for &t in tokens.as_slice() {
-            let s = self.child(pos, t, depth, alpha, beta, ply);
+        for (i, &t) in tokens.as_slice().iter().enumerate() {
+            let s = if i == 0 {
+                self.child(pos, t, depth, alpha, beta, ply)
+            } else {
+                // The first token is expected to be best: the others only have to be shown
+                // worse, with a null window, and are searched again only when they are not.
+                let s = self.child(pos, t, depth, alpha, alpha + 1, ply);
+                if s > alpha && s < beta && !self.aborted {
+                    self.child(pos, t, depth, alpha, beta, ply)
+                } else {
+                    s
+                }
+            };
             if self.aborted {
                 return 0;
             }
@@ -332,6 +357,8 @@ impl Searcher {
                         k[1] = k[0];
                         k[0] = encode(t);
                     }
+                    let h = &mut self.history[pos.turn() as usize][encode(t) as usize];
+                    *h = h.saturating_add((depth * depth) as u32);
                 }
                 break;
             }
@@ -356,23 +383,35 @@ impl Searcher {
         best_score
     }
 
-    /// Table move first, then tokens that close a mill, then killers.
+    /// Table move first, then tokens that close a mill, then killers, then the rest by how
+    /// often they cut off before.
     fn order(&self, pos: &Position, tokens: &mut [Token], hinted: Option<Token>, ply: usize) {
         let killers = self.killers[ply];
-        let rank = |t: &Token| -> i32 {
-            if Some(*t) == hinted {
-                return 0;
-            }
-            let e = encode(*t);
-            if !matches!(t, Token::Remove(_)) && pos.after(*t).pending() > 0 {
-                return 1;
-            }
-            if e == killers[0] || e == killers[1] {
-                return 2;
-            }
-            3
+        let history = &self.history[pos.turn() as usize];
+        let rank = |t: Token| -> u64 {
+            let e = encode(t);
+            let class = if Some(t) == hinted {
+                0
+            } else if matches!(t, Token::Remove(_)) || pos.after(t).pending() > 0 {
+                1
+            } else if e == killers[0] || e == killers[1] {
+                2
+            } else {
+                return (3 << 40) | u64::from(u32::MAX - history[e as usize]) << 8;
+            };
+            class << 40
         };
-        tokens.sort_by_cached_key(rank);
+        // Sorted on the stack, as ordering runs in every node; ties keep the generator's order
+        // (the low byte), so that a search at a fixed depth plays the same every time.
+        let mut keyed = [(0u64, Token::Place(0)); 64];
+        let keyed = &mut keyed[..tokens.len()];
+        for (i, (k, &t)) in keyed.iter_mut().zip(tokens.iter()).enumerate() {
+            *k = (rank(t) | i as u64, t);
+        }
+        keyed.sort_unstable_by_key(|&(k, _)| k);
+        for (slot, &(_, t)) in tokens.iter_mut().zip(keyed.iter()) {
+            *slot = t;
+        }
     }
 }
 
@@ -473,6 +512,9 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     side(me) - side(1 - me) + w.pending * pos.pending() as i32
 }
 
+/// The strongest level's searcher and the rules it has searched under.
+static KEPT: Mutex<Option<(MorrisRules, Searcher)>> = Mutex::new(None);
+
 /// The computer's levels, from 1 (a beginner who makes human mistakes) to 5 (the strongest).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Level(u8);
@@ -531,12 +573,28 @@ impl Level {
             _ if !pos.is_moving() => (64, Duration::from_millis(2500), 22),
             _ => (64, Duration::from_millis(1500), 22),
         };
-        let mut s = Searcher::new(bits);
         let limits = Limits {
             depth,
             time: Some(time),
             stop,
         };
-        s.search(pos, history, &limits).best
+        if self.0 == 4 {
+            return Searcher::new(bits).search(pos, history, &limits).best;
+        }
+        // The strongest level keeps its table between moves: what it looked at a move ago is
+        // most of what it looks at now. Another game thought about at the same time (tests,
+        // matches) gets a table of its own.
+        let mut kept = match KEPT.try_lock() {
+            Ok(kept) => kept,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Searcher::new(bits).search(pos, history, &limits).best
+            }
+        };
+        if !matches!(&*kept, Some((rules, _)) if rules == pos.rules()) {
+            *kept = Some((*pos.rules(), Searcher::new(bits)));
+        }
+        let (_, searcher) = kept.as_mut().expect("set just above");
+        searcher.search(pos, history, &limits).best
     }
 }

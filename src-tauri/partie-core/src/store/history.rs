@@ -184,15 +184,6 @@ impl Store {
             .ok_or_else(|| Error::not_found(format!("no player {id}")).with_code("no_player"))
     }
 
-    /// Other active players with the same name (any case): the UI warns about them.
-    pub fn namesakes(&self, id: i64, name: &str) -> Result<Vec<Player>, Error> {
-        Ok(self
-            .search_players("", false)?
-            .into_iter()
-            .filter(|p| p.id != id && p.name.to_lowercase() == name.to_lowercase())
-            .collect())
-    }
-
     /// Renames a player everywhere, past matches included.
     pub fn rename_player(&mut self, id: i64, name: &str) -> Result<Player, Error> {
         let name = clean_name(name)?;

@@ -222,8 +222,16 @@ impl Searcher {
         let mut alpha = -INF;
         let mut best = tokens.as_slice()[0];
         let mut scores: Vec<(Token, i32)> = Vec::with_capacity(tokens.len());
-        for &t in tokens.as_slice() {
-            let s = self.child(pos, t, depth, alpha, INF, 0);
+        for (i, &t) in tokens.as_slice().iter().enumerate() {
+            // As in every node: the first token with the full window, the others shown worse.
+            let mut s = if i == 0 {
+                self.child(pos, t, depth, alpha, INF, 0)
+            } else {
+                self.child(pos, t, depth, alpha, alpha + 1, 0)
+            };
+            if i > 0 && s > alpha && !self.aborted {
+                s = self.child(pos, t, depth, alpha, INF, 0);
+            }
             if self.aborted {
                 return (alpha, best);
             }

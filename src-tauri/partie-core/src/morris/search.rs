@@ -396,6 +396,15 @@ impl Searcher {
     fn order(&self, pos: &Position, tokens: &mut [Token], hinted: Option<Token>, ply: usize) {
         let killers = self.killers[ply];
         let history = &self.history[pos.turn() as usize];
+        // The points that would close an opposing mill: taking one first is often forced.
+        let theirs = pos.board(1 - pos.turn());
+        let empty = !(theirs | pos.board(pos.turn())) & super::board::FULL;
+        let mut blocks = 0u32;
+        for &l in pos.lines() {
+            if (theirs & l).count_ones() == 2 {
+                blocks |= empty & l;
+            }
+        }
         let rank = |t: Token| -> u64 {
             let e = encode(t);
             let class = if Some(t) == hinted {
@@ -404,8 +413,10 @@ impl Searcher {
                 1
             } else if e == killers[0] || e == killers[1] {
                 2
+            } else if t.to().is_some_and(|p| blocks & (1 << p) != 0) {
+                3
             } else {
-                return (3 << 40) | u64::from(u32::MAX - history[e as usize]) << 8;
+                return (4 << 40) | u64::from(u32::MAX - history[e as usize]) << 8;
             };
             class << 40
         };

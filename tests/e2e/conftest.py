@@ -63,13 +63,28 @@ class Partie:
     def __init__(self):
         assert APP.exists(), f"build the app first: {APP} is missing (cargo build)"
         self.data_home = tempfile.mkdtemp(prefix="partie-e2e-")
+        self._start_driver()
+        self.d = None
+
+    def _start_driver(self):
         self.port = free_port()
         env = dict(os.environ, XDG_DATA_HOME=self.data_home, LANG="en_US.UTF-8")
         self.driver_proc = subprocess.Popen(
             ["tauri-driver", "--port", str(self.port), "--native-port", str(free_port())],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self._wait_port()
-        self.d = None
+
+    def _stop_driver(self):
+        self.driver_proc.terminate()
+        try:
+            self.driver_proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.driver_proc.kill()
+        for pid in self.app_pid():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass  # it ended with its driver
 
     def _wait_port(self):
         for _ in range(100):
@@ -83,7 +98,8 @@ class Partie:
         opts = ArgOptions()
         opts.set_capability("browserName", "wry")
         opts.set_capability("tauri:options", {"application": str(APP)})
-        # WebKitWebDriver now and then drops the very first connection while it starts.
+        # WebKitWebDriver now and then drops the very first connection while it starts, and
+        # once it has, it may drop the next ones too: a retry starts a fresh driver (same data).
         for attempt in range(3):
             try:
                 self.d = webdriver.Remote(command_executor=f"http://127.0.0.1:{self.port}", options=opts)
@@ -91,7 +107,9 @@ class Partie:
             except Exception:
                 if attempt == 2:
                     raise
-                time.sleep(1)
+                self._stop_driver()
+                time.sleep(1 + attempt)
+                self._start_driver()
         self.size(*PHONE)
         self.wait_css("#screen > *")
         return self.d
@@ -246,13 +264,7 @@ class Partie:
                 self.d.quit()
             except Exception:
                 pass
-        self.driver_proc.terminate()
-        try:
-            self.driver_proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.driver_proc.kill()
-        for pid in self.app_pid():
-            os.kill(pid, signal.SIGKILL)
+        self._stop_driver()
         shutil.rmtree(self.data_home, ignore_errors=True)
 
 

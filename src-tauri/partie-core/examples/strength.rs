@@ -10,9 +10,9 @@
 //! move list.
 
 use partie_core::game::Game;
+use partie_core::morris::arena::paired_match;
 use partie_core::morris::search::{Level, Limits, Searcher, Weights, WEIGHTS};
-use partie_core::morris::{Action, Morris, Outcome, Token};
-use partie_core::rng::Rng;
+use partie_core::morris::{Action, Morris, Token};
 use serde_json::Map;
 use std::time::Duration;
 
@@ -55,8 +55,8 @@ fn player(s: &str) -> Player {
     }
 }
 
-/// The side that wins (`None`: a draw) when `p[side]` plays `side` after `opening`.
-fn game(p: [Player; 2], opening: &[Token], seed: u64) -> (Option<u8>, Morris) {
+/// The game `p[side]` plays as `side` after `opening`.
+fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
     let sides = [vec!["A".to_string()], vec!["B".to_string()]];
     let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
     for &t in opening {
@@ -96,11 +96,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> (Option<u8>, Morris) {
             .play(&Action::Token(t))
             .expect("the search plays legal tokens");
     }
-    let winner = match g.outcome() {
-        Some(Outcome::Won(side, _)) => Some(side),
-        _ => None,
-    };
-    (winner, g)
+    g
 }
 
 fn main() {
@@ -112,44 +108,12 @@ fn main() {
     let (a, b) = (player(&args[1]), player(&args[2]));
     let pairs: u64 = args[3].parse().expect("a number of pairs");
     let seed: u64 = args.get(4).map_or(1, |x| x.parse().expect("a seed"));
-    let threads: Vec<_> = (0..2u64)
-        .map(|thread| {
-            std::thread::spawn(move || {
-                let mut tally = [0u32; 3];
-                for n in (thread..pairs).step_by(2) {
-                    let mut rng = Rng::new(seed * 1_000 + n);
-                    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
-                    let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
-                    let mut opening = Vec::new();
-                    for _ in 0..2 {
-                        let legal = g.legal();
-                        let t = legal[rng.below(legal.len() as u64) as usize];
-                        opening.push(t);
-                        g = g.play(&Action::Token(t)).expect("a legal token");
-                    }
-                    for a_plays in 0..2u8 {
-                        let players = if a_plays == 0 { [a, b] } else { [b, a] };
-                        let (winner, g) = game(players, &opening, rng.next_u64());
-                        match winner {
-                            Some(w) if w == a_plays => tally[0] += 1,
-                            Some(_) => {
-                                tally[2] += 1;
-                                println!("lost as side {a_plays}: {}", g.move_list());
-                            }
-                            None => tally[1] += 1,
-                        }
-                    }
-                }
-                tally
-            })
-        })
-        .collect();
-    let mut total = [0u32; 3];
-    for t in threads {
-        let t = t.join().expect("a match thread");
-        for i in 0..3 {
-            total[i] += t[i];
-        }
-    }
-    println!("{} - {} - {}", total[0], total[1], total[2]);
+    let tally = paired_match(
+        pairs,
+        2,
+        seed,
+        |opening, a_plays, seed| game(if a_plays == 0 { [a, b] } else { [b, a] }, opening, seed),
+        |g, a_plays| println!("lost as side {a_plays}: {}", g.move_list()),
+    );
+    println!("{} - {} - {}", tally.wins, tally.draws, tally.losses);
 }

@@ -9,9 +9,9 @@
 //! prints the first set's wins, draws and losses over 2 × PAIRS games.
 
 use partie_core::game::Game;
+use partie_core::morris::arena::paired_match;
 use partie_core::morris::search::{Limits, Searcher, Weights};
-use partie_core::morris::{Action, Morris, Outcome, Token};
-use partie_core::rng::Rng;
+use partie_core::morris::{Action, Morris, Token};
 use serde_json::Map;
 
 fn weights(s: &str) -> Weights {
@@ -37,8 +37,8 @@ fn new_game() -> Morris {
     Morris::setup(&Map::new(), &sides).expect("default rules")
 }
 
-/// The side that wins (`None`: a draw) when `w[side]` plays `side` after `opening`.
-fn game(w: [Weights; 2], depth: u32, opening: &[Token]) -> Option<u8> {
+/// The game `w[side]` plays as `side` after `opening`.
+fn game(w: [Weights; 2], depth: u32, opening: &[Token]) -> Morris {
     let mut g = new_game();
     for &t in opening {
         g = g.play(&Action::Token(t)).expect("a legal opening");
@@ -58,10 +58,7 @@ fn game(w: [Weights; 2], depth: u32, opening: &[Token]) -> Option<u8> {
             .play(&Action::Token(t))
             .expect("the search plays legal tokens");
     }
-    match g.outcome() {
-        Some(Outcome::Won(side, _)) => Some(side),
-        _ => None,
-    }
+    g
 }
 
 fn main() {
@@ -76,40 +73,15 @@ fn main() {
     let plies: usize = args
         .get(5)
         .map_or(2, |x| x.parse().expect("a number of plies"));
-    // One thread per core of this machine's two.
-    let threads: Vec<_> = (0..2u64)
-        .map(|th| {
-            std::thread::spawn(move || {
-                let mut tally = [0u32; 3];
-                let mut rng = Rng::new(1000 + th);
-                for _ in 0..pairs / 2 + th * (pairs % 2) {
-                    let mut g = new_game();
-                    let mut opening = Vec::new();
-                    for _ in 0..plies {
-                        let legal = g.legal();
-                        let t = legal[rng.below(legal.len() as u64) as usize];
-                        opening.push(t);
-                        g = g.play(&Action::Token(t)).expect("a legal token");
-                    }
-                    for a_side in 0..2u8 {
-                        let w = if a_side == 0 { [a, b] } else { [b, a] };
-                        tally[match game(w, depth, &opening) {
-                            Some(s) if s == a_side => 0,
-                            None => 1,
-                            Some(_) => 2,
-                        }] += 1;
-                    }
-                }
-                tally
-            })
-        })
-        .collect();
-    let mut total = [0u32; 3];
-    for t in threads {
-        let t = t.join().expect("a match thread");
-        for i in 0..3 {
-            total[i] += t[i];
-        }
-    }
-    println!("A {} won, {} drawn, {} lost", total[0], total[1], total[2]);
+    let tally = paired_match(
+        pairs,
+        plies,
+        1000,
+        |opening, a_side, _| game(if a_side == 0 { [a, b] } else { [b, a] }, depth, opening),
+        |_, _| {},
+    );
+    println!(
+        "A {} won, {} drawn, {} lost",
+        tally.wins, tally.draws, tally.losses
+    );
 }

@@ -4,7 +4,7 @@
 
 use super::endgame::Table;
 use super::game::{Action, Morris};
-use super::position::Outcome;
+use super::position::{Outcome, Token};
 use super::search::Level;
 use crate::game::Game;
 use crate::rng::Rng;
@@ -66,4 +66,62 @@ pub fn play_game(a: Level, b: Level, a_plays: u8, rng: &mut Rng) -> Morris {
             .expect("the computer plays legal tokens");
     }
     g
+}
+
+/// Plays `pairs` random openings of `plies` placements twice each, colours swapped, so that an
+/// opening that favours one side favours neither player; on two threads (one per core of a
+/// small machine). `game(opening, a_plays, seed)` plays one game to its end with the first
+/// player on side `a_plays`; `lost` sees each game the first player lost. For tuning the search
+/// (`examples/tune.rs`, `examples/strength.rs`).
+pub fn paired_match(
+    pairs: u64,
+    plies: usize,
+    seed: u64,
+    game: impl Fn(&[Token], u8, u64) -> Morris + Sync,
+    lost: impl Fn(&Morris, u8) + Sync,
+) -> Tally {
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let start = Morris::setup(&Map::new(), &sides).expect("default rules");
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..2u64)
+            .map(|th| {
+                let (start, game, lost) = (&start, &game, &lost);
+                scope.spawn(move || {
+                    let mut tally = Tally::default();
+                    let mut rng = Rng::new(seed + th);
+                    for n in 0..pairs / 2 + th * (pairs % 2) {
+                        let mut g = start.clone();
+                        let mut opening = Vec::new();
+                        for _ in 0..plies {
+                            let legal = g.legal();
+                            let t = legal[rng.below(legal.len() as u64) as usize];
+                            opening.push(t);
+                            g = g.play(&Action::Token(t)).expect("a legal token");
+                        }
+                        for a_plays in 0..2u8 {
+                            let g = game(&opening, a_plays, seed ^ (n << 8 | th << 1));
+                            match g.outcome() {
+                                Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
+                                Some(Outcome::Won(..)) => {
+                                    tally.losses += 1;
+                                    lost(&g, a_plays);
+                                }
+                                _ => tally.draws += 1,
+                            }
+                        }
+                    }
+                    tally
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().expect("a match thread"))
+            .collect()
+    });
+    tallies.iter().fold(Tally::default(), |a, t| Tally {
+        wins: a.wins + t.wins,
+        draws: a.draws + t.draws,
+        losses: a.losses + t.losses,
+    })
 }

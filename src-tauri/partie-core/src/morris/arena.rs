@@ -47,15 +47,9 @@ pub fn play_match(
 
 /// One game: two random placements, then `a` (playing side `a_plays`) against `b`.
 pub fn play_game(a: Level, b: Level, a_plays: u8, rng: &mut Rng) -> Morris {
-    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
-    let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
+    let (mut g, _) = random_opening(2, rng);
     // Built before the game, so that the levels' play does not hang on when it is ready.
     Table::for_rules(g.position());
-    for _ in 0..2 {
-        let legal = g.legal();
-        let t = legal[rng.below(legal.len() as u64) as usize];
-        g = g.play(&Action::Token(t)).expect("a legal token");
-    }
     while !g.is_over() {
         let level = if g.position().turn() == a_plays { a } else { b };
         let t = level
@@ -66,6 +60,20 @@ pub fn play_game(a: Level, b: Level, a_plays: u8, rng: &mut Rng) -> Morris {
             .expect("the computer plays legal tokens");
     }
     g
+}
+
+/// A game under the default rules after `plies` random tokens, and those tokens.
+fn random_opening(plies: usize, rng: &mut Rng) -> (Morris, Vec<Token>) {
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
+    let mut opening = Vec::with_capacity(plies);
+    for _ in 0..plies {
+        let legal = g.legal();
+        let t = legal[rng.below(legal.len() as u64) as usize];
+        opening.push(t);
+        g = g.play(&Action::Token(t)).expect("a legal token");
+    }
+    (g, opening)
 }
 
 /// Plays `pairs` random openings of `plies` placements twice each, colours swapped, so that an
@@ -80,24 +88,15 @@ pub fn paired_match(
     game: impl Fn(&[Token], u8, u64) -> Morris + Sync,
     lost: impl Fn(&Morris, u8) + Sync,
 ) -> Tally {
-    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
-    let start = Morris::setup(&Map::new(), &sides).expect("default rules");
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..2u64)
             .map(|th| {
-                let (start, game, lost) = (&start, &game, &lost);
+                let (game, lost) = (&game, &lost);
                 scope.spawn(move || {
                     let mut tally = Tally::default();
                     let mut rng = Rng::new(seed + th);
                     for n in 0..pairs / 2 + th * (pairs % 2) {
-                        let mut g = start.clone();
-                        let mut opening = Vec::new();
-                        for _ in 0..plies {
-                            let legal = g.legal();
-                            let t = legal[rng.below(legal.len() as u64) as usize];
-                            opening.push(t);
-                            g = g.play(&Action::Token(t)).expect("a legal token");
-                        }
+                        let (_, opening) = random_opening(plies, &mut rng);
                         for a_plays in 0..2u8 {
                             let g = game(&opening, a_plays, seed ^ (n << 8 | th << 1));
                             match g.outcome() {

@@ -3,7 +3,8 @@
 //!
 //! ```sh
 //! # a player: the time per move while placing and while moving, in ms, then optionally the
-//! # eight weights of `tune`; or `L1` to `L5` for the computer's levels
+//! # eight weights of `tune`, and a final `q` to look past the horizon at the mills still to
+//! # close (as level 5 does); or `L1` to `L5` for the computer's levels
 //! cargo run --release -p partie-core --example strength -- 600,400 L4 20
 //! ```
 //! prints the first player's wins, draws and losses over 2 × PAIRS games, and each lost game's
@@ -19,6 +20,7 @@ use std::time::Duration;
 #[derive(Clone, Copy)]
 enum Player {
     Search {
+        quiescence: bool,
         weights: Weights,
         placing: u64,
         moving: u64,
@@ -30,6 +32,10 @@ fn player(s: &str) -> Player {
     if let Some(n) = s.strip_prefix('L') {
         return Player::Level(Level::new(n.parse().expect("a level")).expect("levels 1 to 5"));
     }
+    let (s, quiescence) = match s.strip_suffix('q') {
+        Some(s) => (s, true),
+        None => (s, false),
+    };
     let v: Vec<i32> = s
         .split(',')
         .map(|x| x.parse().expect("a whole number"))
@@ -49,6 +55,7 @@ fn player(s: &str) -> Player {
         _ => panic!("PLACING_MS,MOVING_MS[,EIGHT_WEIGHTS]"),
     };
     Player::Search {
+        quiescence,
         weights,
         placing: v[0] as u64,
         moving: v[1] as u64,
@@ -64,7 +71,15 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
     }
     // Each side keeps its table for the whole game, as the strongest level does.
     let mut searchers = p.map(|p| match p {
-        Player::Search { weights, .. } => Some(Searcher::new(22).with_weights(weights)),
+        Player::Search {
+            weights,
+            quiescence,
+            ..
+        } => Some(
+            Searcher::new(22)
+                .with_weights(weights)
+                .with_quiescence(quiescence),
+        ),
         Player::Level(_) => None,
     });
     while !g.is_over() {

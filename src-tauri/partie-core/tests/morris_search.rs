@@ -1,6 +1,6 @@
-//! The search's shortcuts (transposition table, null windows, move ordering) must not change
-//! what it finds: at a fixed depth its score is the plain minimax score over the same tokens,
-//! repetitions and evaluation.
+//! The search's shortcuts (transposition table, null windows, move ordering, cut-offs past the
+//! horizon) must not change what it finds: at a fixed depth its score is the plain minimax score
+//! over the same tokens, repetitions and evaluation, with or without the quiescence search.
 
 use partie_core::game::Game;
 use partie_core::morris::position::Repetitions;
@@ -8,19 +8,61 @@ use partie_core::morris::search::{evaluate, Limits, Searcher, WIN};
 use partie_core::morris::{Action, Morris, Outcome, Position};
 use partie_core::rng::Rng;
 use serde_json::Map;
+use std::collections::HashMap;
+
+/// The score of a finished game, for the side to act.
+fn result(pos: &Position, ply: i32) -> Option<i32> {
+    Some(match pos.outcome()? {
+        Outcome::Won(w, _) if w == pos.turn() => WIN - ply,
+        Outcome::Won(..) => -(WIN - ply),
+        Outcome::Drawn(_) => 0,
+    })
+}
+
+/// Past the horizon, with nothing cut: a removal owed is made; otherwise the side to act takes
+/// the better of stopping (the evaluation) and each token that closes a mill. Chains of mills
+/// and their removals meet again, so scores are kept by position (and ply, which wins count).
+fn quiet(pos: &Position, ply: i32, seen: &mut HashMap<(u64, u16, i32), i32>) -> i32 {
+    if let Some(s) = result(pos, ply) {
+        return s;
+    }
+    let key = (pos.search_key(), pos.quiet(), ply);
+    if let Some(&s) = seen.get(&key) {
+        return s;
+    }
+    let mut best = if pos.pending() > 0 {
+        i32::MIN
+    } else {
+        evaluate(pos)
+    };
+    for &t in pos.tokens().as_slice() {
+        let next = pos.after(t);
+        let s = if next.turn() == pos.turn() {
+            quiet(&next, ply + 1, seen)
+        } else if pos.pending() > 0 {
+            -quiet(&next, ply + 1, seen)
+        } else {
+            continue;
+        };
+        best = best.max(s);
+    }
+    seen.insert(key, best);
+    best
+}
 
 /// Plain negamax, every token searched with nothing cut: a mill's removal is part of the same
-/// turn (same depth, same side), as in the search.
-fn minimax(pos: &Position, depth: i32, ply: i32, path: &mut Repetitions) -> i32 {
-    if let Some(o) = pos.outcome() {
-        return match o {
-            Outcome::Won(w, _) if w == pos.turn() => WIN - ply,
-            Outcome::Won(..) => -(WIN - ply),
-            Outcome::Drawn(_) => 0,
-        };
+/// turn (same depth, same side), as in the search; at the horizon the evaluation, or the
+/// quiescence search when `deeper`.
+fn minimax(pos: &Position, depth: i32, ply: i32, path: &mut Repetitions, deeper: bool) -> i32 {
+    if let Some(s) = result(pos, ply) {
+        return s;
     }
     if depth <= 0 {
-        return evaluate(pos);
+        return if deeper {
+            quiet(pos, ply, &mut HashMap::new())
+        } else {
+            evaluate(pos)
+        };
     }
     let mut best = i32::MIN;
     for &t in pos.tokens().as_slice() {
@@ -29,9 +71,9 @@ fn minimax(pos: &Position, depth: i32, ply: i32, path: &mut Repetitions) -> i32 
         let s = if path.reached(2, &next) {
             0
         } else if next.turn() == pos.turn() {
-            minimax(&next, depth, ply + 1, path)
+            minimax(&next, depth, ply + 1, path, deeper)
         } else {
-            -minimax(&next, depth - 1, ply + 1, path)
+            -minimax(&next, depth - 1, ply + 1, path, deeper)
         };
         path.pop(mark);
         best = best.max(s);
@@ -64,21 +106,23 @@ fn positions(games: u64) -> Vec<Morris> {
     out
 }
 
-#[test]
-fn the_search_scores_as_plain_minimax_at_a_fixed_depth() {
+/// Checks the search against plain minimax at depths 1 to `deepest` on positions of random
+/// games; returns whether looking past the horizon changed any of the scores.
+fn scores_as_minimax(deeper: bool, deepest: u32) -> bool {
     let found = positions(12);
     assert!(found.iter().any(|g| g.position().is_moving()));
     assert!(found.iter().any(|g| !g.position().is_moving()));
+    let mut differs = false;
     for g in &found {
-        for depth in 1..=3 {
-            let mut searcher = Searcher::new(14);
+        for depth in 1..=deepest {
+            let mut searcher = Searcher::new(14).with_quiescence(deeper);
             let limits = Limits {
                 depth,
                 ..Limits::default()
             };
             let report = searcher.search(g.position(), g.repetitions(), &limits);
             let mut path = g.repetitions().clone();
-            let expected = minimax(g.position(), depth as i32, 0, &mut path);
+            let expected = minimax(g.position(), depth as i32, 0, &mut path, deeper);
             assert_eq!(
                 report.score,
                 expected,
@@ -86,6 +130,25 @@ fn the_search_scores_as_plain_minimax_at_a_fixed_depth() {
                 g.move_list()
             );
             assert!(report.best.is_some_and(|t| g.position().is_legal(t)));
+            if deeper {
+                let mut path = g.repetitions().clone();
+                differs |= expected != minimax(g.position(), depth as i32, 0, &mut path, false);
+            }
         }
     }
+    differs
+}
+
+#[test]
+fn the_search_scores_as_plain_minimax_at_a_fixed_depth() {
+    scores_as_minimax(false, 3);
+}
+
+#[test]
+fn the_quiescence_search_scores_as_plain_minimax_past_the_horizon() {
+    // Otherwise these positions would not tell the two searches apart.
+    assert!(
+        scores_as_minimax(true, 3),
+        "looking past the horizon never counts"
+    );
 }

@@ -1,6 +1,7 @@
 //! The computer opponent: iterative-deepening alpha-beta (negamax) with a transposition table
 //! keyed over the board's 16 symmetries, move ordering (table move, mills, killers) and a
-//! clock or stop flag checked as it goes, so that the app can interrupt it.
+//! clock or stop flag checked as it goes, so that the app can interrupt it. The strongest level
+//! also looks past the horizon at the mills that can still be closed (a quiescence search).
 //!
 //! A turn is one ply: a move that closes a mill keeps the same side to act for its removal,
 //! and that removal is searched at the same depth, so the horizon never falls between a mill
@@ -114,6 +115,7 @@ pub struct Searcher {
     history: Box<[[u32; TOKEN_CODES]; 2]>,
     weights: Weights,
     endgame: Option<&'static Table>,
+    quiescence: bool,
 }
 
 /// The number of token codes [`encode`] gives.
@@ -133,7 +135,14 @@ impl Searcher {
             history: Box::new([[0; TOKEN_CODES]; 2]),
             weights: WEIGHTS,
             endgame: None,
+            quiescence: false,
         }
+    }
+
+    /// The same searcher looking past its horizon at the mills that can still be closed.
+    pub fn with_quiescence(mut self, on: bool) -> Self {
+        self.quiescence = on;
+        self
     }
 
     /// The same searcher judging positions with other weights (for tuning them).
@@ -280,36 +289,16 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let stopped = self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
-            if late || stopped {
-                self.aborted = true;
-            }
-        }
-        if self.aborted {
+        if self.tick() {
             return 0;
         }
-        if let Some(o) = pos.outcome() {
-            return match o {
-                Outcome::Won(w, _) if w == pos.turn() => WIN - ply as i32,
-                Outcome::Won(..) => -(WIN - ply as i32),
-                Outcome::Drawn(_) => 0,
-            };
-        }
-        if let Some(exact) = self.endgame.and_then(|t| t.probe(pos)) {
-            let r = pos.rules();
-            return match exact.holds(pos.quiet(), r.quiet_moves) {
-                Exact::Won(n) => WIN - ply as i32 - n as i32,
-                Exact::Lost(n) => -(WIN - ply as i32 - n as i32),
-                Exact::Drawn => 0,
-            };
+        if let Some(s) = self.settled(pos, ply) {
+            return s;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
+            if self.quiescence && ply < MAX_PLY - 1 {
+                return self.quiesce(pos, alpha, beta, ply);
+            }
             return evaluate_with(pos, &self.weights);
         }
         let (key, sym) = pos.canonical();
@@ -389,6 +378,104 @@ impl Searcher {
             };
         }
         best_score
+    }
+
+    /// Counts a node and, now and then, looks at the clock and the stop flag; whether to stop.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            if late || stopped {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// The score of a position whose result is known: the game is over, or the exact table of
+    /// few pieces has it.
+    fn settled(&self, pos: &Position, ply: usize) -> Option<i32> {
+        if let Some(o) = pos.outcome() {
+            return Some(match o {
+                Outcome::Won(w, _) if w == pos.turn() => WIN - ply as i32,
+                Outcome::Won(..) => -(WIN - ply as i32),
+                Outcome::Drawn(_) => 0,
+            });
+        }
+        let exact = self.endgame.and_then(|t| t.probe(pos))?;
+        Some(match exact.holds(pos.quiet(), pos.rules().quiet_moves) {
+            Exact::Won(n) => WIN - ply as i32 - n as i32,
+            Exact::Lost(n) => -(WIN - ply as i32 - n as i32),
+            Exact::Drawn => 0,
+        })
+    }
+
+    /// Past the horizon: the side to act may stop (the evaluation) or close a mill and take a
+    /// piece, as long as mills can be closed. Each step takes a piece, so it ends.
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if let Some(s) = self.settled(pos, ply) {
+            return s;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate_with(pos, &self.weights);
+        }
+        if pos.pending() > 0 {
+            // A removal is owed: it is not a choice to stop.
+            let mut best = -INF;
+            for &t in pos.tokens().as_slice() {
+                let next = pos.after(t);
+                let s = if next.turn() == pos.turn() {
+                    self.quiesce(&next, alpha, beta, ply + 1)
+                } else {
+                    -self.quiesce(&next, -beta, -alpha, ply + 1)
+                };
+                best = best.max(s);
+                alpha = alpha.max(s);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            return best;
+        }
+        let stand = evaluate_with(pos, &self.weights);
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let own = pos.board(pos.turn());
+        let empty = !(own | pos.board(1 - pos.turn())) & super::board::FULL;
+        let closing = pos
+            .lines()
+            .iter()
+            .filter(|&&l| (own & l).count_ones() == 2)
+            .fold(0, |m, &l| m | (empty & l));
+        if closing == 0 {
+            return best;
+        }
+        for &t in pos.tokens().as_slice() {
+            if t.to().is_none_or(|p| closing & (1 << p) == 0) {
+                continue;
+            }
+            let next = pos.after(t);
+            if next.pending() == 0 {
+                continue; // the piece left the line it was to close
+            }
+            let s = self.quiesce(&next, alpha, beta, ply + 1);
+            best = best.max(s);
+            alpha = alpha.max(s);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
     }
 
     /// Table move first, then tokens that close a mill, then killers, then the rest by how
@@ -607,11 +694,14 @@ impl Level {
             Ok(kept) => kept,
             Err(TryLockError::Poisoned(p)) => p.into_inner(),
             Err(TryLockError::WouldBlock) => {
-                return Searcher::new(bits).search(pos, history, &limits).best
+                return Searcher::new(bits)
+                    .with_quiescence(true)
+                    .search(pos, history, &limits)
+                    .best
             }
         };
         if !matches!(&*kept, Some((rules, _)) if rules == pos.rules()) {
-            *kept = Some((*pos.rules(), Searcher::new(bits)));
+            *kept = Some((*pos.rules(), Searcher::new(bits).with_quiescence(true)));
         }
         let (_, searcher) = kept.as_mut().expect("set just above");
         searcher.search(pos, history, &limits).best

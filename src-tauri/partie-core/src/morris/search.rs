@@ -296,7 +296,7 @@ impl Searcher {
             return s;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            if self.quiescence && ply < MAX_PLY - 1 {
+            if self.quiescence {
                 return self.quiesce(pos, alpha, beta, ply);
             }
             return evaluate_with(pos, &self.weights);

@@ -51,14 +51,15 @@ def test_a_whole_game_with_the_apps_dice_on_a_fixed_seed(partie, monkeypatch):
             if p.attr("section.boulomania", "data-status") == "won":
                 break
             n = actions(p)
-            if p.count("#roll-jack"):
-                p.tap("#roll-jack")
-            elif p.count("#bou-choices"):
+            played = f"Number(document.querySelector('section.boulomania').dataset.actions) > {n}"
+            if p.count("#bou-choices"):
+                # A choice is played at once, and the list stays on screen until the answer is
+                # drawn: only the new action count says the choice is done.
                 p.tap("#bou-choices [data-choice]")
+                p.wait_until(f"return {played}")
             else:
-                p.tap("#point-3" if turn % 3 else "#point-2")
-            p.wait_until(f"const s = document.querySelector('section.boulomania'); return Number(s.dataset.actions) > {n} "
-                         "|| document.querySelector('#bou-choices') !== null")
+                p.tap("#roll-jack" if p.count("#roll-jack") else "#point-3" if turn % 3 else "#point-2")
+                p.wait_until(f"return {played} || document.querySelector('#bou-choices') !== null")
             if turn == 6:
                 assert p.text("#outcome-line"), "every throw is explained"
                 p.shot("51-boulomania-play")

@@ -687,6 +687,7 @@ impl Level {
         if self.0 == 4 {
             return Searcher::new(bits).search(pos, history, &limits).best;
         }
+        let strongest = || Searcher::new(bits).with_quiescence(true);
         // The strongest level keeps its table between moves: what it looked at a move ago is
         // most of what it looks at now. Another game thought about at the same time (tests,
         // matches) gets a table of its own.
@@ -694,14 +695,11 @@ impl Level {
             Ok(kept) => kept,
             Err(TryLockError::Poisoned(p)) => p.into_inner(),
             Err(TryLockError::WouldBlock) => {
-                return Searcher::new(bits)
-                    .with_quiescence(true)
-                    .search(pos, history, &limits)
-                    .best
+                return strongest().search(pos, history, &limits).best;
             }
         };
         if !matches!(&*kept, Some((rules, _)) if rules == pos.rules()) {
-            *kept = Some((*pos.rules(), Searcher::new(bits).with_quiescence(true)));
+            *kept = Some((*pos.rules(), strongest()));
         }
         let (_, searcher) = kept.as_mut().expect("set just above");
         searcher.search(pos, history, &limits).best

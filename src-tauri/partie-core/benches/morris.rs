@@ -4,7 +4,8 @@
 //! - search: a fixed depth from both positions, and the time each computer level takes to
 //!   answer in the app (levels 4 and 5 stop on their clock: 0.4 s, and 2.5 s while placing
 //!   then 1.5 s);
-//! - the exact endgame table of three pieces a side, with and without flying.
+//! - the exact endgame tables (three against three, four against three), with and without
+//!   flying.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use partie_core::morris::endgame::Table;
@@ -77,7 +78,7 @@ fn bench(c: &mut Criterion) {
     }
     group.measurement_time(Duration::from_secs(30));
     for (name, flying) in [("flying", true), ("stepping", false)] {
-        group.bench_function(format!("endgame_table_three_a_side_{name}"), |b| {
+        group.bench_function(format!("endgame_tables_three_and_four_{name}"), |b| {
             b.iter(|| Table::compute(flying, false))
         });
     }

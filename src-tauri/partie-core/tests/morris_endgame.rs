@@ -1,4 +1,4 @@
-//! The exact table of three pieces against three: checked one move deep against the rules
+//! The exact tables of three pieces against three and four against three: checked one move deep against the rules
 //! themselves (the position's own move generator and outcome), and followed by the search.
 
 use partie_core::morris::endgame::{Exact, Table};
@@ -6,9 +6,9 @@ use partie_core::morris::search::{Limits, Searcher};
 use partie_core::morris::{MorrisRules, Position, Token};
 use partie_core::rng::Rng;
 
-fn three(rng: &mut Rng, taken: u32) -> u32 {
+fn pieces(rng: &mut Rng, count: u32, taken: u32) -> u32 {
     let mut set = 0u32;
-    while set.count_ones() < 3 {
+    while set.count_ones() < count {
         let p = rng.below(24) as u32;
         if (taken | set) & 1 << p == 0 {
             set |= 1 << p;
@@ -17,24 +17,36 @@ fn three(rng: &mut Rng, taken: u32) -> u32 {
     set
 }
 
-fn random_position(rng: &mut Rng, rules: MorrisRules) -> Position {
-    let white = three(rng, 0);
-    let black = three(rng, white);
+/// A random moving-phase position with `a` pieces for White and `b` for Black.
+fn random_position(rng: &mut Rng, rules: MorrisRules, a: u32, b: u32) -> Position {
+    let white = pieces(rng, a, 0);
+    let black = pieces(rng, b, white);
     Position::moving(rules, [white, black], rng.below(2) as u8).expect("a valid position")
+}
+
+/// The values, for the side then to act, of the positions after each whole move of the side
+/// to act (a move, and the removal its mill gives), by the position's own rules.
+fn children(table: &Table, pos: &Position, out: &mut Vec<Exact>) {
+    for &t in pos.tokens().as_slice() {
+        let next = pos.after(t);
+        match next.outcome() {
+            Some(_) => out.push(Exact::Lost(0)), // two pieces left
+            None if next.turn() == pos.turn() => children(table, &next, out), // a removal
+            None => out.push(table.probe(&next).expect("the table covers every child")),
+        }
+    }
 }
 
 /// The value the rules give a position from its children's values in the table.
 fn one_move_deep(table: &Table, pos: &Position) -> Exact {
     if pos.outcome().is_some() {
-        return Exact::Lost(0); // three a side: only a blocked side ends the game here
+        return Exact::Lost(0); // only a blocked side ends the game here
     }
+    let mut values = Vec::new();
+    children(table, pos, &mut values);
     let (mut best_win, mut worst_loss, mut drawn) = (None::<u8>, 0u8, false);
-    for &t in pos.tokens().as_slice() {
-        let next = pos.after(t);
-        if next.turn() == pos.turn() {
-            return Exact::Won(1); // a mill: the removal leaves two pieces
-        }
-        match table.probe(&next).expect("the table covers every child") {
+    for v in values {
+        match v {
             Exact::Lost(n) => best_win = Some(best_win.map_or(n + 1, |b| b.min(n + 1))),
             Exact::Won(n) => worst_loss = worst_loss.max(n + 1),
             Exact::Drawn => drawn = true,
@@ -60,23 +72,30 @@ fn every_value_follows_from_its_children_by_the_rules() {
         let start = Position::start(rules(flying));
         let table = Table::for_rules(&start).expect("a table for mills that give again");
         let mut rng = Rng::new(if flying { 3 } else { 4 });
-        let mut seen = [0u32; 3];
-        for _ in 0..4000 {
-            let pos = random_position(&mut rng, rules(flying));
-            let value = table.probe(&pos).expect("three a side is covered");
-            assert_eq!(
-                value,
-                one_move_deep(table, &pos),
-                "flying {flying}: {pos:?}"
+        for (a, b) in [(3, 3), (4, 3), (3, 4)] {
+            let mut seen = [0u32; 3];
+            for _ in 0..4000 {
+                let pos = random_position(&mut rng, rules(flying), a, b);
+                let value = table
+                    .probe(&pos)
+                    .expect("three or four against three is covered");
+                assert_eq!(
+                    value,
+                    one_move_deep(table, &pos),
+                    "flying {flying}, {a} against {b}: {pos:?}"
+                );
+                seen[match value {
+                    Exact::Won(_) => 0,
+                    Exact::Lost(_) => 1,
+                    Exact::Drawn => 2,
+                }] += 1;
+            }
+            // Every kind of value is met, so none of the checks above is empty.
+            assert!(
+                seen.iter().all(|&n| n > 0),
+                "flying {flying}, {a} against {b}: {seen:?}"
             );
-            seen[match value {
-                Exact::Won(_) => 0,
-                Exact::Lost(_) => 1,
-                Exact::Drawn => 2,
-            }] += 1;
         }
-        // Every kind of value is met, so none of the checks above is empty.
-        assert!(seen.iter().all(|&n| n > 0), "flying {flying}: {seen:?}");
     }
 }
 
@@ -106,10 +125,10 @@ fn a_threat_with_a_flying_third_piece_wins_at_once() {
     )
     .unwrap();
     assert_ne!(table.probe(&black), Some(Exact::Lost(1)));
-    // Outside the table: four pieces, or pieces still in hand.
+    // Outside the tables: four against four, or pieces still in hand.
     let four = Position::moving(
         rules(true),
-        [p(&["a1", "a4", "g7", "g1"]), p(&["d1", "d2", "d3"])],
+        [p(&["a1", "a4", "g7", "g1"]), p(&["d1", "d2", "d3", "d5"])],
         0,
     )
     .unwrap();
@@ -123,23 +142,31 @@ fn the_search_wins_won_endings_and_holds_drawn_ones() {
     let table = Table::for_rules(&start).unwrap();
     let mut rng = Rng::new(9);
     let (mut wins, mut draws) = (0, 0);
-    while wins < 60 || draws < 60 {
-        let pos = random_position(&mut rng, rules(false));
-        let value = table.probe(&pos).unwrap();
-        if matches!(value, Exact::Lost(_)) || (wins >= 60 && matches!(value, Exact::Won(_))) {
-            continue;
-        }
+    let search = |pos: &Position| {
         let limits = Limits {
             depth: 2,
             ..Limits::default()
         };
-        let best = Searcher::new(12)
-            .search(&pos, &Default::default(), &limits)
+        Searcher::new(12)
+            .search(pos, &Default::default(), &limits)
             .best
-            .expect("a move");
-        let next = pos.after(best);
-        let after = if next.turn() == pos.turn() {
-            Exact::Lost(0) // a mill: the other side is about to lose its third piece
+            .expect("a move")
+    };
+    while wins < 90 || draws < 90 {
+        let (a, b) = [(3, 3), (4, 3), (3, 4)][rng.below(3) as usize];
+        let pos = random_position(&mut rng, rules(false), a, b);
+        let value = table.probe(&pos).unwrap();
+        if matches!(value, Exact::Lost(_)) || (wins >= 90 && matches!(value, Exact::Won(_))) {
+            continue;
+        }
+        let best = search(&pos);
+        assert!(!matches!(best, Token::Place(_)));
+        let mut next = pos.after(best);
+        if next.turn() == pos.turn() && next.outcome().is_none() {
+            next = next.after(search(&next)); // a mill: the removal it gives
+        }
+        let after = if next.outcome().is_some() {
+            Exact::Lost(0) // two pieces left
         } else {
             table.probe(&next).unwrap()
         };
@@ -156,6 +183,5 @@ fn the_search_wins_won_endings_and_holds_drawn_ones() {
                 draws += 1;
             }
         }
-        assert!(!matches!(best, Token::Place(_)));
     }
 }

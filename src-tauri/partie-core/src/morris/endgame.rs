@@ -1,14 +1,17 @@
-//! Exact values of the moving phase with three pieces a side, computed by retrograde analysis.
+//! Exact values of the moving phase with few pieces, computed by retrograde analysis.
 //!
-//! With three pieces each, any removal ends the game, so the positions form one closed table:
-//! 2,024 ways to stand three pieces on 24 points times 1,330 ways for the other three, with
-//! the side to act first. A value is a win or a loss in a number of plies (the fewest a winner
-//! needs, the most a loser can hold out) or a draw. Repetition does not enter: a winner who
-//! always shortens the distance never repeats a position, and a draw stays a draw when
-//! repetition also draws. The quiet-move limit is the caller's (see [`Exact::holds`]).
+//! Two classes of positions are solved. Three pieces against three: any removal ends the game,
+//! so they form one closed class. Four against three, either side to act: a quiet move stays in
+//! the class, a mill of the four ends the game, and a mill of the three leads, after its
+//! removal, into three against three, already solved. A value is a win or a loss in a number
+//! of plies (the fewest a winner needs, the most a loser can hold out) or a draw. Repetition
+//! does not enter: a winner who always shortens the distance never repeats a position, and a
+//! draw stays a draw when repetition also draws. The quiet-move limit is the caller's (see
+//! [`Table::settles`]).
 //!
-//! A table depends on flying and on the diagonals; it is built once per process, in about a
-//! second, the first time a strong level needs it.
+//! The tables depend on flying and on the diagonals. Each is built once per process, the first
+//! time a strong level needs it: three against three in about a second, four against three in
+//! some seconds more.
 
 use super::board::{Geometry, FULL};
 use super::position::{each_bit, Position};
@@ -16,10 +19,6 @@ use super::rules::SameMill;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
-/// Three pieces among 24 points.
-const SETS: usize = 2024;
-/// The other side's three pieces among the 21 points left.
-const REST: usize = 1330;
 /// Marks a loss in the stored byte; the low bits are the distance.
 const LOST: u8 = 0x80;
 
@@ -36,30 +35,31 @@ pub enum Exact {
 
 impl Exact {
     /// Whether a win or a loss still comes before the quiet-move draw, `quiet` moves having been
-    /// made of `limit` (0: no limit). A result whose last move would come after the draw is a
-    /// draw.
+    /// made of `limit` (0: no limit), when no removal comes before the end. A result whose last
+    /// move would come after the draw is a draw.
     pub fn holds(self, quiet: u16, limit: u16) -> Exact {
         match self {
             Exact::Won(n) | Exact::Lost(n) if limit > 0 && quiet + n as u16 > limit => Exact::Drawn,
             e => e,
         }
     }
+
+    fn from_byte(v: u8) -> Exact {
+        match v {
+            0 => Exact::Drawn,
+            v if v & LOST != 0 => Exact::Lost(v & !LOST),
+            v => Exact::Won(v),
+        }
+    }
 }
 
-/// The values of every position with three pieces a side, for one board and flying rule.
-pub struct Table {
-    values: Vec<u8>,
-    flying: bool,
-    diagonals: bool,
-}
-
-const fn binomials() -> [[u32; 4]; 25] {
-    let mut c = [[0u32; 4]; 25];
+const fn binomials() -> [[u32; 5]; 25] {
+    let mut c = [[0u32; 5]; 25];
     let mut n = 0;
     while n < 25 {
         c[n][0] = 1;
         let mut k = 1;
-        while k < 4 {
+        while k < 5 {
             c[n][k] = if n == 0 {
                 0
             } else {
@@ -72,16 +72,19 @@ const fn binomials() -> [[u32; 4]; 25] {
     c
 }
 
-const BINOMIAL: [[u32; 4]; 25] = binomials();
+const BINOMIAL: [[u32; 5]; 25] = binomials();
 
-/// The rank of a three-point set among all sets of three (combinatorial number system).
+/// The rank of a set of up to four points among the sets of its size (combinatorial number
+/// system).
 #[inline]
 fn rank(set: u32) -> usize {
-    let a = set.trailing_zeros() as usize;
-    let rest = set & (set - 1);
-    let b = rest.trailing_zeros() as usize;
-    let c = (rest & (rest - 1)).trailing_zeros() as usize;
-    (BINOMIAL[a][1] + BINOMIAL[b][2] + BINOMIAL[c][3]) as usize
+    let mut r = 0;
+    let mut k = 1;
+    each_bit(set, |p| {
+        r += BINOMIAL[p as usize][k];
+        k += 1;
+    });
+    r as usize
 }
 
 /// `set` with the points of `taken` squeezed out, so that the other side's pieces count only
@@ -96,177 +99,329 @@ fn squeeze(set: u32, taken: u32) -> u32 {
     out
 }
 
-#[inline]
-fn index(mover: u32, other: u32) -> usize {
-    rank(mover) * REST + rank(squeeze(other, mover))
-}
-
-/// Every set of three points.
-fn sets(among: u32) -> Vec<u32> {
+/// Every set of `k` points among `among`.
+fn sets(among: u32, k: u32) -> Vec<u32> {
+    fn extend(among: u32, k: u32, chosen: u32, out: &mut Vec<u32>) {
+        if k == 0 {
+            out.push(chosen);
+            return;
+        }
+        each_bit(among, |p| {
+            // Only points above `p` stay available, so each set comes once, in order.
+            extend(among & !((2u32 << p) - 1), k - 1, chosen | 1 << p, out)
+        });
+    }
     let mut out = Vec::new();
-    each_bit(among, |a| {
-        each_bit(among & !((2u32 << a) - 1), |b| {
-            each_bit(among & !((2u32 << b) - 1), |c| {
-                out.push(1 << a | 1 << b | 1 << c);
-            })
-        })
-    });
+    extend(among, k, 0, &mut out);
     out
 }
 
-impl Table {
-    /// Computes the table of one board (`diagonals`) and flying rule.
-    pub fn compute(flying: bool, diagonals: bool) -> Table {
-        let g = Geometry::get(diagonals);
-        let mut values = vec![0u8; SETS * REST];
-        let mut moves_left = vec![0u8; SETS * REST];
-        let closes = |own: u32, to: u8| g.through[to as usize].iter().any(|&l| l & !own == 0);
-        let targets = |from: u8, empty: u32| {
-            if flying {
-                empty
-            } else {
-                g.adjacent[from as usize] & empty
-            }
-        };
-        // Settled now: a side that can close a mill wins at once, a side that cannot move loses.
-        // Positions by their distance: a loss at once (0), a win in one ply (1), and so on.
-        let mut layers: Vec<Vec<(u32, u32)>> = vec![Vec::new(), Vec::new()];
-        let all = sets(FULL);
-        for &mover in &all {
-            for other in sets(FULL & !mover) {
-                let empty = FULL & !(mover | other);
-                let mut count = 0u32;
-                let mut wins = false;
-                if flying {
-                    // Any piece may fly, and the third piece is never on the line it completes.
-                    count = 3 * empty.count_ones();
-                    wins = g
-                        .lines
-                        .iter()
-                        .any(|&l| (mover & l).count_ones() == 2 && empty & l != 0);
-                } else {
-                    each_bit(mover, |a| {
-                        each_bit(targets(a, empty), |b| {
-                            count += 1;
-                            wins |= closes(mover & !(1 << a) | 1 << b, b);
-                        })
-                    });
-                }
-                let i = index(mover, other);
-                if wins {
-                    values[i] = 1;
-                    layers[1].push((mover, other));
-                } else if count == 0 {
-                    values[i] = LOST;
-                    layers[0].push((mover, other));
-                } else {
-                    moves_left[i] = count as u8;
-                }
-            }
+/// The values of the positions whose side to act has `mover` pieces against `other`.
+struct Part {
+    mover: u32,
+    other: u32,
+    /// How many ways the other side's pieces stand on the points left to them.
+    rest: usize,
+    values: Vec<u8>,
+}
+
+impl Part {
+    fn new(mover: u32, other: u32) -> Part {
+        let rest = BINOMIAL[24 - mover as usize][other as usize] as usize;
+        let size = BINOMIAL[24][mover as usize] as usize * rest;
+        Part {
+            mover,
+            other,
+            rest,
+            values: vec![0; size],
         }
-        // Back from each settled position to the positions one quiet move before it, a whole
-        // distance at a time, so that each value is the shortest win or the longest loss.
-        let mut distance = 0;
-        while distance < layers.len() {
-            let layer = std::mem::take(&mut layers[distance]);
-            let next = distance as u8 + 1;
-            assert!(next < LOST, "a distance fits in seven bits");
-            let mut found = Vec::new();
-            for &(mover, other) in &layer {
-                let lost = values[index(mover, other)] & LOST != 0;
+    }
+
+    #[inline]
+    fn index(&self, mover: u32, other: u32) -> usize {
+        rank(mover) * self.rest + rank(squeeze(other, mover))
+    }
+
+    fn value(&self, mover: u32, other: u32) -> Exact {
+        Exact::from_byte(self.values[self.index(mover, other)])
+    }
+}
+
+/// Solves the positions of `a` pieces against `b` (with either side to act). A mill against
+/// three pieces wins; a mill against more takes a piece into `lower`, the solved class below.
+fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> Vec<Part> {
+    let mut parts = vec![Part::new(a, b)];
+    if a != b {
+        parts.push(Part::new(b, a));
+    }
+    let which = |mover: u32| if mover.count_ones() == a { 0 } else { 1 };
+    let closes = |own: u32, to: u8| g.through[to as usize].iter().any(|&l| l & !own == 0);
+    let targets = |pieces: u32, from: u8, empty: u32| {
+        if flying && pieces == 3 {
+            empty
+        } else {
+            g.adjacent[from as usize] & empty
+        }
+    };
+    // The value, for the side then to act, after a mill and a removal.
+    let exit = |mover: u32, other: u32| -> Exact {
+        let lower = lower.expect("a mill against more than three pieces leads to a solved class");
+        let part = lower
+            .iter()
+            .find(|p| p.mover == mover.count_ones() && p.other == other.count_ones())
+            .expect("the class below has the part");
+        part.value(mover, other)
+    };
+    // Quiet moves (and drawn or won ways out) not yet known to lose, per position.
+    let mut moves_left: Vec<Vec<u8>> = parts.iter().map(|p| vec![0; p.values.len()]).collect();
+    // The longest loss among the mills that lead out of the class, per position (only a side
+    // whose mill does not end the game has any).
+    let mut longest: Vec<Vec<u8>> = parts
+        .iter()
+        .map(|p| vec![0; if p.other > 3 { p.values.len() } else { 0 }])
+        .collect();
+    // Positions by their distance: a loss at once (0), a win in one ply (1), and so on; and the
+    // positions won by a mill out of the class, by the distance of the loss they leave.
+    let mut layers: Vec<Vec<(u32, u32)>> = vec![Vec::new(), Vec::new()];
+    let mut wins_out: Vec<Vec<(u32, u32)>> = Vec::new();
+    for (k, part) in parts.iter_mut().enumerate() {
+        for mover in sets(FULL, part.mover) {
+            for other in sets(FULL & !mover, part.other) {
                 let empty = FULL & !(mover | other);
-                // `other` moved last, from an empty point, without closing a mill.
-                each_bit(other, |to| {
-                    if closes(other, to) {
-                        return;
-                    }
-                    each_bit(targets(to, empty), |from| {
-                        let before = other & !(1 << to) | 1 << from;
-                        let i = index(before, mover);
-                        if values[i] != 0 {
-                            return;
-                        }
-                        if lost {
-                            values[i] = next;
-                            found.push((before, mover));
+                let (mut quiet, mut best_win, mut worst, mut drawn) = (0u8, None::<u8>, 0u8, false);
+                each_bit(mover, |from| {
+                    each_bit(targets(part.mover, from, empty), |to| {
+                        let after = mover & !(1 << from) | 1 << to;
+                        if !closes(after, to) {
+                            quiet += 1;
+                        } else if part.other == 3 {
+                            best_win = Some(1); // two pieces left: lost
                         } else {
-                            moves_left[i] -= 1;
-                            if moves_left[i] == 0 {
-                                values[i] = LOST | next;
-                                found.push((before, mover));
-                            }
+                            let free = other & !g.in_mills(other);
+                            let removable = if free != 0 { free } else { other };
+                            each_bit(removable, |r| match exit(other & !(1 << r), after) {
+                                Exact::Lost(n) => {
+                                    best_win = Some(best_win.map_or(n + 1, |w| w.min(n + 1)))
+                                }
+                                Exact::Won(n) => worst = worst.max(n + 1),
+                                Exact::Drawn => drawn = true,
+                            });
                         }
                     })
                 });
-            }
-            if !found.is_empty() {
-                if layers.len() <= distance + 1 {
-                    layers.push(Vec::new());
+                let i = part.index(mover, other);
+                match best_win {
+                    Some(1) => {
+                        part.values[i] = 1;
+                        layers[1].push((mover, other));
+                    }
+                    Some(w) => {
+                        // Known won, but a quiet move may win sooner: settled at its distance.
+                        moves_left[k][i] = u8::MAX;
+                        let d = w as usize - 1;
+                        if wins_out.len() <= d {
+                            wins_out.resize(d + 1, Vec::new());
+                        }
+                        wins_out[d].push((mover, other));
+                    }
+                    None if quiet == 0 && !drawn => {
+                        part.values[i] = LOST | worst;
+                        if layers.len() <= worst as usize {
+                            layers.resize(worst as usize + 1, Vec::new());
+                        }
+                        layers[worst as usize].push((mover, other));
+                    }
+                    None => {
+                        // A drawn way out is a child that never resolves.
+                        moves_left[k][i] = quiet + drawn as u8;
+                        if worst > 0 {
+                            longest[k][i] = worst;
+                        }
+                    }
                 }
-                layers[distance + 1].extend(found);
             }
-            distance += 1;
         }
+    }
+    // Back from each settled position to the positions one quiet move before it, a whole
+    // distance at a time, so that each value is the shortest win or the longest loss.
+    let mut distance = 0;
+    while distance < layers.len().max(wins_out.len()) {
+        let next = distance as u8 + 1;
+        assert!(next < LOST, "a distance fits in seven bits");
+        let mut found = Vec::new();
+        if let Some(won) = wins_out.get_mut(distance) {
+            for (mover, other) in std::mem::take(won) {
+                let part = &mut parts[which(mover)];
+                let i = part.index(mover, other);
+                if part.values[i] == 0 {
+                    part.values[i] = next;
+                    found.push((mover, other));
+                }
+            }
+        }
+        let layer = layers
+            .get_mut(distance)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        for &(mover, other) in &layer {
+            let lost = parts[which(mover)].value(mover, other) != Exact::Won(distance as u8);
+            let empty = FULL & !(mover | other);
+            let k = which(other);
+            let pieces = other.count_ones();
+            // `other` moved last, from an empty point, without closing a mill.
+            each_bit(other, |to| {
+                if closes(other, to) {
+                    return;
+                }
+                each_bit(targets(pieces, to, empty), |from| {
+                    let before = other & !(1 << to) | 1 << from;
+                    let part = &mut parts[k];
+                    let i = part.index(before, mover);
+                    if part.values[i] != 0 {
+                        return;
+                    }
+                    if lost {
+                        part.values[i] = next;
+                        found.push((before, mover));
+                    } else {
+                        moves_left[k][i] -= 1;
+                        if moves_left[k][i] == 0 {
+                            // Lost, but not before its longest way out.
+                            let n = next.max(longest[k].get(i).copied().unwrap_or(0));
+                            part.values[i] = LOST | n;
+                            if n == next {
+                                found.push((before, mover));
+                            } else {
+                                if layers.len() <= n as usize {
+                                    layers.resize(n as usize + 1, Vec::new());
+                                }
+                                layers[n as usize].push((before, mover));
+                            }
+                        }
+                    }
+                })
+            });
+        }
+        if !found.is_empty() {
+            if layers.len() <= distance + 1 {
+                layers.resize(distance + 2, Vec::new());
+            }
+            layers[distance + 1].extend(found);
+        }
+        distance += 1;
+    }
+    parts
+}
+
+/// The exact tables of one board and flying rule: three against three, and four against three.
+/// Each is filled when computed; until then it answers nothing.
+pub struct Table {
+    flying: bool,
+    diagonals: bool,
+    three: OnceLock<Part>,
+    four: OnceLock<[Part; 2]>,
+}
+
+impl Table {
+    const fn empty(flying: bool, diagonals: bool) -> Table {
         Table {
-            values,
             flying,
             diagonals,
+            three: OnceLock::new(),
+            four: OnceLock::new(),
         }
     }
 
-    /// The value of the side to act, which has `mover`, against `other` (three points each).
-    pub fn value(&self, mover: u32, other: u32) -> Exact {
-        match self.values[index(mover, other)] {
-            0 => Exact::Drawn,
-            v if v & LOST != 0 => Exact::Lost(v & !LOST),
-            v => Exact::Won(v),
+    /// Computes both tables of one board (`diagonals`) and flying rule.
+    pub fn compute(flying: bool, diagonals: bool) -> Table {
+        let table = Table::empty(flying, diagonals);
+        table.fill();
+        table
+    }
+
+    /// Computes what is not yet computed, three against three first (four against three needs
+    /// it).
+    fn fill(&self) {
+        let g = Geometry::get(self.diagonals);
+        let three = self.three.get_or_init(|| {
+            let mut parts = solve(g, self.flying, 3, 3, None);
+            parts.pop().expect("one part")
+        });
+        self.four.get_or_init(|| {
+            let parts = solve(g, self.flying, 4, 3, Some(std::slice::from_ref(three)));
+            let [a, b]: [Part; 2] = parts.try_into().ok().expect("two parts");
+            [a, b]
+        });
+    }
+
+    /// The value of the side to act, which has `mover`, against `other`: three or four points
+    /// each, at most seven in all. `None` when that table is not computed yet.
+    pub fn value(&self, mover: u32, other: u32) -> Option<Exact> {
+        match (mover.count_ones(), other.count_ones()) {
+            (3, 3) => Some(self.three.get()?.value(mover, other)),
+            (4, 3) => Some(self.four.get()?[0].value(mover, other)),
+            (3, 4) => Some(self.four.get()?[1].value(mover, other)),
+            _ => None,
         }
     }
 
-    /// The value of `pos` when the table covers it: the moving phase, three pieces a side, no
-    /// removal owed, the same board and flying rule, and mills that give a removal each time
-    /// they close (under "once", earlier mills change what a move is worth).
+    /// The value of `pos` when a computed table covers it: the moving phase, three or four
+    /// pieces against three, no removal owed, the same board and flying rule, and mills that
+    /// give a removal each time they close (under "once", earlier mills change what a move is
+    /// worth).
     pub fn probe(&self, pos: &Position) -> Option<Exact> {
         let r = pos.rules();
         let covered = pos.is_moving()
             && pos.pending() == 0
-            && pos.on_board(0) == 3
-            && pos.on_board(1) == 3
             && r.same_mill == SameMill::Again
             && r.flying == self.flying
             && r.diagonals == self.diagonals;
-        covered.then(|| {
-            let me = pos.turn();
-            self.value(pos.board(me), pos.board(1 - me))
-        })
+        if !covered {
+            return None;
+        }
+        let me = pos.turn();
+        self.value(pos.board(me), pos.board(1 - me))
     }
 
-    /// The table for a game's rules, computed now if it is not yet (about a second); `None`
+    /// What a search may take as the result of `pos`, counting the quiet-move draw: the
+    /// table's value when it comes before the draw; a draw in three against three, where no
+    /// removal comes before the end; and nothing in four against three, where a removal on
+    /// the way starts the count again.
+    pub fn settles(&self, pos: &Position) -> Option<Exact> {
+        let exact = self.probe(pos)?;
+        let (quiet, limit) = (pos.quiet(), pos.rules().quiet_moves);
+        match exact.holds(quiet, limit) {
+            Exact::Drawn if exact != Exact::Drawn && pos.on_board(0) + pos.on_board(1) > 6 => None,
+            e => Some(e),
+        }
+    }
+
+    /// The tables for a game's rules, computed now if they are not yet (some seconds); `None`
     /// when no table covers those rules.
     pub fn for_rules(pos: &Position) -> Option<&'static Table> {
-        let slot = slot(pos)?;
-        let r = pos.rules();
-        Some(TABLES[slot].get_or_init(|| Table::compute(r.flying, r.diagonals)))
+        let table = &TABLES[slot(pos)?];
+        table.fill();
+        Some(table)
     }
 
-    /// The table for a game's rules if it is ready; otherwise its computation starts in the
-    /// background (once) and this answers `None`, so that a search on a clock never waits.
+    /// The tables for a game's rules, their computation started in the background (once) if
+    /// it is not yet, so that a search on a clock never waits: a table not yet computed
+    /// answers nothing.
     pub fn ready(pos: &Position) -> Option<&'static Table> {
         let slot = slot(pos)?;
-        if let Some(t) = TABLES[slot].get() {
-            return Some(t);
-        }
         if !STARTED[slot].swap(true, Ordering::Relaxed) {
-            let (flying, diagonals) = (pos.rules().flying, pos.rules().diagonals);
-            std::thread::spawn(move || {
-                TABLES[slot].get_or_init(|| Table::compute(flying, diagonals));
-            });
+            std::thread::spawn(move || TABLES[slot].fill());
         }
-        None
+        Some(&TABLES[slot])
     }
 }
 
-static TABLES: [OnceLock<Table>; 4] = [const { OnceLock::new() }; 4];
+static TABLES: [Table; 4] = [
+    Table::empty(false, false),
+    Table::empty(false, true),
+    Table::empty(true, false),
+    Table::empty(true, true),
+];
 static STARTED: [AtomicBool; 4] = [const { AtomicBool::new(false) }; 4];
 
 /// Which of the four tables (flying or not, diagonals or not) covers these rules.
@@ -281,18 +436,22 @@ mod tests {
 
     #[test]
     fn ranks_number_every_set_once() {
-        let all = sets(FULL);
-        assert_eq!(all.len(), SETS);
-        let mut seen = vec![false; SETS];
-        for s in all {
-            assert!(!std::mem::replace(&mut seen[rank(s)], true));
+        for (k, count) in [(3, 2024), (4, 10626)] {
+            let all = sets(FULL, k);
+            assert_eq!(all.len(), count);
+            let mut seen = vec![false; count];
+            for s in all {
+                assert!(!std::mem::replace(&mut seen[rank(s)], true));
+            }
         }
-        let mover = 1 | 1 << 5 | 1 << 23;
-        let rest = sets(FULL & !mover);
-        assert_eq!(rest.len(), REST);
-        let mut seen = vec![false; REST];
-        for s in rest {
-            assert!(!std::mem::replace(&mut seen[rank(squeeze(s, mover))], true));
+        let mover = 1 | 1 << 5 | 1 << 17 | 1 << 23;
+        for (k, count) in [(3, 1140), (4, 4845)] {
+            let rest = sets(FULL & !mover, k);
+            assert_eq!(rest.len(), count);
+            let mut seen = vec![false; count];
+            for s in rest {
+                assert!(!std::mem::replace(&mut seen[rank(squeeze(s, mover))], true));
+            }
         }
     }
 }

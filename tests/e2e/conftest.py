@@ -164,6 +164,10 @@ class Partie:
         """Taps, then waits for `script` to hold; taps again only when the tap did not land
         (WebDriver can click a node in the instant a redraw replaces it; a finger cannot)."""
         for _ in range(attempts):
+            # A slow answer may have made it hold after the last wait: a tap then would
+            # land on the next screen, or find nothing to tap.
+            if self.d.execute_script(script):
+                return
             self.tap(selector)
             try:
                 WebDriverWait(self.d, 2).until(lambda d: d.execute_script(script))
@@ -171,6 +175,16 @@ class Partie:
             except Exception:
                 continue
         raise AssertionError(f"tapping {selector} never made this hold: {script}")
+
+    def press(self, selector):
+        """Taps a toggle (a segmented control's button) until it shows pressed: a tap whose
+        press and release straddle a redraw of the screen is lost."""
+        self.tap_until(selector, "return document.querySelector(arguments[0])?.getAttribute('aria-pressed') === 'true'"
+                       .replace("arguments[0]", repr(selector)))
+
+    def begin(self):
+        """Taps Start on the new-game screen until the match screen is shown."""
+        self.tap_until("#start", "return location.hash.startsWith('#/match/')")
 
     def type(self, selector, text):
         self.wait_css(selector)             # the screen may still be drawing after a tap

@@ -22,12 +22,12 @@ def new_game(p, dice, target=None, balls=None):
     p.tap("#new-boulomania")
     p.wait_css("#new-player")
     add_players(p, "Anne", "Bruno")
-    p.tap(f"#dice-{dice}")
+    p.press(f"#dice-{dice}")
     if target:
-        p.tap(f"#rule-target-{target}")
+        p.press(f"#rule-target-{target}")
     if balls:
-        p.tap(f"#rule-balls-{balls}")
-    p.tap("#start")
+        p.press(f"#rule-balls-{balls}")
+    p.begin()
     p.wait_css("#bou-board")
 
 

@@ -46,13 +46,13 @@ def new_game(p, sides, teams=False, rounds=False, loser_chooses=False, shot=None
             p.tap("#new-side")
         add_players(p, *side)
     if rounds:
-        p.tap("#rule-format-rounds")
+        p.press("#rule-format-rounds")
         p.wait_css("#rule-rounds")
     if loser_chooses:
-        p.tap("#rule-start_rule-loser_chooses")
+        p.press("#rule-start_rule-loser_chooses")
     if shot:
         p.shot(shot)
-    p.tap("#start")
+    p.begin()
     p.wait_css("#end-round")
 
 

@@ -10,7 +10,7 @@ def quick_molkky(p, names, winner_first=True):
         p.tap_until("#sides .chip-x", f"return document.querySelectorAll('#sides .chip-x').length < {n}")
     add_players(p, *names)
     set_number(p, "#rule-target", 10)
-    p.tap("#start")
+    p.begin()
     p.wait_css("#pins")
     if winner_first:
         p.throw(10)
@@ -127,7 +127,7 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.d.execute_script("location.hash = '#/home'")
         p.tap("#new-molkky")
         p.wait_css("#new-player")
-        p.tap("#start")
+        p.begin()
         p.wait_css("#pins")
         p.throw(3)
         p.tap("#nav-back")

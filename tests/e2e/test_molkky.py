@@ -32,7 +32,7 @@ def test_full_game_with_bust_elimination_and_undo(partie):
     add_players(p, "Anna", "Bea", "Cyril")
     assert p.texts("#sides .chip-name") == ["Anna", "Bea", "Cyril"]
     p.shot("02-setup")
-    p.tap("#start")
+    p.begin()
     p.wait_css("#pins")
     assert p.text("#turn-banner") == "Anna to throw"
     assert p.count("#pins .pin") == 12
@@ -104,9 +104,9 @@ def test_best_of_three_with_molkkout(partie):
     p.start()
     p.tap("#new-molkky")
     add_players(p, "Anna", "Bea")
-    p.tap("#rule-best_of-3")
+    p.press("#rule-best_of-3")
     set_number(p, "#rule-target", 10)
-    p.tap("#start")
+    p.begin()
     p.wait_css("#pins")
     assert p.text("#status-line") == "Game 1 · best of 3"
     p.throw(10)                            # Anna wins game 1
@@ -147,7 +147,7 @@ def test_killed_mid_game_resumes_exactly(partie):
     assert p.texts('#sides [data-side="0"] .chip-name') == ["Anna", "Ari"]
     assert p.texts('#sides [data-side="1"] .chip-name') == ["Bea"]
     p.shot("02b-setup-teams")
-    p.tap("#start")
+    p.begin()
     p.wait_css("#pins")
     assert p.text("#turn-banner") == "Anna to throw"
     p.throw(9)
@@ -194,7 +194,7 @@ def test_damaged_history_is_set_aside_and_the_app_opens(partie):
     p.shot("13-damaged-history")
     p.tap("#new-molkkout")                 # and the app works on its fresh history
     add_players(p, "Anna", "Bea")
-    p.tap("#start")
+    p.begin()
     p.wait_css(".phase-molkkout")
     p.throw(12)
     assert p.scores() == [12, 0]
@@ -212,7 +212,7 @@ def test_standalone_molkkout_in_french_outdoor_theme(partie):
     p.tap("#nav-back")
     p.tap("#new-molkkout")
     add_players(p, "Léa", "Noé")
-    p.tap("#start")
+    p.begin()
     p.wait_css(".phase-molkkout")
     assert p.text("#turn-banner") == "À Léa de lancer"
     assert "encore 3 lancers" in p.text("#scoreboard")
@@ -237,7 +237,7 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.start()
     p.tap("#new-molkky")
     add_players(p, "Anna", "Bea", "Cyril")
-    p.tap("#rule-best_of-3")
+    p.press("#rule-best_of-3")
     p.tap("#start")                         # a best-of match needs exactly two sides
     p.wait_css("#toast:not([hidden])")
     assert p.text("#toast") == "A best-of match is between exactly 2 sides."

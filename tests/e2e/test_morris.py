@@ -64,13 +64,13 @@ def new_game(p, names, pieces=None, computer=None, colour=None):
     p.tap("#new-morris")
     p.wait_css("#new-player")
     if computer:
-        p.tap("#opponent-computer")
-        p.tap(f"#level-{computer}")
+        p.press("#opponent-computer")
+        p.press(f"#level-{computer}")
         if colour is not None:
-            p.tap(f"#colour-{colour}")
+            p.press(f"#colour-{colour}")
     add_players(p, *names)
     if pieces:
-        p.tap(f"#rule-pieces-{pieces}")
+        p.press(f"#rule-pieces-{pieces}")
     return p
 
 
@@ -81,7 +81,7 @@ GAME = ["f4", "d1", "c3", "d2", "c4", "f6", "b6", "f2", "c5", "xd1", "d3", "b2",
 def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
     p = new_game(partie, ["Alice", "Bruno"], pieces=6)
     p.shot("40-morris-setup")
-    p.tap("#start")
+    p.begin()
     p.wait_css("#mor-board")
     assert p.text("#status-line") == "Alice to place a piece"
     assert p.count("#mor-board .target") == 24
@@ -127,7 +127,7 @@ def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
 
 def test_against_the_easiest_computer_to_the_end(partie):
     p = new_game(partie, ["Alice"], computer=1)
-    p.tap("#start")
+    p.begin()
     p.wait_css("#mor-board")
     assert p.texts(".mor-side-name small")[1] == "computer · level 1"
     for turn in range(300):
@@ -162,7 +162,7 @@ def test_against_the_easiest_computer_to_the_end(partie):
 
 def test_killed_mid_game_resumes_on_the_same_board(partie):
     p = new_game(partie, ["Alice", "Bruno"])
-    p.tap("#start")
+    p.begin()
     p.wait_css("#mor-board")
     for t in ["a1", "d6", "a4", "f4", "a7"]:
         play(p, t)

@@ -2,7 +2,8 @@
 //! as the app does, and prints when each became ready and what they hold: for each side to act, the positions won, lost and drawn, and
 //! the longest win and loss in plies. The figures are in docs/performance.md.
 //!
-//! `cargo run --release -p partie-core --example tables`
+//! `cargo run --release -p partie-core --example tables [flying|stepping]` (both when neither
+//! is named; naming one measures its memory alone, with `/usr/bin/time -v`)
 
 use partie_core::morris::endgame::{Exact, Table};
 use partie_core::morris::{MorrisRules, Position};
@@ -22,7 +23,12 @@ fn sets(among: u32, k: u32, chosen: u32, out: &mut Vec<u32>) {
 }
 
 fn main() {
-    for flying in [true, false] {
+    let rules: &[bool] = match std::env::args().nth(1).as_deref() {
+        Some("flying") => &[true],
+        Some("stepping") => &[false],
+        _ => &[true, false],
+    };
+    for &flying in rules {
         let rules = MorrisRules {
             flying,
             ..MorrisRules::default()

@@ -68,21 +68,26 @@ fn rules(flying: bool) -> MorrisRules {
 
 #[test]
 fn every_value_follows_from_its_children_by_the_rules() {
-    for flying in [true, false] {
-        let start = Position::start(rules(flying));
+    for (flying, diagonals) in [(true, false), (false, false), (false, true)] {
+        let rules = MorrisRules {
+            diagonals,
+            ..rules(flying)
+        };
+        let start = Position::start(rules);
         let table = Table::for_rules(&start).expect("a table for mills that give again");
-        let mut rng = Rng::new(if flying { 3 } else { 4 });
+        let mut rng = Rng::new(3 + flying as u64 + 2 * diagonals as u64);
+        // White's pieces against Black's, either side to act.
         for (a, b) in [(3, 3), (4, 3), (3, 4)] {
             let mut seen = [0u32; 3];
             for _ in 0..4000 {
-                let pos = random_position(&mut rng, rules(flying), a, b);
+                let pos = random_position(&mut rng, rules, a, b);
                 let value = table
                     .probe(&pos)
                     .expect("three or four against three is covered");
                 assert_eq!(
                     value,
                     one_move_deep(table, &pos),
-                    "flying {flying}, {a} against {b}: {pos:?}"
+                    "flying {flying}, diagonals {diagonals}, {a} against {b}: {pos:?}"
                 );
                 seen[match value {
                     Exact::Won(_) => 0,
@@ -93,7 +98,7 @@ fn every_value_follows_from_its_children_by_the_rules() {
             // Every kind of value is met, so none of the checks above is empty.
             assert!(
                 seen.iter().all(|&n| n > 0),
-                "flying {flying}, {a} against {b}: {seen:?}"
+                "flying {flying}, diagonals {diagonals}, {a} against {b}: {seen:?}"
             );
         }
     }

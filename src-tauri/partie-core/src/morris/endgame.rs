@@ -147,6 +147,53 @@ impl Part {
     }
 }
 
+/// The sets of a part's positions by their index: the inverse of [`Part::index`].
+struct Unrank {
+    movers: Vec<u32>,
+    /// The other side's sets, squeezed (among the points the mover leaves), by rank.
+    others: Vec<u32>,
+    rest: usize,
+}
+
+impl Unrank {
+    fn new(part: &Part) -> Unrank {
+        let by_rank = |among: u32, k: u32| {
+            let mut v = sets(among, k);
+            v.sort_unstable_by_key(|&s| rank(s));
+            v
+        };
+        Unrank {
+            movers: by_rank(FULL, part.mover),
+            // Ranks do not depend on how many points there are: the sets among the lowest
+            // points come first.
+            others: by_rank(FULL >> part.mover, part.other),
+            rest: part.rest,
+        }
+    }
+
+    fn sets(&self, i: usize) -> (u32, u32) {
+        let mover = self.movers[i / self.rest];
+        let squeezed = self.others[i % self.rest];
+        // The j-th point the mover leaves, for each j in the squeezed set.
+        let (mut other, mut j) = (0, 0);
+        each_bit(FULL & !mover, |p| {
+            if squeezed & 1 << j != 0 {
+                other |= 1 << p;
+            }
+            j += 1;
+        });
+        (mover, other)
+    }
+}
+
+/// Puts `entry` in `lists[at]`, making room.
+fn push_at(lists: &mut Vec<Vec<u32>>, at: usize, entry: u32) {
+    if lists.len() <= at {
+        lists.resize(at + 1, Vec::new());
+    }
+    lists[at].push(entry);
+}
+
 /// Solves the positions of `a` pieces against `b` (with either side to act). A mill against
 /// three pieces wins; a mill against more takes a piece into `lower`, the solved class below.
 fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> Vec<Part> {
@@ -181,9 +228,17 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
         .map(|p| vec![0; if p.other > 3 { p.values.len() } else { 0 }])
         .collect();
     // Positions by their distance: a loss at once (0), a win in one ply (1), and so on; and the
-    // positions won by a mill out of the class, by the distance of the loss they leave.
-    let mut layers: Vec<Vec<(u32, u32)>> = vec![Vec::new(), Vec::new()];
-    let mut wins_out: Vec<Vec<(u32, u32)>> = Vec::new();
+    // positions won by a mill out of the class, by the distance of the loss they leave. Each is
+    // held as its part (the top bit) and its index: these lists are most of the memory the
+    // computation takes, and two sets would take twice the room.
+    let mut layers: Vec<Vec<u32>> = vec![Vec::new(), Vec::new()];
+    let mut wins_out: Vec<Vec<u32>> = Vec::new();
+    let unrank: Vec<Unrank> = parts.iter().map(Unrank::new).collect();
+    let entry = |k: usize, i: usize| (k as u32) << 31 | i as u32;
+    let decode = |entry: u32| {
+        let k = (entry >> 31) as usize;
+        (k, unrank[k].sets((entry & !(1 << 31)) as usize))
+    };
     for (k, part) in parts.iter_mut().enumerate() {
         for mover in sets(FULL, part.mover) {
             for other in sets(FULL & !mover, part.other) {
@@ -213,23 +268,16 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
                 match best_win {
                     Some(1) => {
                         part.values[i] = 1;
-                        layers[1].push((mover, other));
+                        layers[1].push(entry(k, i));
                     }
                     Some(w) => {
                         // Known won, but a quiet move may win sooner: settled at its distance.
                         moves_left[k][i] = u8::MAX;
-                        let d = w as usize - 1;
-                        if wins_out.len() <= d {
-                            wins_out.resize(d + 1, Vec::new());
-                        }
-                        wins_out[d].push((mover, other));
+                        push_at(&mut wins_out, w as usize - 1, entry(k, i));
                     }
                     None if quiet == 0 && !drawn => {
                         part.values[i] = LOST | worst;
-                        if layers.len() <= worst as usize {
-                            layers.resize(worst as usize + 1, Vec::new());
-                        }
-                        layers[worst as usize].push((mover, other));
+                        push_at(&mut layers, worst as usize, entry(k, i));
                     }
                     None => {
                         // A drawn way out is a child that never resolves.
@@ -250,12 +298,11 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
         assert!(next < LOST, "a distance fits in seven bits");
         let mut found = Vec::new();
         if let Some(won) = wins_out.get_mut(distance) {
-            for (mover, other) in std::mem::take(won) {
-                let part = &mut parts[which(mover)];
-                let i = part.index(mover, other);
-                if part.values[i] == 0 {
-                    part.values[i] = next;
-                    found.push((mover, other));
+            for e in std::mem::take(won) {
+                let value = &mut parts[(e >> 31) as usize].values[(e & !(1 << 31)) as usize];
+                if *value == 0 {
+                    *value = next;
+                    found.push(e);
                 }
             }
         }
@@ -263,8 +310,9 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
             .get_mut(distance)
             .map(std::mem::take)
             .unwrap_or_default();
-        for &(mover, other) in &layer {
-            let lost = parts[which(mover)].value(mover, other) != Exact::Won(distance as u8);
+        for &e in &layer {
+            let (k, (mover, other)) = decode(e);
+            let lost = parts[k].values[(e & !(1 << 31)) as usize] & LOST != 0;
             let empty = FULL & !(mover | other);
             let k = which(other);
             let pieces = other.count_ones();
@@ -282,7 +330,7 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
                     }
                     if lost {
                         part.values[i] = next;
-                        found.push((before, mover));
+                        found.push(entry(k, i));
                     } else {
                         moves_left[k][i] -= 1;
                         if moves_left[k][i] == 0 {
@@ -290,12 +338,9 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
                             let n = next.max(longest[k].get(i).copied().unwrap_or(0));
                             part.values[i] = LOST | n;
                             if n == next {
-                                found.push((before, mover));
+                                found.push(entry(k, i));
                             } else {
-                                if layers.len() <= n as usize {
-                                    layers.resize(n as usize + 1, Vec::new());
-                                }
-                                layers[n as usize].push((before, mover));
+                                push_at(&mut layers, n as usize, entry(k, i));
                             }
                         }
                     }
@@ -451,6 +496,19 @@ mod tests {
             let mut seen = vec![false; count];
             for s in rest {
                 assert!(!std::mem::replace(&mut seen[rank(squeeze(s, mover))], true));
+            }
+        }
+    }
+
+    #[test]
+    fn unranking_gives_back_the_sets_of_an_index() {
+        for (a, b) in [(3, 3), (4, 3), (3, 4)] {
+            let part = Part::new(a, b);
+            let unrank = Unrank::new(&part);
+            for mover in sets(FULL, a).into_iter().step_by(97) {
+                for other in sets(FULL & !mover, b) {
+                    assert_eq!(unrank.sets(part.index(mover, other)), (mover, other));
+                }
             }
         }
     }

@@ -10,8 +10,8 @@
 //! [`Table::settles`]).
 //!
 //! The tables depend on flying and on the diagonals. Each is built once per process, the first
-//! time a strong level needs it: three against three in about a second, four against three in
-//! some seconds more.
+//! time a strong level needs it: three against three in half a second (three with flying), four
+//! against three in some seconds more.
 
 use super::board::{Geometry, FULL};
 use super::position::{each_bit, Position};
@@ -235,10 +235,7 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
     let mut wins_out: Vec<Vec<u32>> = Vec::new();
     let unrank: Vec<Unrank> = parts.iter().map(Unrank::new).collect();
     let entry = |k: usize, i: usize| (k as u32) << 31 | i as u32;
-    let decode = |entry: u32| {
-        let k = (entry >> 31) as usize;
-        (k, unrank[k].sets((entry & !(1 << 31)) as usize))
-    };
+    let split = |entry: u32| ((entry >> 31) as usize, (entry & !(1 << 31)) as usize);
     for (k, part) in parts.iter_mut().enumerate() {
         for mover in sets(FULL, part.mover) {
             for other in sets(FULL & !mover, part.other) {
@@ -296,13 +293,12 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
     while distance < layers.len().max(wins_out.len()) {
         let next = distance as u8 + 1;
         assert!(next < LOST, "a distance fits in seven bits");
-        let mut found = Vec::new();
-        if let Some(won) = wins_out.get_mut(distance) {
-            for e in std::mem::take(won) {
-                let value = &mut parts[(e >> 31) as usize].values[(e & !(1 << 31)) as usize];
-                if *value == 0 {
-                    *value = next;
-                    found.push(e);
+        if let Some(won) = wins_out.get_mut(distance).map(std::mem::take) {
+            for e in won {
+                let (k, i) = split(e);
+                if parts[k].values[i] == 0 {
+                    parts[k].values[i] = next;
+                    push_at(&mut layers, distance + 1, e);
                 }
             }
         }
@@ -311,8 +307,9 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
             .map(std::mem::take)
             .unwrap_or_default();
         for &e in &layer {
-            let (k, (mover, other)) = decode(e);
-            let lost = parts[k].values[(e & !(1 << 31)) as usize] & LOST != 0;
+            let (k, i) = split(e);
+            let lost = parts[k].values[i] & LOST != 0;
+            let (mover, other) = unrank[k].sets(i);
             let empty = FULL & !(mover | other);
             let k = which(other);
             let pieces = other.count_ones();
@@ -330,28 +327,18 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
                     }
                     if lost {
                         part.values[i] = next;
-                        found.push(entry(k, i));
+                        push_at(&mut layers, distance + 1, entry(k, i));
                     } else {
                         moves_left[k][i] -= 1;
                         if moves_left[k][i] == 0 {
                             // Lost, but not before its longest way out.
                             let n = next.max(longest[k].get(i).copied().unwrap_or(0));
                             part.values[i] = LOST | n;
-                            if n == next {
-                                found.push(entry(k, i));
-                            } else {
-                                push_at(&mut layers, n as usize, entry(k, i));
-                            }
+                            push_at(&mut layers, n as usize, entry(k, i));
                         }
                     }
                 })
             });
-        }
-        if !found.is_empty() {
-            if layers.len() <= distance + 1 {
-                layers.resize(distance + 2, Vec::new());
-            }
-            layers[distance + 1].extend(found);
         }
         distance += 1;
     }

@@ -190,3 +190,34 @@ fn the_search_wins_won_endings_and_holds_drawn_ones() {
         }
     }
 }
+
+#[test]
+fn a_result_after_the_quiet_move_draw_is_a_draw_only_where_no_piece_is_taken_on_the_way() {
+    let rules = MorrisRules {
+        quiet_moves: 10,
+        ..rules(false)
+    };
+    let table = Table::for_rules(&Position::start(rules)).unwrap();
+    let mut rng = Rng::new(21);
+    // For each class: a win found beyond the limit, and one within it.
+    for (a, b) in [(3, 3), (4, 3)] {
+        let (mut beyond, mut within) = (false, false);
+        while !(beyond && within) {
+            let pos = random_position(&mut rng, rules, a, b);
+            let Some(Exact::Won(n)) = table.probe(&pos) else {
+                continue;
+            };
+            if n > 10 {
+                // Three a side: nothing is taken before the end, so the draw comes first. Four
+                // against three: a piece taken on the way starts the count again, so the table
+                // says nothing and the search goes on.
+                let expected = if a == 3 { Some(Exact::Drawn) } else { None };
+                assert_eq!(table.settles(&pos), expected, "{pos:?}");
+                beyond = true;
+            } else {
+                assert_eq!(table.settles(&pos), Some(Exact::Won(n)), "{pos:?}");
+                within = true;
+            }
+        }
+    }
+}

@@ -166,7 +166,7 @@ impl Searcher {
                 *h /= 8;
             }
         }
-        // Few pieces left: the exact table of three against three is near (or here).
+        // Few pieces left: the exact tables of four or three against three are near (or here).
         let near_end = pos.is_moving() && pos.on_board(0) + pos.on_board(1) <= 10;
         self.endgame = if near_end { Table::ready(pos) } else { None };
         let mut tokens = pos.tokens();
@@ -406,8 +406,8 @@ impl Searcher {
                 Outcome::Drawn(_) => 0,
             });
         }
-        let exact = self.endgame.and_then(|t| t.probe(pos))?;
-        Some(match exact.holds(pos.quiet(), pos.rules().quiet_moves) {
+        let exact = self.endgame.and_then(|t| t.settles(pos))?;
+        Some(match exact {
             Exact::Won(n) => WIN - ply as i32 - n as i32,
             Exact::Lost(n) => -(WIN - ply as i32 - n as i32),
             Exact::Drawn => 0,

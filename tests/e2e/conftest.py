@@ -179,8 +179,7 @@ class Partie:
     def press(self, selector):
         """Taps a toggle (a segmented control's button) until it shows pressed: a tap whose
         press and release straddle a redraw of the screen is lost."""
-        self.tap_until(selector, "return document.querySelector(arguments[0])?.getAttribute('aria-pressed') === 'true'"
-                       .replace("arguments[0]", repr(selector)))
+        self.tap_until(selector, f"return document.querySelector({selector!r})?.getAttribute('aria-pressed') === 'true'")
 
     def begin(self):
         """Taps Start on the new-game screen until the match screen is shown."""

@@ -201,7 +201,6 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
     if a != b {
         parts.push(Part::new(b, a));
     }
-    let which = |mover: u32| if mover.count_ones() == a { 0 } else { 1 };
     let closes = |own: u32, to: u8| g.through[to as usize].iter().any(|&l| l & !own == 0);
     let targets = |pieces: u32, from: u8, empty: u32| {
         if flying && pieces == 3 {
@@ -311,7 +310,9 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
             let lost = parts[k].values[i] & LOST != 0;
             let (mover, other) = unrank[k].sets(i);
             let empty = FULL & !(mover | other);
-            let k = which(other);
+            // The position before, with `other` to act: the other part (or the same one, when
+            // both sides have as many pieces).
+            let k = (k + 1) % parts.len();
             let pieces = other.count_ones();
             // `other` moved last, from an empty point, without closing a mill.
             each_bit(other, |to| {

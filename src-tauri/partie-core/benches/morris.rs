@@ -61,6 +61,7 @@ fn bench(c: &mut Criterion) {
         let limits = Limits {
             depth: 6,
             time: None,
+            extra: None,
             stop: None,
         };
         let nodes = searcher

@@ -4,7 +4,8 @@
 //! ```sh
 //! # a player: the time per move while placing and while moving, in ms, then optionally the
 //! # eight weights of `tune`, and a final `q` to look past the horizon at the mills still to
-//! # close (as level 5 does); or `L1` to `L5` for the computer's levels
+//! # close (as level 5 does), then `x` to allow three times the time when the best score
+//! # falls (as level 5 does); or `L1` to `L5` for the computer's levels
 //! cargo run --release -p partie-core --example strength -- 600,400 L4 20
 //! ```
 //! prints the first player's wins, draws and losses over 2 × PAIRS games, and each lost game's
@@ -21,6 +22,8 @@ use std::time::Duration;
 enum Player {
     Search {
         quiescence: bool,
+        /// Whether it may think three times as long when its best score falls (as level 5).
+        extend: bool,
         weights: Weights,
         placing: u64,
         moving: u64,
@@ -32,6 +35,10 @@ fn player(s: &str) -> Player {
     if let Some(n) = s.strip_prefix('L') {
         return Player::Level(Level::new(n.parse().expect("a level")).expect("levels 1 to 5"));
     }
+    let (s, extend) = match s.strip_suffix('x') {
+        Some(s) => (s, true),
+        None => (s, false),
+    };
     let (s, quiescence) = match s.strip_suffix('q') {
         Some(s) => (s, true),
         None => (s, false),
@@ -56,6 +63,7 @@ fn player(s: &str) -> Player {
     };
     Player::Search {
         quiescence,
+        extend,
         weights,
         placing: v[0] as u64,
         moving: v[1] as u64,
@@ -87,7 +95,10 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
         let t = match (p[side], &mut searchers[side]) {
             (
                 Player::Search {
-                    placing, moving, ..
+                    placing,
+                    moving,
+                    extend,
+                    ..
                 },
                 Some(s),
             ) => {
@@ -99,6 +110,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
                 let limits = Limits {
                     depth: 64,
                     time: Some(Duration::from_millis(ms)),
+                    extra: extend.then(|| Duration::from_millis(2 * ms)),
                     stop: None,
                 };
                 s.search(g.position(), g.repetitions(), &limits).best

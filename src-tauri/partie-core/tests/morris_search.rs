@@ -5,7 +5,7 @@
 use partie_core::game::Game;
 use partie_core::morris::position::Repetitions;
 use partie_core::morris::search::{evaluate, Limits, Searcher, WIN};
-use partie_core::morris::{Action, Morris, Outcome, Position};
+use partie_core::morris::{Action, Morris, MorrisRules, Outcome, Position};
 use partie_core::rng::Rng;
 use serde_json::Map;
 use std::collections::HashMap;
@@ -151,4 +151,45 @@ fn the_quiescence_search_scores_as_plain_minimax_past_the_horizon() {
         scores_as_minimax(true, 3),
         "looking past the horizon never counts"
     );
+}
+
+/// The points named, as a board.
+fn board(names: &[&str]) -> u32 {
+    names
+        .iter()
+        .map(|n| 1 << partie_core::morris::board::point(n).expect("a point"))
+        .sum()
+}
+
+/// The best score falls when a threat is seen one turn deeper (the moment the strongest level
+/// takes its extra time), and does not when the side to act is the one with the threat.
+#[test]
+fn a_threat_seen_one_turn_deeper_is_a_fall() {
+    // The second side closes a7 next turn (d7-a7) and the first cannot stop it: a7's only
+    // neighbours are the second side's a4 and d7, and the first side has no mill to close.
+    let first = board(&["b2", "d6", "f4", "c4", "e5", "d1"]);
+    let second = board(&["a1", "a4", "d7", "e3", "g4", "c5"]);
+    let search = |turn: u8, depth: u32| {
+        let pos = Position::moving(MorrisRules::default(), [first, second], turn).unwrap();
+        let limits = Limits {
+            depth,
+            ..Limits::default()
+        };
+        Searcher::new(14).search(&pos, &Repetitions::default(), &limits)
+    };
+    let shallow = search(0, 1);
+    let deep = search(0, 2);
+    assert!(!shallow.fell, "one iteration has nothing to fall from");
+    assert!(
+        deep.score < shallow.score - 40,
+        "{deep:?} after {shallow:?}"
+    );
+    assert!(deep.fell);
+    // The side with the threat closes its mill at once; the score holds.
+    let (shallow, deep) = (search(1, 1), search(1, 2));
+    assert!(
+        deep.score >= shallow.score - 40,
+        "{deep:?} after {shallow:?}"
+    );
+    assert!(!deep.fell);
 }

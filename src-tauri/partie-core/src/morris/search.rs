@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 pub const WIN: i32 = 100_000;
 const INF: i32 = WIN + 1_000;
 const MAX_PLY: usize = 128;
+/// How far (in hundredths of a piece) the best score may fall from one iteration to the next
+/// before the search takes its extra time.
+const FALL: i32 = 40;
 
 /// When to stop thinking.
 #[derive(Debug, Clone, Default)]
@@ -27,6 +30,10 @@ pub struct Limits {
     pub depth: u32,
     /// The time allowed.
     pub time: Option<Duration>,
+    /// Time that may be added to `time` when the best token's score falls as the search
+    /// deepens: a threat seen late is the moment a game can be lost, and the moment to look
+    /// for the one token that still holds.
+    pub extra: Option<Duration>,
     /// Set from elsewhere to stop at once (the best move so far is returned).
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -42,6 +49,8 @@ pub struct Report {
     pub depth: u32,
     /// Positions visited.
     pub nodes: u64,
+    /// Whether the best score fell as the search deepened (and `Limits::extra` was granted).
+    pub fell: bool,
     /// Time taken.
     pub elapsed: Duration,
 }
@@ -106,6 +115,10 @@ pub struct Searcher {
     table: Vec<Entry>,
     nodes: u64,
     deadline: Option<Instant>,
+    /// The deadline once `Limits::extra` is granted.
+    extended: Option<Instant>,
+    /// Whether the best score fell in this search.
+    fell: bool,
     stop: Option<Arc<AtomicBool>>,
     aborted: bool,
     path: Repetitions,
@@ -128,6 +141,8 @@ impl Searcher {
             table: vec![Entry::default(); 1 << bits],
             nodes: 0,
             deadline: None,
+            extended: None,
+            fell: false,
             stop: None,
             aborted: false,
             path: Repetitions::default(),
@@ -156,7 +171,12 @@ impl Searcher {
         let start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
+        self.fell = false;
         self.deadline = limits.time.map(|t| start + t);
+        self.extended = limits
+            .time
+            .zip(limits.extra)
+            .map(|(t, extra)| start + t + extra);
         self.stop = limits.stop.clone();
         self.path = history.clone();
         self.killers = [[0; 2]; MAX_PLY];
@@ -175,6 +195,7 @@ impl Searcher {
             score: 0,
             depth: 0,
             nodes: 0,
+            fell: false,
             elapsed: Duration::ZERO,
         };
         if tokens.len() <= 1 || pos.outcome().is_some() {
@@ -183,9 +204,20 @@ impl Searcher {
         }
         let max = limits.depth.max(1);
         for depth in 1..=max {
-            let (score, best) = self.root(pos, &mut tokens, depth as i32);
+            let previous = (depth > 1).then_some(report.score);
+            let root = self.root(pos, &mut tokens, depth as i32, previous);
             if self.aborted {
+                // A token shown better than the last iteration's best at this depth is
+                // better, even though the iteration did not end.
+                if let Some((score, best)) = root.filter(|&(_, b)| Some(b) != report.best) {
+                    report.best = Some(best);
+                    report.score = score;
+                }
                 break;
+            }
+            let (score, best) = root.expect("an iteration that ended has a best token");
+            if previous.is_some_and(|p| score < p - FALL) {
+                self.score_fell();
             }
             report.best = Some(best);
             report.score = score;
@@ -195,6 +227,7 @@ impl Searcher {
             }
         }
         report.nodes = self.nodes;
+        report.fell = self.fell;
         report.elapsed = start.elapsed();
         report
     }
@@ -222,12 +255,24 @@ impl Searcher {
         out
     }
 
+    /// Notes that the best score fell, and grants `Limits::extra` (once).
+    fn score_fell(&mut self) {
+        self.fell = true;
+        if let Some(later) = self.extended.take() {
+            self.deadline = Some(later);
+        }
+    }
+
+    /// One iteration at the root: the best token and its score, the tokens reordered best
+    /// first for the next one. When the search is stopped, the best token among those
+    /// searched to the end (`None` if even the first was not).
     fn root(
         &mut self,
         pos: &Position,
         tokens: &mut super::position::Tokens,
         depth: i32,
-    ) -> (i32, Token) {
+        previous: Option<i32>,
+    ) -> Option<(i32, Token)> {
         let mut alpha = -INF;
         let mut best = tokens.as_slice()[0];
         let mut scores: Vec<(Token, i32)> = Vec::with_capacity(tokens.len());
@@ -242,7 +287,11 @@ impl Searcher {
                 s = self.child(pos, t, depth, alpha, INF, 0);
             }
             if self.aborted {
-                return (alpha, best);
+                return (i > 0).then_some((alpha, best));
+            }
+            if i == 0 && previous.is_some_and(|p| s < p - FALL) {
+                // Last iteration's best token now looks worse: take the time to find another.
+                self.score_fell();
             }
             scores.push((t, s));
             if s > alpha {
@@ -255,7 +304,7 @@ impl Searcher {
         for (slot, (t, _)) in tokens.as_mut_slice().iter_mut().zip(scores) {
             *slot = t;
         }
-        (alpha, best)
+        Some((alpha, best))
     }
 
     /// The score of playing `t` in `pos`, for the side to act in `pos`.
@@ -679,9 +728,12 @@ impl Level {
             _ if !pos.is_moving() => (64, Duration::from_millis(2500), 22),
             _ => (64, Duration::from_millis(1500), 22),
         };
+        // The strongest level may think up to three times as long when its best token's
+        // score falls: that is when a game it could hold is lost.
         let limits = Limits {
             depth,
             time: Some(time),
+            extra: (self.0 == 5).then_some(time * 2),
             stop,
         };
         if self.0 == 4 {

@@ -100,6 +100,7 @@ pub fn run(input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
                 let mut limits = Limits {
                     depth: 64,
                     time: Some(Duration::from_millis(1000)),
+                    extra: None,
                     stop: None,
                 };
                 match rest {

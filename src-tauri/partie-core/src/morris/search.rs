@@ -215,10 +215,9 @@ impl Searcher {
                 }
                 break;
             }
+            // (A fall shows in the first token's score, which bounds the best from below:
+            // `root` has seen it already.)
             let (score, best) = root.expect("an iteration that ended has a best token");
-            if previous.is_some_and(|p| score < p - FALL) {
-                self.score_fell();
-            }
             report.best = Some(best);
             report.score = score;
             report.depth = depth;

@@ -449,6 +449,26 @@ impl Table {
     }
 }
 
+/// Solves four pieces against four (the next class up, which the app does not compute) over
+/// three against three and four against three, and counts its positions won, lost and drawn
+/// for the side to act: what the next table would cost (`--example tables four`).
+pub fn four_against_four(flying: bool, diagonals: bool) -> [u64; 3] {
+    let g = Geometry::get(diagonals);
+    let three = solve(g, flying, 3, 3, None);
+    let four = solve(g, flying, 4, 3, Some(&three));
+    let mut counts = [0; 3];
+    for part in solve(g, flying, 4, 4, Some(&four)) {
+        for &v in &part.values {
+            counts[match Exact::from_byte(v) {
+                Exact::Won(_) => 0,
+                Exact::Lost(_) => 1,
+                Exact::Drawn => 2,
+            }] += 1;
+        }
+    }
+    counts
+}
+
 static TABLES: [Table; 4] = [
     Table::empty(false, false),
     Table::empty(false, true),

@@ -1,6 +1,10 @@
 """Nine Men's Morris on the board: placing, moving and removing by tapping (and dragging),
-undo and redo, the computer's replies, and a game resumed after the app was killed."""
+undo and redo, the computer's replies, a game resumed after the app was killed, a tap held
+across a redraw, and play with the keyboard."""
 import json
+
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.keys import Keys
 
 from test_molkky import add_players
 
@@ -37,15 +41,9 @@ def play(p, token):
 
 
 def select(p, selector):
-    """Taps a piece until the board shows it selected (a tap landing during a redraw is lost)."""
-    for _ in range(4):
-        p.tap_at(selector)
-        try:
-            p.wait_until("return document.querySelector('#mor-board .selected') !== null", 2)
-            return
-        except Exception:
-            continue
-    raise AssertionError(f"{selector} never got selected")
+    """Taps a piece and waits until the board shows it selected."""
+    p.tap_at(selector)
+    p.wait_until("return document.querySelector('#mor-board .selected') !== null", 5)
 
 
 def board(p):
@@ -184,3 +182,48 @@ def test_killed_mid_game_resumes_on_the_same_board(partie):
     p.wait_css("#mor-board")
     assert p.text("#status-line") == "À Bruno de poser un pion"
     p.shot("44-morris-fr-outdoor")
+
+
+def test_a_tap_held_across_a_redraw_still_lands(partie):
+    """A finger pressed on a point while the screen redraws (here: the app comes back to the
+    front and reloads the match) still plays there when it lifts: the board's points are kept,
+    not drawn anew."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    x, y = p.d.execute_script("""
+        const r = document.querySelector('#mor-board [data-point="d6"]').getBoundingClientRect();
+        return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];""")
+    down = ActionBuilder(p.d)
+    down.pointer_action.move_to_location(x, y).pointer_down()
+    down.perform()
+    p.d.execute_script("""
+        document.querySelector('#status-line').dataset.before = 'yes';
+        document.dispatchEvent(new Event('visibilitychange'));""")
+    p.wait_until("return !document.querySelector('#status-line')?.dataset.before")
+    up = ActionBuilder(p.d)
+    up.pointer_action.pointer_up()
+    up.perform()
+    wait_actions(p, 1)
+    assert board(p) == {"d6": 0}
+
+
+def test_the_board_is_played_with_the_keyboard(partie):
+    """Tab reaches the points that can be played, Enter or Space plays one, and the focus stays
+    on that point while the board redraws, so the next key goes on from there."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    focused = "return document.activeElement?.dataset?.point ?? null"
+    p.d.execute_script("document.querySelector('#mor-board [data-point=\"a1\"]').focus()")
+    assert p.d.execute_script(focused) == "a1"
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_actions(p, 1)
+    assert p.d.execute_script(focused) == "a1", "the focus stays on the point just played"
+    p.d.switch_to.active_element.send_keys(Keys.TAB)
+    nxt = p.d.execute_script(focused)
+    assert nxt not in (None, "a1"), "Tab goes on to the next point Bruno can take"
+    p.d.switch_to.active_element.send_keys(" ")
+    wait_actions(p, 2)
+    assert board(p) == {"a1": 0, nxt: 1}
+    assert p.d.execute_script(focused) == nxt

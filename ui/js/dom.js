@@ -22,7 +22,8 @@ function append(el, children) {
 }
 
 // Batches redraws into one animation frame and keeps keyboard focus on the element with the
-// same data-key across the redraw.
+// same data-key across the redraw. A screen that keeps its frame (and returns the same nodes)
+// is left in place: moving a node out and back would drop a press on it.
 export function scheduler(root, draw) {
   let pending = false;
   return function render() {
@@ -31,7 +32,9 @@ export function scheduler(root, draw) {
     requestAnimationFrame(() => {
       pending = false;
       const key = document.activeElement?.dataset?.key;
-      root.replaceChildren(...[draw()].flat().filter(Boolean));
+      const nodes = [draw()].flat().filter(Boolean);
+      const same = nodes.length === root.childNodes.length && nodes.every((n, i) => n === root.childNodes[i]);
+      if (!same) root.replaceChildren(...nodes);
       if (key) root.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
     });
   };

@@ -9,7 +9,7 @@ import { t } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
 import { notesForm } from '../notes.js';
-import { drawBoard } from '../morris-board.js';
+import { createBoard } from '../morris-board.js';
 
 let geometry = null; // points and lines, from Rust's game info, once per session
 
@@ -222,18 +222,34 @@ export function mount(root, [id], initial) {
       h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { st.confirm = null; render(); } }, t('cancel')));
   }
 
+  // The screen's frame and its board are made once: the board is updated in place (see
+  // morris-board.js), the rest around it is drawn anew.
+  let shell = null;
+  function makeShell() {
+    const diagonals = st.view.rules?.diagonals || sum().rules?.diagonals;
+    const board = createBoard({
+      points: geometry.points,
+      lines: diagonals ? geometry.lines.concat(geometry.diagonal_lines) : geometry.lines,
+      onTap: tap,
+      onDrag: drag,
+    });
+    const head = h('div', { class: 'mor-head' });
+    const panel = h('aside', { class: 'mor-panel' });
+    const section = h('section', { class: 'morris' }, head,
+      h('div', { class: 'mor-layout' }, h('div', { class: 'mor-board-wrap' }, board.svg), panel));
+    return { section, head, panel, board };
+  }
+
   function draw() {
     if (!geometry) return h('p', { class: 'empty', text: t('loading') });
+    shell ||= makeShell();
     const s = sum();
     const tg = s.targets;
     const humanTurn = !over() && !st.thinking && !isComputer(s.turn);
-    const diagonals = st.view.rules?.diagonals || s.rules?.diagonals;
     const lastParts = s.last && typeof s.last.token === 'string' && !s.last.token.startsWith('x') && !s.last.token.includes('/') && !/^[01]-/.test(s.last.token)
       ? tokenParts(s.last.token) : null;
     const targets = new Set(humanTurn ? (st.selected ? tg.move[st.selected] || [] : tg.place) : []);
-    const board = drawBoard({
-      points: geometry.points,
-      lines: diagonals ? geometry.lines.concat(geometry.diagonal_lines) : geometry.lines,
+    shell.board.update({
       board: s.board,
       targets,
       removable: new Set(humanTurn ? tg.remove : []),
@@ -245,35 +261,34 @@ export function mount(root, [id], initial) {
       turned: st.turned,
       title: t('mor_board'),
       label: pointLabel,
-      onTap: tap,
-      onDrag: drag,
     });
-    return h('section', { class: 'morris', 'data-actions': st.view.actions, 'data-status': s.status },
+    shell.section.dataset.actions = st.view.actions;
+    shell.section.dataset.status = s.status;
+    shell.head.replaceChildren(
       h('div', { class: 'mor-sides' }, sidePanel(0), sidePanel(1)),
-      h('p', { class: `mor-status${s.pending_removal ? ' alert' : ''}${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() }),
-      h('div', { class: 'mor-layout' },
-        h('div', { class: 'mor-board-wrap' }, board),
-        h('aside', { class: 'mor-panel' },
-          confirmBar(),
-          over() ? endActions(matchId, undo, st.view) : null,
-          h('div', { class: 'mor-tools' },
-            over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
-            h('button', { class: 'btn', type: 'button', id: 'redo', disabled: !st.redo.length || over() || st.thinking, onclick: redo }, '↷ ', t('mor_redo')),
-            h('button', { class: 'btn', type: 'button', id: 'hint', disabled: !humanTurn, onclick: hint }, t('mor_hint')),
-            h('button', { class: 'btn', type: 'button', id: 'turn-board', 'aria-pressed': String(st.turned), onclick: () => { st.turned = !st.turned; render(); } }, '⟲ ', t('mor_turn_board'))),
-          !over() ? h('div', { class: 'mor-tools' },
-            h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', disabled: st.thinking, onclick: () => { st.confirm = 'draw'; render(); } }, t('mor_offer_draw')),
-            h('button', { class: 'btn ghost', type: 'button', id: 'resign', disabled: st.thinking, onclick: () => { st.confirm = 'resign'; render(); } }, t('mor_resign'))) : null,
-          h('h2', { text: t('mor_moves') }),
-          s.turns.length ? moveList() : h('p', { class: 'empty', text: t('mor_no_moves') }),
-          h('details', { class: 'mor-export' },
-            h('summary', { text: t('mor_export') }),
-            h('textarea', { id: 'mor-move-list', readonly: true, rows: 3, 'aria-label': t('mor_moves') }, s.move_list),
-            h('button', {
-              class: 'btn small', type: 'button', id: 'copy-moves',
-              onclick: () => navigator.clipboard?.writeText(s.move_list).then(() => app.announce(t('copied')), () => app.announce(t('copy_failed'))),
-            }, t('copy'))),
-          over() ? (notes ||= notesForm(st.view)) : null)));
+      h('p', { class: `mor-status${s.pending_removal ? ' alert' : ''}${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() }));
+    shell.panel.replaceChildren(
+      ...[confirmBar(),
+        over() ? endActions(matchId, undo, st.view) : null,
+        h('div', { class: 'mor-tools' },
+          over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
+          h('button', { class: 'btn', type: 'button', id: 'redo', 'data-key': 'redo', disabled: !st.redo.length || over() || st.thinking, onclick: redo }, '↷ ', t('mor_redo')),
+          h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn, onclick: hint }, t('mor_hint')),
+          h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(st.turned), onclick: () => { st.turned = !st.turned; render(); } }, '⟲ ', t('mor_turn_board'))),
+        !over() ? h('div', { class: 'mor-tools' },
+          h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { st.confirm = 'draw'; render(); } }, t('mor_offer_draw')),
+          h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { st.confirm = 'resign'; render(); } }, t('mor_resign'))) : null,
+        h('h2', { text: t('mor_moves') }),
+        s.turns.length ? moveList() : h('p', { class: 'empty', text: t('mor_no_moves') }),
+        h('details', { class: 'mor-export', open: st.showList, ontoggle: (ev) => { st.showList = ev.target.open; } },
+          h('summary', { text: t('mor_export') }),
+          h('textarea', { id: 'mor-move-list', readonly: true, rows: 3, 'aria-label': t('mor_moves') }, s.move_list),
+          h('button', {
+            class: 'btn small', type: 'button', id: 'copy-moves',
+            onclick: () => navigator.clipboard?.writeText(s.move_list).then(() => app.announce(t('copied')), () => app.announce(t('copy_failed'))),
+          }, t('copy'))),
+        over() ? (notes ||= notesForm(st.view)) : null].filter(Boolean));
+    return shell.section;
   }
   const render = scheduler(root, draw);
 

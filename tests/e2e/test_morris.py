@@ -187,7 +187,7 @@ def test_killed_mid_game_resumes_on_the_same_board(partie):
 def test_a_tap_held_across_a_redraw_still_lands(partie):
     """A finger pressed on a point while the screen redraws (here: the app comes back to the
     front and reloads the match) still plays there when it lifts: the board's points are kept,
-    not drawn anew."""
+    not drawn anew. The move list opened for export stays open as moves come."""
     p = new_game(partie, ["Alice", "Bruno"])
     p.begin()
     p.wait_css("#mor-board")
@@ -206,6 +206,12 @@ def test_a_tap_held_across_a_redraw_still_lands(partie):
     up.perform()
     wait_actions(p, 1)
     assert board(p) == {"d6": 0}
+    # The move list, opened for export, stays open while the game goes on.
+    p.tap(".mor-export summary")
+    p.wait_until("return document.querySelector('.mor-export').open")
+    play(p, "f4")
+    assert p.d.execute_script("return document.querySelector('.mor-export').open")
+    assert p.d.execute_script("return document.querySelector('#mor-move-list').value") == "1. d6 f4"
 
 
 def test_the_board_is_played_with_the_keyboard(partie):

@@ -1,4 +1,6 @@
 """The club's memory: matches found in the history, a player's statistics and page."""
+from selenium.webdriver.common.keys import Keys
+
 from test_molkky import add_players, set_number
 
 
@@ -112,6 +114,12 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.wait_text("#replay-step", "Step 1 of 2")
         assert p.texts("#replay-scores [data-score]") == ["0", "0"]
         p.shot("35-replay")
+        # With the keyboard: the slider keeps the focus while each step redraws the screen.
+        p.d.execute_script("document.querySelector('#replay-slider').focus()")
+        for key, step in [(Keys.ARROW_LEFT, 0), (Keys.ARROW_RIGHT, 1), (Keys.ARROW_RIGHT, 2)]:
+            p.d.switch_to.active_element.send_keys(key)
+            p.wait_text("#replay-step", f"Step {step} of 2")
+            assert p.d.execute_script("return document.activeElement.id") == "replay-slider"
 
         # Share the result as a short text; export this match to a file.
         p.tap("#nav-back")

@@ -21,9 +21,9 @@ function append(el, children) {
   }
 }
 
-// Batches redraws into one animation frame and keeps keyboard focus on the element with the
-// same data-key across the redraw. A screen that keeps its frame (and returns the same nodes)
-// is left in place: moving a node out and back would drop a press on it.
+// Batches redraws into one animation frame and keeps keyboard focus across the redraw on the
+// element with the same data-key, or else the same id. A screen that keeps its frame (and
+// returns the same nodes) is left in place: moving a node out and back would drop a press on it.
 export function scheduler(root, draw) {
   let pending = false;
   return function render() {
@@ -31,13 +31,21 @@ export function scheduler(root, draw) {
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
-      const key = document.activeElement?.dataset?.key;
+      const focused = document.activeElement;
+      const key = focused && root.contains(focused) ? focusKey(focused) : null;
       const nodes = [draw()].flat().filter(Boolean);
       const same = nodes.length === root.childNodes.length && nodes.every((n, i) => n === root.childNodes[i]);
       if (!same) root.replaceChildren(...nodes);
-      if (key) root.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
+      if (key && !focused.isConnected) root.querySelector(key)?.focus();
     });
   };
+}
+
+// A selector that finds an element's counterpart after a redraw, if it has a stable name.
+function focusKey(el) {
+  if (el.dataset?.key) return `[data-key="${CSS.escape(el.dataset.key)}"]`;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  return null;
 }
 
 export function names(side) {

@@ -156,7 +156,7 @@ export function mount(root, [id], initial) {
       const side = balls[n];
       const g = el('g', {
         class: `bou-square ${kind}${side != null ? ` side-${side}` : ''}${shootable.has(n) ? ' shootable' : ''}${scoring.has(n) ? ' scoring' : ''}`,
-        'data-square': n, role: shootable.has(n) ? 'button' : null, tabindex: shootable.has(n) ? 0 : null,
+        'data-square': n, 'data-key': `${kind}-${n}`, role: shootable.has(n) ? 'button' : null, tabindex: shootable.has(n) ? 0 : null,
         'aria-label': `${t('bou_square', { n })}${side != null ? `, ${teamLabel(side)}` : ''}${Number(n) === jack ? `, ${t('bou_jack')}` : ''}${shootable.has(n) ? `, ${t('bou_tap_to_shoot')}` : ''}`,
       },
       kind === 'ball' ? el('rect', { x: x - 27, y: y - 27, width: 54, height: 54, rx: 10, class: 'bou-cell' }) : el('circle', { cx: x, cy: y, r: 21, class: 'bou-cell' }),
@@ -231,7 +231,7 @@ export function mount(root, [id], initial) {
       return h('div', { class: 'bou-choices', id: 'bou-choices' },
         h('p', { class: 'bou-dice', id: 'dice-shown', text: t('bou_rolled', { dice: st.dice.join(' · ') }) }),
         h('p', { text: t('bou_choose') }),
-        st.options.map((o, k) => h('button', { class: 'btn', type: 'button', 'data-choice': k, onclick: () => send(o.action) }, optionText(o))));
+        st.options.map((o, k) => h('button', { class: 'btn', type: 'button', 'data-choice': k, 'data-key': `choice-${k}`, onclick: () => send(o.action) }, optionText(o))));
     }
     if (s.phase === 'jack') {
       return h('div', { class: 'mor-tools' },

@@ -135,9 +135,9 @@ export function mount(root, [id], initial) {
       h('tbody', null, ZONES.map((z) => h('tr', null,
         h('th', { scope: 'row', class: `zone zone-${z}`, text: z }),
         Array.from({ length: n }, (_, i) => h('td', null, h('span', { class: 'stepper' },
-          h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-minus`, 'aria-label': t('cro_less', { zone: z, name: sideName(i) }), disabled: !st.counting[z][i], onclick: () => bump(z, i, -1) }, '−'),
+          h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-minus`, 'data-key': `step-${z}-${i}-minus`, 'aria-label': t('cro_less', { zone: z, name: sideName(i) }), disabled: !st.counting[z][i], onclick: () => bump(z, i, -1) }, '−'),
           h('span', { class: 'step-n', 'data-count': `${z}-${i}`, text: String(st.counting[z][i]) }),
-          h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-plus`, 'aria-label': t('cro_more', { zone: z, name: sideName(i) }), onclick: () => bump(z, i, 1) }, '+'))))))));
+          h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-plus`, 'data-key': `step-${z}-${i}-plus`, 'aria-label': t('cro_more', { zone: z, name: sideName(i) }), onclick: () => bump(z, i, 1) }, '+'))))))));
   }
 
   function boardView() {
@@ -151,7 +151,7 @@ export function mount(root, [id], initial) {
     const label = (y, z) => svg('text', { x: 110, y, class: 'board-label', 'text-anchor': 'middle' }, `${z}: ${st.counting[z][side]}`);
     return h('div', { class: 'cro-board' },
       h('div', { class: 'segmented', role: 'group' }, st.view.sides.map((s, i) => h('button', {
-        type: 'button', class: 'seg', 'aria-pressed': String(i === side), 'data-board-side': i,
+        type: 'button', class: 'seg', 'aria-pressed': String(i === side), 'data-board-side': i, 'data-key': `board-side-${i}`,
         onclick: () => { st.boardSide = i; render(); },
       }, names(s)))),
       svg('svg', { viewBox: '0 0 220 220', class: 'board-svg', id: 'cro-board' },

@@ -73,7 +73,7 @@ export function mount(root, [id]) {
           h('td', { 'data-score': i, text: String(s.scores?.[i] ?? '') }))))),
       gameView(s),
       h('ol', { class: 'replay-list', id: 'replay-list' }, st.actions.map((a, i) => h('li', null,
-        h('button', { class: i + 1 === st.step ? 'link current' : 'link', type: 'button', onclick: () => go(i + 1) }, describe(a))))));
+        h('button', { class: i + 1 === st.step ? 'link current' : 'link', type: 'button', 'data-key': `step-${i + 1}`, onclick: () => go(i + 1) }, describe(a))))));
   }
   const render = scheduler(root, draw);
 

@@ -134,8 +134,8 @@ export function mount(root, [game = 'molkky']) {
           h('span', { class: 'chip-name', text: name }),
           h('button', { class: 'chip-x', type: 'button', 'aria-label': `${t('remove')} ${name}`, onclick: () => removeName(si, pi) }, '×')))),
       h('span', { class: 'side-moves' },
-        h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_up')} ${names(side)}`, disabled: si === 0, onclick: () => move(si, -1) }, '↑'),
-        h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${names(side)}`, disabled: si === st.sides.length - 1, onclick: () => move(si, 1) }, '↓')));
+        h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_up')} ${names(side)}`, 'data-key': `up-${si}`, disabled: si === 0, onclick: () => move(si, -1) }, '↑'),
+        h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${names(side)}`, 'data-key': `down-${si}`, disabled: si === st.sides.length - 1, onclick: () => move(si, 1) }, '↓')));
   }
 
   // The name field lives across redraws, so that typing (or an input method's composition)

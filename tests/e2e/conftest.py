@@ -160,6 +160,26 @@ class Partie:
         actions.pointer_action.move_to_location(x, y).click()
         actions.perform()
 
+    def tap_across_redraw(self, selector):
+        """Presses a finger on an element, redraws the screen while it is down (the app coming
+        back to the front reloads what Rust has), then lifts it: the tap must still land."""
+        self.wait_css(selector)
+        x, y = self.d.execute_script("""
+            const el = document.querySelector(arguments[0]);
+            el.scrollIntoView({block: 'center'});
+            const r = el.getBoundingClientRect();
+            return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];""", selector)
+        down = ActionBuilder(self.d)
+        down.pointer_action.move_to_location(x, y).pointer_down()
+        down.perform()
+        self.d.execute_script("""
+            document.querySelector('#status-line').dataset.before = 'yes';
+            document.dispatchEvent(new Event('visibilitychange'));""")
+        self.wait_until("return !document.querySelector('#status-line')?.dataset.before")
+        up = ActionBuilder(self.d)
+        up.pointer_action.pointer_up()
+        up.perform()
+
     def tap_until(self, selector, script, attempts=4):
         """Taps, then waits for `script` to hold; taps again only when the tap did not land
         (WebDriver can click a node in the instant a redraw replaces it; a finger cannot)."""

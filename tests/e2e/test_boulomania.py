@@ -98,8 +98,9 @@ def test_a_mene_with_real_dice_a_push_chain_and_a_carreau(partie):
     wait_more(p, 3)
     assert [ball(p, s) for s in (7, 8, 9)] == [1, 0, 1]
     assert "pushed" in p.text("#outcome-line")
-    # Bruno shoots Anne's ball on 8 with a 6: a carreau.
-    p.tap_at('#bou-board [data-square="8"]')
+    # Bruno shoots Anne's ball on 8 with a 6: a carreau. His finger is still down on the ball
+    # when the screen redraws, and the tap lands all the same.
+    p.tap_across_redraw('#bou-board [data-square="8"]')
     enter(p, 6)
     wait_more(p, 4)
     assert ball(p, 8) == 1

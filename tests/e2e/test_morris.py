@@ -3,7 +3,6 @@ undo and redo, the computer's replies, a game resumed after the app was killed, 
 across a redraw, and play with the keyboard."""
 import json
 
-from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.keys import Keys
 
 from test_molkky import add_players
@@ -191,19 +190,7 @@ def test_a_tap_held_across_a_redraw_still_lands(partie):
     p = new_game(partie, ["Alice", "Bruno"])
     p.begin()
     p.wait_css("#mor-board")
-    x, y = p.d.execute_script("""
-        const r = document.querySelector('#mor-board [data-point="d6"]').getBoundingClientRect();
-        return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];""")
-    down = ActionBuilder(p.d)
-    down.pointer_action.move_to_location(x, y).pointer_down()
-    down.perform()
-    p.d.execute_script("""
-        document.querySelector('#status-line').dataset.before = 'yes';
-        document.dispatchEvent(new Event('visibilitychange'));""")
-    p.wait_until("return !document.querySelector('#status-line')?.dataset.before")
-    up = ActionBuilder(p.d)
-    up.pointer_action.pointer_up()
-    up.perform()
+    p.tap_across_redraw(point("d6"))
     wait_actions(p, 1)
     assert board(p) == {"d6": 0}
     # The move list, opened for export, stays open while the game goes on.

@@ -131,12 +131,16 @@ export function mount(root, [id], initial) {
     return `${bits.join(', ')}: ${explain(o.summary)}`;
   }
 
-  function board() {
-    const s = sum();
+  // The board is made once and updated in place, like the Morris board: a finger pressed on a
+  // ball as the computer's throw redraws the screen still lands there when it lifts, and a ball
+  // keeps the keyboard focus. Only a square's cell takes the pointer (see the CSS).
+  function makeBoard() {
     const b = info.board;
     const w = M * 2 + U * 4;
     const hgt = M * 2 + U * 6;
-    const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'bou-board', id: 'bou-board', role: 'group', 'aria-label': t('bou_board') });
+    const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'bou-board', id: 'bou-board', role: 'group' });
+    svg.append(el('defs', {}, el('marker', { id: 'bou-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+      el('path', { d: 'M0 0L10 5L0 10z', class: 'bou-arrow-head' }))));
     svg.append(el('rect', { x: 4, y: 4, width: w - 8, height: hgt - 8, rx: 18, class: 'bou-ground' }));
     for (const [from, tos] of Object.entries(b.arrows)) {
       const [x1, y1] = pos(b.ball_squares[from]);
@@ -145,35 +149,52 @@ export function mount(root, [id], initial) {
         svg.append(el('line', { x1, y1, x2: x1 + (x2 - x1) * 0.42, y2: y1 + (y2 - y1) * 0.42, class: 'bou-arrow', 'marker-end': 'url(#bou-head)' }));
       }
     }
-    svg.prepend(el('defs', {}, el('marker', { id: 'bou-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
-      el('path', { d: 'M0 0L10 5L0 10z', class: 'bou-arrow-head' }))));
-    const shootable = new Set(humanTurn() ? (s.options?.shoot || []).map(String) : []);
-    const balls = s.phase === 'jack' && s.last_mene ? s.last_mene.balls : s.balls;
-    const jack = s.phase === 'jack' && s.last_mene ? s.last_mene.jack : s.jack;
-    const scoring = new Set((s.phase === 'jack' && s.last_mene ? s.last_mene.scoring : s.scoring).map(String));
+    let shootable = new Set();
+    const squares = [];
     const square = (n, xy, kind) => {
       const [x, y] = pos(xy);
-      const side = balls[n];
-      const g = el('g', {
-        class: `bou-square ${kind}${side != null ? ` side-${side}` : ''}${shootable.has(n) ? ' shootable' : ''}${scoring.has(n) ? ' scoring' : ''}`,
-        'data-square': n, 'data-key': `${kind}-${n}`, role: shootable.has(n) ? 'button' : null, tabindex: shootable.has(n) ? 0 : null,
-        'aria-label': `${t('bou_square', { n })}${side != null ? `, ${teamLabel(side)}` : ''}${Number(n) === jack ? `, ${t('bou_jack')}` : ''}${shootable.has(n) ? `, ${t('bou_tap_to_shoot')}` : ''}`,
-      },
-      kind === 'ball' ? el('rect', { x: x - 27, y: y - 27, width: 54, height: 54, rx: 10, class: 'bou-cell' }) : el('circle', { cx: x, cy: y, r: 21, class: 'bou-cell' }),
-      el('text', { x: x - (kind === 'ball' ? 22 : 0), y: y - (kind === 'ball' ? 14 : 24), class: 'bou-num' }, n),
-      Number(n) === jack ? el('circle', { cx: x, cy: y, r: 9, class: 'bou-jack' }) : null,
-      side != null ? [el('circle', { cx: x + (Number(n) === jack ? 8 : 0), cy: y + 4, r: 17, class: 'bou-ball' }),
-        el('text', { x: x + (Number(n) === jack ? 8 : 0), y: y + 10, class: 'bou-ball-letter' }, side === 0 ? 'A' : 'B')] : null);
-      if (shootable.has(n)) {
-        const shoot = () => choose({ kind: 'shoot', target: Number(n), n: 1 });
-        g.addEventListener('click', shoot);
-        g.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); shoot(); } });
-      }
+      const parts = {
+        cell: kind === 'ball' ? el('rect', { x: x - 27, y: y - 27, width: 54, height: 54, rx: 10, class: 'bou-cell' }) : el('circle', { cx: x, cy: y, r: 21, class: 'bou-cell' }),
+        num: el('text', { x: x - (kind === 'ball' ? 22 : 0), y: y - (kind === 'ball' ? 14 : 24), class: 'bou-num' }, n),
+        jack: el('circle', { cx: x, cy: y, r: 9, class: 'bou-jack' }),
+        ball: el('circle', { cx: x, cy: y + 4, r: 17, class: 'bou-ball' }),
+        letter: el('text', { x, y: y + 10, class: 'bou-ball-letter' }),
+      };
+      const g = el('g', { 'data-square': n, 'data-key': `${kind}-${n}` }, Object.values(parts));
+      const shoot = () => { if (shootable.has(n)) choose({ kind: 'shoot', target: Number(n), n: 1 }); };
+      g.addEventListener('click', shoot);
+      g.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); shoot(); } });
       svg.append(g);
+      squares.push({ n, x, kind, g, ...parts });
     };
     for (const [n, xy] of Object.entries(b.ball_squares)) square(n, xy, 'ball');
     for (const [n, xy] of Object.entries(b.jack_squares)) square(n, xy, 'jack');
-    return svg;
+
+    function update() {
+      const s = sum();
+      svg.setAttribute('aria-label', t('bou_board'));
+      shootable = new Set(humanTurn() ? (s.options?.shoot || []).map(String) : []);
+      const balls = s.phase === 'jack' && s.last_mene ? s.last_mene.balls : s.balls;
+      const jack = s.phase === 'jack' && s.last_mene ? s.last_mene.jack : s.jack;
+      const scoring = new Set((s.phase === 'jack' && s.last_mene ? s.last_mene.scoring : s.scoring).map(String));
+      for (const q of squares) {
+        const { n, g } = q;
+        const side = balls[n];
+        const here = Number(n) === jack;
+        const can = shootable.has(n);
+        g.setAttribute('class', `bou-square ${q.kind}${side != null ? ` side-${side}` : ''}${can ? ' shootable' : ''}${scoring.has(n) ? ' scoring' : ''}`);
+        if (can) { g.setAttribute('role', 'button'); g.setAttribute('tabindex', 0); } else { g.removeAttribute('role'); g.removeAttribute('tabindex'); }
+        g.setAttribute('aria-label', `${t('bou_square', { n })}${side != null ? `, ${teamLabel(side)}` : ''}${here ? `, ${t('bou_jack')}` : ''}${can ? `, ${t('bou_tap_to_shoot')}` : ''}`);
+        q.jack.setAttribute('display', here ? 'inline' : 'none');
+        q.ball.setAttribute('display', side != null ? 'inline' : 'none');
+        q.letter.setAttribute('display', side != null ? 'inline' : 'none');
+        // A ball beside the jack on its square.
+        q.ball.setAttribute('cx', q.x + (here ? 8 : 0));
+        q.letter.setAttribute('x', q.x + (here ? 8 : 0));
+        q.letter.textContent = side === 0 ? 'A' : side === 1 ? 'B' : '';
+      }
+    }
+    return { svg, update };
   }
 
   const humanTurn = () => !over() && !st.thinking && !isComputer(sum().turn);
@@ -261,24 +282,40 @@ export function mount(root, [id], initial) {
     return h('p', { class: 'bou-mene-end', id: 'mene-end', text: t(`bou_mene_${m.reason}`, { name: m.winner != null ? teamName(m.winner) : '', n: m.points ?? 0 }) });
   }
 
+  // The frame and the board are made once; what is around the board is drawn anew.
+  let shell = null;
+  function makeShell() {
+    const board = makeBoard();
+    const head = h('div', { class: 'mor-head' });
+    const panel = h('aside', { class: 'mor-panel' });
+    const section = h('section', { class: 'boulomania' }, head,
+      h('div', { class: 'mor-layout' },
+        h('div', { class: 'mor-board-wrap' }, board.svg, h('p', { class: 'empty bou-note', text: t('bou_reconstructed') })),
+        panel));
+    return { section, head, panel, board };
+  }
+
   function draw() {
     if (!info) return h('p', { class: 'empty', text: t('loading') });
-    return h('section', { class: 'boulomania', 'data-actions': st.view.actions, 'data-status': sum().status, 'data-phase': sum().phase },
+    shell ||= makeShell();
+    const s = sum();
+    Object.assign(shell.section.dataset, { actions: st.view.actions, status: s.status, phase: s.phase });
+    shell.head.replaceChildren(...[
       scoreTrack(),
       h('p', { class: `mor-status${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() }),
       st.line ? h('p', { class: 'bou-line', id: 'outcome-line', text: st.line }) : null,
-      meneBanner(),
-      h('div', { class: 'mor-layout' },
-        h('div', { class: 'mor-board-wrap' }, board(), h('p', { class: 'empty bou-note', text: t('bou_reconstructed') })),
-        h('aside', { class: 'mor-panel' },
-          actions(),
-          over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools' },
-            h('button', { class: 'btn', type: 'button', id: 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
-            h('button', {
-              class: 'btn ghost', type: 'button', id: 'dice-mode', 'aria-pressed': String(diceMode() === 'real'),
-              onclick: () => { localStorage.setItem(`partie.dice.${st.view.uid}`, diceMode() === 'real' ? 'app' : 'real'); render(); },
-            }, t(diceMode() === 'real' ? 'bou_dice_real' : 'bou_dice_app'))),
-          sum().mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : null)));
+      meneBanner()].filter(Boolean));
+    shell.board.update();
+    shell.panel.replaceChildren(...[
+      actions(),
+      over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools' },
+        h('button', { class: 'btn', type: 'button', id: 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
+        h('button', {
+          class: 'btn ghost', type: 'button', id: 'dice-mode', 'aria-pressed': String(diceMode() === 'real'),
+          onclick: () => { localStorage.setItem(`partie.dice.${st.view.uid}`, diceMode() === 'real' ? 'app' : 'real'); render(); },
+        }, t(diceMode() === 'real' ? 'bou_dice_real' : 'bou_dice_app'))),
+      ...(s.mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : [])].filter(Boolean));
+    return shell.section;
   }
   const render = scheduler(root, draw);
 

@@ -146,16 +146,20 @@ class Partie:
                 time.sleep(0.1)
         raise AssertionError(f"could not tap {selector}")
 
+    def _centre(self, selector):
+        """Scrolls an element to the middle of the screen and gives its centre there."""
+        return self.d.execute_script("""
+            const el = document.querySelector(arguments[0]);
+            el.scrollIntoView({block: 'center'});
+            const r = el.getBoundingClientRect();
+            return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];""", selector)
+
     def tap_at(self, selector):
         """Taps the middle of an element with a pointer at its place on the screen, as a finger
         does: for SVG shapes, which WebKitWebDriver's element click refuses as "not
         interactable"."""
         self.wait_css(selector)
-        x, y = self.d.execute_script("""
-            const el = document.querySelector(arguments[0]);
-            el.scrollIntoView({block: 'center'});
-            const r = el.getBoundingClientRect();
-            return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];""", selector)
+        x, y = self._centre(selector)
         actions = ActionBuilder(self.d)
         actions.pointer_action.move_to_location(x, y).click()
         actions.perform()
@@ -164,11 +168,7 @@ class Partie:
         """Presses a finger on an element, redraws the screen while it is down (the app coming
         back to the front reloads what Rust has), then lifts it: the tap must still land."""
         self.wait_css(selector)
-        x, y = self.d.execute_script("""
-            const el = document.querySelector(arguments[0]);
-            el.scrollIntoView({block: 'center'});
-            const r = el.getBoundingClientRect();
-            return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];""", selector)
+        x, y = self._centre(selector)
         down = ActionBuilder(self.d)
         down.pointer_action.move_to_location(x, y).pointer_down()
         down.perform()

@@ -7,25 +7,10 @@
 // point while an answer redraws the screen still lands there when it lifts (a click needs the
 // node it was pressed on), and a point keeps the keyboard focus across redraws.
 
-const SVG = 'http://www.w3.org/2000/svg';
+import { el, attr, shown } from './svg.js';
+
 const STEP = 100;
 const MARGIN = 50;
-
-function el(tag, attrs, ...children) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v != null && v !== false) e.setAttribute(k, v);
-  e.append(...children.flat().filter(Boolean));
-  return e;
-}
-
-function attr(e, name, value) {
-  if (value == null) e.removeAttribute(name);
-  else if (e.getAttribute(name) !== String(value)) e.setAttribute(name, value);
-}
-
-function shown(e, on) {
-  attr(e, 'display', on ? null : 'none');
-}
 
 export function xy(point) {
   const col = point.charCodeAt(0) - 97;

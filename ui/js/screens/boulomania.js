@@ -10,18 +10,11 @@ import { h, scheduler, names } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
+import { el, attr, shown } from '../svg.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const U = 62;
 const M = 44;
 let info = null;
-
-function el(tag, attrs, ...children) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v != null && v !== false) e.setAttribute(k, v);
-  e.append(...children.flat().filter(Boolean));
-  return e;
-}
 
 const pos = (xy) => [M + xy[0] * U, M + (6 - xy[1]) * U];
 
@@ -183,11 +176,12 @@ export function mount(root, [id], initial) {
         const here = Number(n) === jack;
         const can = shootable.has(n);
         g.setAttribute('class', `bou-square ${q.kind}${side != null ? ` side-${side}` : ''}${can ? ' shootable' : ''}${scoring.has(n) ? ' scoring' : ''}`);
-        if (can) { g.setAttribute('role', 'button'); g.setAttribute('tabindex', 0); } else { g.removeAttribute('role'); g.removeAttribute('tabindex'); }
+        attr(g, 'role', can ? 'button' : null);
+        attr(g, 'tabindex', can ? 0 : null);
         g.setAttribute('aria-label', `${t('bou_square', { n })}${side != null ? `, ${teamLabel(side)}` : ''}${here ? `, ${t('bou_jack')}` : ''}${can ? `, ${t('bou_tap_to_shoot')}` : ''}`);
-        q.jack.setAttribute('display', here ? 'inline' : 'none');
-        q.ball.setAttribute('display', side != null ? 'inline' : 'none');
-        q.letter.setAttribute('display', side != null ? 'inline' : 'none');
+        shown(q.jack, here);
+        shown(q.ball, side != null);
+        shown(q.letter, side != null);
         // A ball beside the jack on its square.
         q.ball.setAttribute('cx', q.x + (here ? 8 : 0));
         q.letter.setAttribute('x', q.x + (here ? 8 : 0));

@@ -10,6 +10,7 @@
 pub mod boulomania;
 pub mod computer;
 pub mod crokinole;
+mod csv;
 pub mod error;
 pub mod game;
 pub mod molkky;
@@ -21,6 +22,7 @@ pub mod scenario;
 pub mod stats;
 pub mod store;
 pub mod time;
+pub mod tournament;
 
 pub use error::{Error, ErrorKind};
 pub use game::{Game, MatchState, Refused};

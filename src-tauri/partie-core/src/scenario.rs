@@ -195,8 +195,15 @@ pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-/// Runs one scenario file; a file that is not a valid scenario is a failure, not a crash.
+/// Runs one scenario file, of a match or of a tournament; a file that is not a valid scenario
+/// is a failure, not a crash.
 pub fn run_file(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    // A tournament scenario (`tournaments.md`) says so by its `tournament` key.
+    let value: Value =
+        serde_json::from_str(&text).map_err(|e| format!("not a valid scenario: {e}"))?;
+    if value.get("tournament").is_some() {
+        return crate::tournament::scenario::run(&value);
+    }
     Scenario::from_json(&text)?.run()
 }

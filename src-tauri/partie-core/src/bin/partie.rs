@@ -8,6 +8,9 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   partie check PATH...   run scenario files and folders (recursively, *.json)
   partie replay FILE     print the summary of a match record as JSON
+  partie tournament FILE [--csv] [--add EVENT]
+                         print a tournament record's summary as JSON (--csv: the standings);
+                         --add appends an event (JSON) to FILE when the rules accept it
   partie perft DEPTH [--rules JSON] [TOKEN...]
                          count Morris token sequences from the position the tokens reach
   partie uci             speak the Morris engine protocol on stdin/stdout
@@ -184,6 +187,43 @@ fn replay(file: &str) -> ExitCode {
     }
 }
 
+/// `tournament FILE [--csv] [--add EVENT]`: the summary of a tournament record, its standings
+/// as CSV, or the record with one more event written back (only when the event is accepted).
+fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
+    use partie_core::tournament::TournamentRecord;
+    use partie_core::Error;
+    let csv = flag(&mut args, "--csv");
+    let add = option(&mut args, "--add");
+    let file = args
+        .first()
+        .ok_or_else(|| Error::bad_record("tournament needs a FILE"))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Error::bad_record(format!("cannot read {file}: {e}")))?;
+    let state = match add {
+        None => TournamentRecord::from_json(&text)?.replay()?,
+        Some(event) => {
+            let event: serde_json::Value = serde_json::from_str(&event)
+                .map_err(|e| Error::bad_action(format!("--add is not JSON: {e}")))?;
+            let mut value: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| Error::bad_record(format!("not JSON: {e}")))?;
+            let mut record = TournamentRecord::from_value(&value)?;
+            record.events.push(event);
+            let state = record.replay()?;
+            value["events"] = record.events.into();
+            // Written beside the file, then renamed over it: a kill leaves the old or the new.
+            let tmp = format!("{file}.tmp");
+            std::fs::write(&tmp, serde_json::to_string_pretty(&value).expect("JSON"))
+                .and_then(|()| std::fs::rename(&tmp, file))
+                .map_err(|e| Error::storage(format!("cannot write {file}: {e}")))?;
+            state
+        }
+    };
+    if csv {
+        return Ok(state.standings_csv().trim_end().to_string());
+    }
+    Ok(serde_json::to_string_pretty(&state.summary()).expect("JSON"))
+}
+
 /// `perft DEPTH [--rules JSON] [TOKEN...]`.
 fn perft(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     use partie_core::morris::{perft::perft, Morris};
@@ -260,6 +300,7 @@ fn main() -> ExitCode {
         Some("check") => check(&args[1..]),
         Some("replay") if args.len() == 2 => replay(&args[1]),
         Some("perft") => print(perft(args[1..].to_vec())),
+        Some("tournament") => print(tournament(args[1..].to_vec())),
         Some(cmd @ ("moves" | "record")) if args.len() == 2 => print(movelist(cmd, &args[1])),
         Some("selfplay") if args.len() >= 3 => {
             use partie_core::morris::search::Level;

@@ -269,13 +269,7 @@ impl Store {
 
     /// The history as CSV: one row per side of every match, for spreadsheets.
     pub fn export_csv(&self) -> Result<String, Error> {
-        fn cell(s: &str) -> String {
-            if s.contains([',', '"', '\n', '\r']) {
-                format!("\"{}\"", s.replace('"', "\"\""))
-            } else {
-                s.to_string()
-            }
-        }
+        use crate::csv::cell;
         let mut out =
             String::from("match,game,started_at,finished_at,status,side,players,score,result\n");
         let mut stmt = self.conn().prepare("SELECT id, uid, game, started_at, finished_at, status, winner, summary FROM match ORDER BY started_at, id")?;

@@ -1,0 +1,163 @@
+//! A tournament's setup (`tournaments.md` §1): the game and its match rules, the system, the
+//! boards, the entrants and the ranking keys, checked once.
+
+use super::standings::Key;
+use super::system::{self, System};
+use crate::error::Error;
+use crate::game;
+use serde_json::{Map, Value};
+
+/// The most entrants a tournament takes.
+pub const MAX_ENTRANTS: usize = 256;
+/// The most boards (or courts) a room has.
+pub const MAX_BOARDS: u64 = 64;
+
+/// The keys every system reads; a system adds its own (`rounds`, `pool_size`, ...).
+const COMMON_KEYS: &[&str] = &["game", "rules", "system", "boards", "entrants", "tiebreaks"];
+
+/// A checked setup.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The game of every match.
+    pub game: String,
+    /// The match rules of every match (Crokinole: the fixed-round format unless told).
+    pub rules: Map<String, Value>,
+    /// Boards in the room; `None`: one for every match of a round.
+    pub boards: Option<usize>,
+    /// The entrants at registration, in seed order.
+    pub entrants: Vec<Vec<String>>,
+    /// The first ranking key, then the tie-breaks in order.
+    pub keys: Vec<Key>,
+    /// The pairing system.
+    pub system: Box<dyn System>,
+}
+
+fn bad(detail: impl Into<String>) -> Error {
+    Error::bad_setup(detail)
+}
+
+/// Reads a side (one player or a team) from JSON: a non-empty list of non-empty names.
+pub fn entrant(value: &Value) -> Result<Vec<String>, String> {
+    let list = value
+        .as_array()
+        .ok_or_else(|| format!("an entrant must be a list of names, not {value}"))?;
+    let names: Vec<String> = list
+        .iter()
+        .map(|n| {
+            n.as_str()
+                .map(|s| s.trim().to_string())
+                .ok_or_else(|| format!("a name must be a string, not {n}"))
+        })
+        .collect::<Result<_, _>>()?;
+    game::check_sides(std::slice::from_ref(&names)).map_err(|e| e.detail)?;
+    Ok(names)
+}
+
+/// Whether any name of `names` is already one of `entrants`' names.
+pub fn name_taken(entrants: &[Vec<String>], names: &[String]) -> Option<String> {
+    names
+        .iter()
+        .find(|n| entrants.iter().flatten().any(|m| m == *n))
+        .cloned()
+}
+
+/// A whole number in `lo..=hi` under `key`, or `None` when the key is absent.
+pub fn number(map: &Map<String, Value>, key: &str, lo: u64, hi: u64) -> Result<Option<u64>, Error> {
+    match map.get(key) {
+        None => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if (lo..=hi).contains(&n) => Ok(Some(n)),
+            _ => Err(bad(format!(
+                "{key} must be a whole number from {lo} to {hi}, not {v}"
+            ))),
+        },
+    }
+}
+
+impl Setup {
+    /// Checks a setup object; `bad_setup` with the reason when it is not valid.
+    pub fn parse(value: &Value) -> Result<Self, Error> {
+        let map = value
+            .as_object()
+            .ok_or_else(|| bad("the tournament's setup must be an object"))?;
+        let game = map
+            .get("game")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("the tournament needs a game"))?
+            .to_string();
+        let mut rules = match map.get("rules") {
+            None => Map::new(),
+            Some(Value::Object(r)) => r.clone(),
+            Some(other) => return Err(bad(format!("rules must be an object, not {other}"))),
+        };
+        if game == "crokinole" && !rules.contains_key("format") {
+            // Seed 001: tournaments count games of a fixed number of rounds.
+            rules.insert("format".into(), Value::from("rounds"));
+        }
+        game::check_rules(&game, &rules)?;
+        let entrants: Vec<Vec<String>> = match map.get("entrants") {
+            Some(Value::Array(list)) => list
+                .iter()
+                .map(|e| entrant(e).map_err(bad))
+                .collect::<Result<_, _>>()?,
+            _ => return Err(bad("entrants must be a list of sides")),
+        };
+        if !(2..=MAX_ENTRANTS).contains(&entrants.len()) {
+            return Err(bad(format!(
+                "a tournament has 2 to {MAX_ENTRANTS} entrants, not {}",
+                entrants.len()
+            )));
+        }
+        for (i, e) in entrants.iter().enumerate() {
+            if let Some(name) = name_taken(&entrants[..i], e) {
+                return Err(bad(format!("{name:?} is entered twice")));
+            }
+            if let Some(name) = e
+                .iter()
+                .enumerate()
+                .find_map(|(j, n)| e[..j].contains(n).then(|| n.clone()))
+            {
+                return Err(bad(format!("{name:?} is entered twice")));
+            }
+        }
+        let boards = number(map, "boards", 1, MAX_BOARDS)?.map(|b| b as usize);
+        let system_name = map
+            .get("system")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("the tournament needs a system"))?;
+        let entry = system::find(system_name)
+            .ok_or_else(|| bad(format!("unknown system {system_name:?}")))?;
+        if let Some(key) = map
+            .keys()
+            .find(|k| !COMMON_KEYS.contains(&k.as_str()) && !entry.options.contains(&k.as_str()))
+        {
+            return Err(bad(format!(
+                "unknown key {key:?} for system {system_name:?}"
+            )));
+        }
+        let system = (entry.build)(map, entrants.len())?;
+        let first = Key::first_for(&game);
+        let tiebreaks = match map.get("tiebreaks") {
+            None => Key::default_tiebreaks(&game),
+            Some(Value::Array(list)) => list
+                .iter()
+                .map(|k| {
+                    k.as_str()
+                        .and_then(Key::parse)
+                        .ok_or_else(|| bad(format!("unknown tiebreak {k}")))
+                })
+                .collect::<Result<_, _>>()?,
+            Some(other) => return Err(bad(format!("tiebreaks must be a list, not {other}"))),
+        };
+        let mut keys = vec![first];
+        keys.extend(tiebreaks);
+        Ok(Setup {
+            game,
+            rules,
+            boards,
+            entrants,
+            keys,
+            system,
+        })
+    }
+}

@@ -1,0 +1,138 @@
+//! Swiss pairing, Monrad-style (`tournaments.md` §4): down the standings, no rematch while a
+//! rematch-free pairing of everyone exists, fair byes.
+
+use super::event::Outcome;
+use super::matching::Matching;
+use super::setup;
+use super::system::{Entry, System};
+use super::{Bye, Field, Match, Round};
+use crate::error::Error;
+use serde_json::{Map, Value};
+
+/// The registry entry.
+pub const ENTRY: Entry = Entry {
+    name: "swiss",
+    options: &["rounds"],
+    build,
+};
+
+fn build(map: &Map<String, Value>, entrants: usize) -> Result<Box<dyn System>, Error> {
+    let most = entrants as u64 - 1;
+    let rounds = setup::number(map, "rounds", 1, most)?.unwrap_or_else(|| {
+        let log2 = u64::from(usize::BITS - (entrants - 1).leading_zeros());
+        (log2 + 1).min(most)
+    });
+    Ok(Box::new(Swiss {
+        rounds: rounds as usize,
+    }))
+}
+
+/// A Swiss tournament of a fixed number of rounds.
+#[derive(Debug, Clone)]
+pub struct Swiss {
+    rounds: usize,
+}
+
+/// Pairs `ranked` (an even number of entrants, best first): the first pairing in rank order
+/// (the best unpaired entrant takes the best partner it can) among those with the fewest
+/// rematches. `times_met(a, b)` counts the matches `a` and `b` have played.
+pub fn pair_ranked(ranked: &[usize], times_met: impl Fn(usize, usize) -> usize) -> Vec<[usize; 2]> {
+    let n = ranked.len();
+    let fresh = |u: usize, v: usize| times_met(ranked[u], ranked[v]) == 0;
+    let mut matching = Matching::maximum(n, &fresh);
+    // Every pair the largest rematch-free matching leaves out is one rematch.
+    let fewest = n / 2 - matching.size();
+    let mut alive = vec![true; n];
+    let mut spent = 0;
+    let mut pairs = Vec::with_capacity(n / 2);
+    for a in 0..n {
+        if !alive[a] {
+            continue;
+        }
+        alive[a] = false;
+        let left = alive.iter().filter(|&&x| x).count() - 1;
+        let (b, cost, rest) = (a + 1..n)
+            .filter(|&b| alive[b])
+            .find_map(|b| {
+                let cost = usize::from(!fresh(a, b));
+                let rest = matching.without(a, b, &fresh);
+                (spent + cost + left / 2 - rest.size() == fewest).then_some((b, cost, rest))
+            })
+            .expect("the best pairing extends the pairs fixed so far");
+        alive[b] = false;
+        spent += cost;
+        matching = rest;
+        pairs.push([ranked[a], ranked[b]]);
+    }
+    pairs
+}
+
+impl System for Swiss {
+    fn name(&self) -> &'static str {
+        ENTRY.name
+    }
+
+    fn rounds(&self, _field: &Field) -> usize {
+        self.rounds
+    }
+
+    fn takes_late_entries(&self, _field: &Field) -> bool {
+        true
+    }
+
+    fn pair(&mut self, field: &Field) -> Result<Round, Error> {
+        let table = field.table();
+        let mut ranked: Vec<usize> = field
+            .ranking()
+            .into_iter()
+            .filter(|&e| !field.withdrawn[e])
+            .collect();
+        let mut round = Round::default();
+        if ranked.len() % 2 == 1 {
+            // The lowest-ranked entrant without a bye; everyone has had one: the lowest.
+            let i = (0..ranked.len())
+                .rev()
+                .find(|&i| table.figures[ranked[i]].byes == 0)
+                .unwrap_or(ranked.len() - 1);
+            round.byes.push(Bye {
+                table: None,
+                entrant: ranked.remove(i),
+            });
+        }
+        // How often each entrant sat as side 0 in the matches it played.
+        let mut first = vec![0usize; field.entrants.len()];
+        for m in field.rounds.iter().flat_map(|r| &r.matches) {
+            if matches!(m.result, Some(Outcome::Played { .. })) {
+                first[m.sides[0]] += 1;
+            }
+        }
+        for (t, [high, low]) in pair_ranked(&ranked, |a, b| table.met(a, b))
+            .into_iter()
+            .enumerate()
+        {
+            let sides = if first[high] > first[low] {
+                [low, high]
+            } else {
+                [high, low]
+            };
+            round.matches.push(Match {
+                table: t,
+                sides,
+                result: None,
+            });
+        }
+        Ok(round)
+    }
+
+    fn allows_draws(&self, _round: usize) -> bool {
+        true
+    }
+
+    fn champion(&self, field: &Field) -> Option<usize> {
+        field.ranking().first().copied()
+    }
+
+    fn clone_box(&self) -> Box<dyn System> {
+        Box::new(self.clone())
+    }
+}

@@ -1,0 +1,70 @@
+//! The pairing systems behind one interface, registered once in [`SYSTEMS`]: nothing else in
+//! the crate lists them.
+
+use super::{Field, Round};
+use crate::error::Error;
+use serde_json::{Map, Value};
+
+/// A pairing system: how rounds are paired and when the tournament ends.
+pub trait System: std::fmt::Debug + Send + Sync {
+    /// The system's record name.
+    fn name(&self) -> &'static str;
+
+    /// Rounds in all, as far as they are known now (a knockout's size depends on who advances).
+    fn rounds(&self, field: &Field) -> usize;
+
+    /// Whether a late entrant may join now.
+    fn takes_late_entries(&self, field: &Field) -> bool;
+
+    /// Pairs round `field.rounds.len() + 1`; the system may fix its own plan as it goes (a
+    /// round robin's schedule at the first round, a knockout's bracket after the pools).
+    fn pair(&mut self, field: &Field) -> Result<Round, Error>;
+
+    /// Whether round `round` may end in a draw.
+    fn allows_draws(&self, round: usize) -> bool;
+
+    /// The champion once the tournament is finished.
+    fn champion(&self, field: &Field) -> Option<usize>;
+
+    /// The summary's `bye` for a round: one entrant or null, or a list where a round has many.
+    fn bye(&self, round: Option<&Round>) -> Value {
+        round
+            .and_then(|r| r.byes.first())
+            .map_or(Value::Null, |b| b.entrant.into())
+    }
+
+    /// Keys the system adds to the summary (a knockout's `bracket`).
+    fn extend_summary(&self, _field: &Field, _summary: &mut Map<String, Value>) {}
+
+    /// A boxed copy, so that a tournament's state can be cloned like a game's.
+    fn clone_box(&self) -> Box<dyn System>;
+}
+
+impl Clone for Box<dyn System> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A system's entry in the registry.
+pub struct Entry {
+    /// The record name (`"swiss"`).
+    pub name: &'static str,
+    /// The setup keys the system reads besides the common ones.
+    pub options: &'static [&'static str],
+    /// Builds the system from the setup object and the number of entrants; `bad_setup` when
+    /// its options are wrong.
+    pub build: fn(&Map<String, Value>, usize) -> Result<Box<dyn System>, Error>,
+}
+
+/// Every system this build knows.
+pub const SYSTEMS: &[Entry] = &[
+    super::round_robin::ENTRY,
+    super::swiss::ENTRY,
+    super::pools::ENTRY,
+];
+
+/// The system registered under `name`.
+pub fn find(name: &str) -> Option<&'static Entry> {
+    SYSTEMS.iter().find(|e| e.name == name)
+}

@@ -193,6 +193,39 @@ impl Pools {
         n.div_ceil(self.pool_size).max(1)
     }
 
+    /// The pools, dealt now from the active entrants if the first round has not fixed them.
+    fn dealt(&self, field: &Field) -> Vec<Vec<usize>> {
+        self.pools.clone().unwrap_or_else(|| {
+            let active = field.active();
+            deal(&active, self.pool_count(active.len()))
+        })
+    }
+
+    /// The knockouts as seeded, or as they would be seeded from the standings now.
+    fn knockout_or_seed(
+        &self,
+        pools: &[Vec<usize>],
+        field: &Field,
+    ) -> std::borrow::Cow<'_, Knockout> {
+        match &self.knockout {
+            Some(k) => std::borrow::Cow::Borrowed(k),
+            None => std::borrow::Cow::Owned(self.seed(pools, field)),
+        }
+    }
+
+    /// The two brackets from the pools' standings, starting after the pools' last round.
+    fn seed(&self, pools: &[Vec<usize>], field: &Field) -> Knockout {
+        let pool_of = |e: usize| pools.iter().position(|p| p.contains(&e)).expect("a pool");
+        let [main, consolation] = self.advancing(pools, field);
+        Knockout {
+            first_round: Self::pool_rounds(pools) + 1,
+            brackets: [
+                Bracket::seed(&main, pool_of),
+                Bracket::seed(&consolation, pool_of),
+            ],
+        }
+    }
+
     /// Who goes to the main and to the consolation knockout, each best seed first.
     fn advancing(&self, pools: &[Vec<usize>], field: &Field) -> [Vec<usize>; 2] {
         let table = field.table();
@@ -226,25 +259,15 @@ impl System for Pools {
     }
 
     fn rounds(&self, field: &Field) -> usize {
-        let dealt;
-        let pools = match &self.pools {
-            Some(p) => p,
-            None => {
-                let active = field.active();
-                dealt = deal(&active, self.pool_count(active.len()));
-                &dealt
-            }
-        };
-        let knockout = match &self.knockout {
-            Some(k) => k.brackets.iter().map(Bracket::rounds).max().unwrap_or(0),
-            None => self
-                .advancing(pools, field)
+        let pools = self.dealt(field);
+        let knockout = self.knockout_or_seed(&pools, field);
+        Self::pool_rounds(&pools)
+            + knockout
+                .brackets
                 .iter()
-                .map(|side| knockout_rounds(side.len()))
+                .map(Bracket::rounds)
                 .max()
-                .unwrap_or(0),
-        };
-        Self::pool_rounds(pools) + knockout
+                .unwrap_or(0)
     }
 
     fn takes_late_entries(&self, field: &Field) -> bool {
@@ -253,10 +276,10 @@ impl System for Pools {
 
     fn pair(&mut self, field: &Field) -> Result<Round, Error> {
         let k = field.rounds.len() + 1;
-        let pools = self.pools.get_or_insert_with(|| {
-            let active = field.active();
-            deal(&active, active.len().div_ceil(self.pool_size).max(1))
-        });
+        let pools = match &self.pools {
+            Some(p) => p,
+            None => self.pools.insert(self.dealt(field)),
+        };
         let pool_rounds = Self::pool_rounds(pools);
         if k <= pool_rounds {
             let mut round = Round::default();
@@ -271,15 +294,7 @@ impl System for Pools {
         }
         if self.knockout.is_none() {
             let pools = self.pools.clone().expect("dealt above");
-            let pool_of = |e: usize| pools.iter().position(|p| p.contains(&e)).expect("a pool");
-            let [main, consolation] = self.advancing(&pools, field);
-            self.knockout = Some(Knockout {
-                first_round: k,
-                brackets: [
-                    Bracket::seed(&main, pool_of),
-                    Bracket::seed(&consolation, pool_of),
-                ],
-            });
+            self.knockout = Some(self.seed(&pools, field));
         }
         let ko = self.knockout.as_mut().expect("seeded above");
         let j = k - ko.first_round;
@@ -337,7 +352,7 @@ impl System for Pools {
     }
 
     fn champion(&self, field: &Field) -> Option<usize> {
-        let ko = self.knockout.as_ref()?;
+        let ko = self.knockout_or_seed(&self.dealt(field), field);
         ko.brackets[0].champion(ko.first_round, field)
     }
 

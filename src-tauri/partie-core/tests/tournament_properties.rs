@@ -1,0 +1,334 @@
+//! Property tests of the tournament rules: random tournaments of every system never pair an
+//! entrant twice in a round, never give a second bye while someone has none, Swiss pairs as
+//! the spec defines it (checked against brute force up to 10 entrants), and the standings are a
+//! pure function of the results.
+
+use partie_core::tournament::Tournament;
+use partie_core::ErrorKind;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// A small deterministic generator, so a failing case replays from its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+fn names(n: usize) -> Vec<Value> {
+    (0..n).map(|i| json!([format!("P{i}")])).collect()
+}
+
+fn play(t: Tournament, e: &Value) -> Tournament {
+    t.play_json(e)
+        .unwrap_or_else(|r| panic!("{e} refused: {}", r.error))
+}
+
+/// What a round of a random tournament looked like, as the summary showed it.
+struct Paired {
+    pairs: Vec<[usize; 2]>,
+    bye: Vec<usize>,
+}
+
+fn paired(summary: &Value) -> Paired {
+    let pairs = summary["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let s = &p["sides"];
+            [
+                s[0].as_u64().unwrap() as usize,
+                s[1].as_u64().unwrap() as usize,
+            ]
+        })
+        .collect();
+    let bye = match &summary["bye"] {
+        Value::Null => vec![],
+        Value::Array(l) => l.iter().map(|b| b.as_u64().unwrap() as usize).collect(),
+        b => vec![b.as_u64().unwrap() as usize],
+    };
+    Paired { pairs, bye }
+}
+
+/// A result for every pairing of the current round: random scores, draws where allowed,
+/// sometimes a forfeit.
+fn results(summary: &Value, rng: &mut Rng, knockout: bool) -> Vec<Value> {
+    let round = summary["round"].clone();
+    summary["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let table = p["table"].clone();
+            if rng.below(10) == 0 {
+                return json!({"result": {"round": round, "table": table, "forfeit": rng.below(2)}});
+            }
+            let (a, b) = (rng.below(8), rng.below(8));
+            let winner = if a == b && !knockout {
+                Value::Null
+            } else if a == b {
+                json!(rng.below(2))
+            } else {
+                json!(usize::from(b > a))
+            };
+            json!({"result": {"round": round, "table": table, "winner": winner, "scores": [a, b]}})
+        })
+        .collect()
+}
+
+/// Brute force: the pairing of `ranked` that the spec defines, the first in rank order among
+/// those with the fewest rematches.
+fn brute_force(ranked: &[usize], met: &HashMap<(usize, usize), usize>) -> Vec<[usize; 2]> {
+    fn walk(
+        left: &[usize],
+        met: &HashMap<(usize, usize), usize>,
+        cost: usize,
+        so_far: &mut Vec<[usize; 2]>,
+        best: &mut Option<(usize, Vec<[usize; 2]>)>,
+    ) {
+        // Only a strictly cheaper pairing replaces the first one found at a cost.
+        if best.as_ref().is_some_and(|(c, _)| cost >= *c) {
+            return;
+        }
+        let Some((&a, rest)) = left.split_first() else {
+            *best = Some((cost, so_far.clone()));
+            return;
+        };
+        for i in 0..rest.len() {
+            let b = rest[i];
+            let again = usize::from(met.get(&(a.min(b), a.max(b))).copied().unwrap_or(0) > 0);
+            let others: Vec<usize> = rest
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &x)| x)
+                .collect();
+            so_far.push([a, b]);
+            walk(&others, met, cost + again, so_far, best);
+            so_far.pop();
+        }
+    }
+    let mut best = None;
+    walk(ranked, met, 0, &mut Vec::new(), &mut best);
+    best.unwrap().1
+}
+
+/// Plays a random tournament to its end, checking each round as it is paired.
+fn random_tournament(system: &str, n: usize, seed: u64) -> (Value, Vec<Value>) {
+    let mut rng = Rng(seed | 1);
+    let mut setup = json!({"game": "morris", "system": system, "entrants": names(n)});
+    if system == "pools_knockout" {
+        setup["pool_size"] = json!(3 + rng.below(4));
+        setup["advance"] = json!(1 + rng.below(2));
+    }
+    let mut t = Tournament::setup(&setup).unwrap();
+    let mut events = Vec::new();
+    let mut met: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut byes = vec![0usize; n];
+    let mut withdrawn = vec![false; n];
+    let mut late = 0;
+    for _ in 0..64 {
+        let summary = t.summary();
+        if summary["status"] == "finished" {
+            break;
+        }
+        // Between rounds: now and then a withdrawal, or (Swiss) a late entrant.
+        let r = rng.below(8);
+        if r == 0 && summary["round"] != 0 {
+            let e = rng.below(byes.len() as u64) as usize;
+            let ev = json!({"withdraw": e});
+            match t.clone().play_json(&ev) {
+                Ok(next) => {
+                    t = next;
+                    withdrawn[e] = true;
+                    events.push(ev);
+                }
+                Err(r) => assert_eq!(r.error.kind, ErrorKind::IllegalAction, "{ev}"),
+            }
+        } else if r == 1 && system == "swiss" {
+            late += 1;
+            let ev = json!({"enter": [format!("Late{late}")]});
+            t = play(t, &ev);
+            events.push(ev);
+            byes.push(0);
+            withdrawn.push(false);
+        }
+        let before = t.summary();
+        if before["status"] == "finished" {
+            // A withdrawal after the pools can leave a knockout with nothing to play.
+            break;
+        }
+        let ranked: Vec<usize> = before["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["entrant"].as_u64().unwrap() as usize)
+            .filter(|&e| !withdrawn[e])
+            .collect();
+        t = play(t, &json!({"pair": {}}));
+        events.push(json!({"pair": {}}));
+        let summary = t.summary();
+        let round = paired(&summary);
+        // Nobody twice in a round, nobody withdrawn paired.
+        let mut seen = vec![0; byes.len()];
+        for &e in round.pairs.iter().flatten().chain(&round.bye) {
+            seen[e] += 1;
+            assert!(!withdrawn[e], "withdrawn entrant {e} paired: {summary}");
+        }
+        assert!(
+            seen.iter().all(|&c| c <= 1),
+            "someone twice in a round: {summary}"
+        );
+        if system == "swiss" {
+            // Everyone active plays or has the bye; a second bye only when all have had one.
+            assert_eq!(seen.iter().sum::<usize>(), ranked.len(), "{summary}");
+            for &b in &round.bye {
+                if byes[b] > 0 {
+                    assert!(ranked.iter().all(|&e| byes[e] > 0), "second bye: {summary}");
+                }
+            }
+            let rest: Vec<usize> = ranked
+                .iter()
+                .copied()
+                .filter(|e| !round.bye.contains(e))
+                .collect();
+            if rest.len() <= 10 {
+                let mut got: Vec<[usize; 2]> = round
+                    .pairs
+                    .iter()
+                    .map(|p| {
+                        let (x, y) = (
+                            rest.iter().position(|&e| e == p[0]),
+                            rest.iter().position(|&e| e == p[1]),
+                        );
+                        if x < y {
+                            *p
+                        } else {
+                            [p[1], p[0]]
+                        }
+                    })
+                    .collect();
+                got.sort_by_key(|p| rest.iter().position(|&e| e == p[0]));
+                assert_eq!(
+                    got,
+                    brute_force(&rest, &met),
+                    "Swiss pairing differs: {summary}"
+                );
+            }
+        }
+        for &b in &round.bye {
+            byes[b] += 1;
+        }
+        let knockout = ["main", "consolation"].iter().any(|b| {
+            summary["bracket"][b]
+                .as_array()
+                .is_some_and(|m| !m.is_empty())
+        });
+        for ev in results(&summary, &mut rng, knockout) {
+            let res = &ev["result"];
+            if res.get("forfeit").is_none() {
+                let table = res["table"].as_u64().unwrap() as usize;
+                let p = summary["pairings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|p| p["table"] == table)
+                    .unwrap();
+                let (a, b) = (
+                    p["sides"][0].as_u64().unwrap() as usize,
+                    p["sides"][1].as_u64().unwrap() as usize,
+                );
+                *met.entry((a.min(b), a.max(b))).or_default() += 1;
+            }
+            t = play(t, &ev);
+            events.push(ev);
+        }
+    }
+    assert_eq!(t.summary()["status"], "finished", "the tournament ends");
+    (setup, events)
+}
+
+/// The events with the results of each round in another order.
+fn shuffle_results(events: &[Value], seed: u64) -> Vec<Value> {
+    let mut rng = Rng(seed | 1);
+    let mut out = Vec::new();
+    let mut run: Vec<Value> = Vec::new();
+    for e in events {
+        if e.get("result").is_some() {
+            run.push(e.clone());
+            continue;
+        }
+        while !run.is_empty() {
+            out.push(run.remove(rng.below(run.len() as u64) as usize));
+        }
+        out.push(e.clone());
+    }
+    while !run.is_empty() {
+        out.push(run.remove(rng.below(run.len() as u64) as usize));
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn random_tournaments_pair_fairly_and_rank_from_results_alone(
+        system in prop_oneof![Just("round_robin"), Just("swiss"), Just("pools_knockout")],
+        n in 2usize..=12,
+        seed in any::<u64>(),
+    ) {
+        let (setup, events) = random_tournament(system, n, seed);
+        let t = partie_core::tournament::replay(&setup, &events).unwrap();
+        let shuffled = partie_core::tournament::replay(&setup, &shuffle_results(&events, seed)).unwrap();
+        prop_assert_eq!(t.summary()["standings"].clone(), shuffled.summary()["standings"].clone());
+        prop_assert_eq!(t.summary()["champion"].clone(), shuffled.summary()["champion"].clone());
+    }
+
+    #[test]
+    fn an_event_refused_leaves_the_tournament_as_it_was(
+        n in 3usize..=8,
+        seed in any::<u64>(),
+        junk in prop_oneof![
+            Just(json!({"pair": {}, "withdraw": 0})),
+            Just(json!({"result": {"round": 1, "table": 0, "winner": 2, "scores": [1, 0]}})),
+            Just(json!({"result": {"round": 1, "table": 0, "winner": 0, "scores": [-1, 0]}})),
+            Just(json!({"result": {"round": 1, "table": 0, "winner": 0, "scores": [1]}})),
+            Just(json!({"result": {"round": 9, "table": 0, "winner": 0, "scores": [1, 0]}})),
+            Just(json!({"result": {"round": 1, "table": 99, "winner": 0, "scores": [1, 0]}})),
+            Just(json!({"withdraw": 99})),
+            Just(json!({"enter": []})),
+            Just(json!({"shuffle": {}})),
+            Just(json!(["pair"])),
+        ],
+    ) {
+        let (setup, events) = random_tournament("swiss", n, seed);
+        let cut = (seed % (events.len() as u64 + 1)) as usize;
+        let t = partie_core::tournament::replay(&setup, &events[..cut]).unwrap();
+        let before = t.summary();
+        match t.play_json(&junk) {
+            Ok(next) => prop_assert!(false, "{} accepted: {}", junk, next.summary()),
+            Err(r) => {
+                prop_assert!(matches!(r.error.kind, ErrorKind::BadAction | ErrorKind::IllegalAction));
+                prop_assert_eq!(r.state.summary(), before);
+            }
+        }
+    }
+}
+
+#[test]
+fn brute_force_agrees_with_the_shared_example() {
+    // swiss_round2_ranked_pairs_sides.json: ranked 0 3 4 5 1 2; 0-1, 2-3, 4-5 met.
+    let met: HashMap<(usize, usize), usize> = [((0, 1), 1), ((2, 3), 1), ((4, 5), 1)].into();
+    assert_eq!(
+        brute_force(&[0, 3, 4, 5, 1, 2], &met),
+        vec![[0, 3], [4, 1], [5, 2]]
+    );
+}

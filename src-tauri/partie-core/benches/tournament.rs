@@ -1,0 +1,82 @@
+//! Tournament scale targets (issue 16): Swiss pairing of 64 entrants in round 9 with many
+//! equal scores (< 50 ms) and of 256 entrants (< 1 s); the standings of a 64-entrant, 9-round
+//! tournament (< 5 ms); replaying a 64-entrant tournament with its 288 results (< 100 ms).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use partie_core::tournament::{replay, Event, Tournament};
+use serde_json::{json, Value};
+use std::hint::black_box;
+
+/// A Swiss night of `n` entrants and `rounds` rounds with `played` rounds played: results
+/// drawn from a small generator with few distinct scores, so that many entrants stay equal.
+fn swiss(n: usize, rounds: usize, played: usize) -> (Value, Vec<Value>) {
+    let setup = json!({
+        "game": "molkky",
+        "system": "swiss",
+        "rounds": rounds,
+        "entrants": (0..n).map(|i| json!([format!("Player {i}")])).collect::<Vec<_>>(),
+    });
+    let mut t = Tournament::setup(&setup).unwrap();
+    let mut events = Vec::new();
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for r in 1..=played {
+        events.push(json!({"pair": {}}));
+        t = t.play(&Event::Pair).unwrap();
+        let tables: Vec<u64> = t.summary()["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["table"].as_u64().unwrap())
+            .collect();
+        for table in tables {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (winner, scores) = match x % 5 {
+                0 => (Value::Null, [1, 1]),
+                1 | 2 => (json!(0), [2, x % 2]),
+                _ => (json!(1), [x % 2, 2]),
+            };
+            let e = json!({"result": {"round": r, "table": table, "winner": winner, "scores": scores}});
+            t = t.play_json(&e).unwrap();
+            events.push(e);
+        }
+    }
+    (setup, events)
+}
+
+fn bench(c: &mut Criterion) {
+    let (setup, events) = swiss(64, 9, 8);
+    let before_9 = replay(&setup, &events).unwrap();
+    c.bench_function("swiss_pair_64_round_9", |b| {
+        b.iter(|| black_box(before_9.clone()).play(&Event::Pair).unwrap())
+    });
+
+    let (setup, events) = swiss(64, 9, 9);
+    let night = replay(&setup, &events).unwrap();
+    assert_eq!(night.summary()["status"], "finished");
+    c.bench_function("standings_64_entrants_9_rounds", |b| {
+        b.iter(|| black_box(&night).standings())
+    });
+    let record = json!({"format": 1, "tournament": setup, "events": events}).to_string();
+    c.bench_function("replay_64_entrants_288_results_from_json", |b| {
+        b.iter(|| {
+            partie_core::tournament::TournamentRecord::from_json(black_box(&record))
+                .unwrap()
+                .replay()
+                .unwrap()
+        })
+    });
+
+    let (setup, events) = swiss(256, 9, 8);
+    let big = replay(&setup, &events).unwrap();
+    let mut group = c.benchmark_group("large");
+    group.sample_size(10);
+    group.bench_function("swiss_pair_256_round_9", |b| {
+        b.iter(|| black_box(big.clone()).play(&Event::Pair).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -37,7 +37,8 @@ fn swiss(n: usize, rounds: usize, played: usize) -> (Value, Vec<Value>) {
                 1 | 2 => (json!(0), [2, x % 2]),
                 _ => (json!(1), [x % 2, 2]),
             };
-            let e = json!({"result": {"round": r, "table": table, "winner": winner, "scores": scores}});
+            let e =
+                json!({"result": {"round": r, "table": table, "winner": winner, "scores": scores}});
             t = t.play_json(&e).unwrap();
             events.push(e);
         }

@@ -46,6 +46,23 @@ pub trait Game: Sized + Clone {
 
     /// Whether the game is over (won or drawn).
     fn is_over(&self) -> bool;
+
+    /// How the finished match ended, as a tournament's standings take it; `None` while it is
+    /// played.
+    fn result(&self) -> Option<MatchResult>;
+}
+
+/// How a finished match ended, in the figures a tournament's standings need
+/// (`tournaments.md` §2): the winner, each side's match score and the game's tie-break counts.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MatchResult {
+    /// The winning side, or `None` for a draw.
+    pub winner: Option<usize>,
+    /// Each side's match score: Mölkky legs won, Crokinole game points, Morris pieces
+    /// removed, Boulomania points, a mölkkout's points.
+    pub scores: Vec<u32>,
+    /// Crokinole's 20s per side; `None` for the other games.
+    pub twenties: Option<Vec<u32>>,
 }
 
 /// The state of a match of any game, dispatching to the game's rules.
@@ -132,6 +149,11 @@ impl MatchState {
     /// Whether the match is over.
     pub fn is_over(&self) -> bool {
         dispatch!(self, g => g.is_over())
+    }
+
+    /// How the finished match ended; `None` while it is played.
+    pub fn result(&self) -> Option<MatchResult> {
+        dispatch!(self, g => Game::result(g.as_ref()))
     }
 }
 

@@ -25,5 +25,5 @@ pub mod time;
 pub mod tournament;
 
 pub use error::{Error, ErrorKind};
-pub use game::{Game, MatchState, Refused};
+pub use game::{Game, MatchResult, MatchState, Refused};
 pub use record::Record;

@@ -648,4 +648,12 @@ impl Game for Boulomania {
     fn is_over(&self) -> bool {
         self.winner.is_some()
     }
+
+    fn result(&self) -> Option<crate::game::MatchResult> {
+        self.winner.map(|w| crate::game::MatchResult {
+            winner: Some(w.into()),
+            scores: self.scores.iter().map(|&s| s.into()).collect(),
+            twenties: None,
+        })
+    }
 }

@@ -280,4 +280,16 @@ impl Game for Crokinole {
     fn is_over(&self) -> bool {
         self.end.is_some()
     }
+
+    fn result(&self) -> Option<crate::game::MatchResult> {
+        let winner = match self.end? {
+            End::Won(w) => Some(w),
+            End::Drawn => None,
+        };
+        Some(crate::game::MatchResult {
+            winner,
+            scores: self.scores.clone(),
+            twenties: Some(self.twenties.clone()),
+        })
+    }
 }

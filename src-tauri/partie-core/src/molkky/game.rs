@@ -269,4 +269,12 @@ impl Game for Molkky {
     fn is_over(&self) -> bool {
         self.winner.is_some()
     }
+
+    fn result(&self) -> Option<crate::game::MatchResult> {
+        self.winner.map(|w| crate::game::MatchResult {
+            winner: Some(w),
+            scores: self.legs_won.clone(),
+            twenties: None,
+        })
+    }
 }

@@ -218,6 +218,14 @@ impl Game for Molkkout {
         s
     }
 
+    fn result(&self) -> Option<crate::game::MatchResult> {
+        self.winner.map(|w| crate::game::MatchResult {
+            winner: Some(w),
+            scores: self.totals.to_vec(),
+            twenties: None,
+        })
+    }
+
     fn is_over(&self) -> bool {
         self.winner.is_some()
     }

@@ -288,4 +288,17 @@ impl Game for Morris {
     fn is_over(&self) -> bool {
         self.end.is_some()
     }
+
+    fn result(&self) -> Option<crate::game::MatchResult> {
+        let winner = match self.end? {
+            Outcome::Won(w, _) => Some(w as usize),
+            Outcome::Drawn(_) => None,
+        };
+        let p = &self.pos;
+        Some(crate::game::MatchResult {
+            winner,
+            scores: vec![p.removed(0).into(), p.removed(1).into()],
+            twenties: None,
+        })
+    }
 }

@@ -68,6 +68,41 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX player_stats_by_game ON player_stats(game, player_id, result);",
     // 4: which sides the computer plays, and at which level ({"1": 3}); null for people only.
     "ALTER TABLE match ADD COLUMN computer TEXT;",
+    // 5: tournaments, stored like matches: the setup and one row per event; the summary is a
+    // cache for lists. Each entrant's players, for players' pages. A match played for a table
+    // is an ordinary match linked to its round and table.
+    "CREATE TABLE tournament (
+        id INTEGER PRIMARY KEY,
+        uid TEXT NOT NULL UNIQUE,
+        setup TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        summary TEXT
+    );
+    CREATE INDEX tournament_by_update ON tournament(updated_at);
+    CREATE TABLE tournament_event (
+        tournament_id INTEGER NOT NULL REFERENCES tournament(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (tournament_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE tournament_entrant (
+        tournament_id INTEGER NOT NULL REFERENCES tournament(id) ON DELETE CASCADE,
+        entrant INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES player(id),
+        PRIMARY KEY (tournament_id, entrant, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX tournament_entrant_by_player ON tournament_entrant(player_id);
+    CREATE TABLE tournament_match (
+        match_id INTEGER PRIMARY KEY REFERENCES match(id) ON DELETE CASCADE,
+        tournament_id INTEGER NOT NULL REFERENCES tournament(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        tab INTEGER NOT NULL,
+        UNIQUE (tournament_id, round, tab)
+    );",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

@@ -5,9 +5,11 @@
 
 mod history;
 pub mod migrations;
+mod tournaments;
 mod transfer;
 
 pub use history::{HistoryFilter, PlayerStats};
+pub use tournaments::{PlayerTournament, TableMatch, TournamentListItem, TournamentView};
 pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 
 use crate::error::Error;
@@ -579,7 +581,7 @@ impl Store {
         } else {
             Vec::new()
         };
-        let committed = commit_action(&mut self.conn, id, seq, action, &summary, &figures);
+        let committed = commit_action(&mut self.conn, id, seq, action, &state, &summary, &figures);
         match committed {
             Ok(()) => {
                 let live = self.live.as_mut().expect("loaded");
@@ -624,6 +626,7 @@ impl Store {
         )?;
         update_match(&tx, id, &summary)?;
         write_figures(&tx, id, &[])?;
+        Store::take_back_table_result(&tx, id)?;
         let result = tx.commit();
         self.live = None;
         result?;
@@ -764,6 +767,7 @@ fn commit_action(
     id: i64,
     seq: i64,
     action: &Value,
+    state: &MatchState,
     summary: &Value,
     figures: &[PlayerFigures],
 ) -> Result<(), Error> {
@@ -774,6 +778,10 @@ fn commit_action(
     )?;
     update_match(&tx, id, summary)?;
     write_figures(&tx, id, figures)?;
+    if state.is_over() {
+        // A tournament table's match: its result enters the tournament in the same commit.
+        Store::enter_table_result(&tx, id, state)?;
+    }
     tx.commit()?;
     Ok(())
 }

@@ -1,0 +1,565 @@
+//! Tournaments in the history, stored like matches: the setup and one row per event, each
+//! committed before the caller sees its effect, the summary derived by replay. A table's match
+//! is an ordinary match linked to its round and table; when it ends, its result enters the
+//! tournament in the same transaction.
+
+use super::{find_or_create_player, new_uid, now_ms, MatchView, Store};
+use crate::error::Error;
+use crate::game::MatchState;
+use crate::time::{iso, parse_iso};
+use crate::tournament::{self, Tournament, TournamentRecord};
+use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// A tournament as its screens see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TournamentView {
+    /// Database id.
+    pub id: i64,
+    /// Stable id, kept across export and import.
+    pub uid: String,
+    /// The setup, as given.
+    pub setup: Value,
+    /// How many events it has (what undo would take back).
+    pub events: usize,
+    /// The derived summary (`tournaments.md` §5).
+    pub summary: Value,
+    /// The matches scored in the app for the current round's tables.
+    pub tables: Vec<TableMatch>,
+}
+
+/// A match scored in the app for a table of the current round.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableMatch {
+    /// The table.
+    pub table: i64,
+    /// The match's id.
+    pub match_id: i64,
+    /// `playing`, `won` or `drawn`.
+    pub status: String,
+}
+
+/// A tournament in a list.
+#[derive(Debug, Clone, Serialize)]
+pub struct TournamentListItem {
+    /// Database id.
+    pub id: i64,
+    /// The game.
+    pub game: String,
+    /// The system.
+    pub system: String,
+    /// `registering`, `playing` or `finished`.
+    pub status: String,
+    /// Entrants.
+    pub entrants: usize,
+    /// The champion's name, once finished.
+    pub champion: Option<String>,
+    /// When it was created, in ms since the epoch.
+    pub created_at: i64,
+}
+
+/// A player's tournaments, for the player's page.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerTournament {
+    /// The tournament's id.
+    pub id: i64,
+    /// The game.
+    pub game: String,
+    /// The player's entrant's rank in the current standings.
+    pub rank: usize,
+    /// How many entrants.
+    pub of: usize,
+    /// Whether the tournament is over.
+    pub finished: bool,
+    /// When it was created, in ms since the epoch.
+    pub created_at: i64,
+}
+
+fn events_of(tx: &rusqlite::Connection, id: i64) -> Result<Vec<Value>, Error> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT body FROM tournament_event WHERE tournament_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([id], |r| r.get::<_, String>(0))?;
+    rows.map(|b| {
+        serde_json::from_str(&b?)
+            .map_err(|e| Error::storage(format!("tournament {id}: an event is not JSON: {e}")))
+    })
+    .collect()
+}
+
+/// Seats an entrant's players as players of the history (new names become players).
+fn seat_entrant(tx: &Transaction, id: i64, entrant: usize, names: &[String]) -> Result<(), Error> {
+    for (seat, name) in names.iter().enumerate() {
+        let pid = find_or_create_player(tx, name)?;
+        tx.execute(
+            "INSERT INTO tournament_entrant (tournament_id, entrant, seat, player_id) VALUES (?1, ?2, ?3, ?4)",
+            params![id, entrant as i64, seat as i64, pid],
+        )?;
+    }
+    Ok(())
+}
+
+fn write_summary(tx: &Transaction, id: i64, t: &Tournament) -> Result<(), Error> {
+    let summary = t.summary();
+    tx.execute(
+        "UPDATE tournament SET status = ?2, summary = ?3, updated_at = ?4 WHERE id = ?1",
+        params![
+            id,
+            summary["status"].as_str(),
+            summary.to_string(),
+            now_ms()
+        ],
+    )?;
+    Ok(())
+}
+
+/// Appends one event, already accepted by the rules, to a tournament in an open transaction.
+fn append(
+    tx: &Transaction,
+    id: i64,
+    seq: usize,
+    event: &Value,
+    next: &Tournament,
+) -> Result<(), Error> {
+    tx.execute(
+        "INSERT INTO tournament_event (tournament_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
+        params![id, seq as i64, event.to_string(), now_ms()],
+    )?;
+    if event.get("enter").is_some() {
+        let e = next.field().entrants.len() - 1;
+        seat_entrant(tx, id, e, &next.field().entrants[e])?;
+    }
+    write_summary(tx, id, next)
+}
+
+/// The result a finished table match enters, from the game's typed result.
+fn result_event(round: i64, table: i64, uid: &str, state: &MatchState) -> Option<Value> {
+    let r = state.result()?;
+    let mut result = json!({
+        "round": round, "table": table, "winner": r.winner, "scores": r.scores, "match": uid,
+    });
+    if let Some(t) = r.twenties {
+        result["twenties"] = json!(t);
+    }
+    Some(json!({ "result": result }))
+}
+
+impl Store {
+    /// Creates a tournament from its setup (`bad_setup` when invalid).
+    pub fn new_tournament(&mut self, setup: &Value) -> Result<TournamentView, Error> {
+        let t = Tournament::setup(setup)?;
+        let uid = new_uid();
+        let now = now_ms();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO tournament (uid, setup, created_at, updated_at, status) VALUES (?1, ?2, ?3, ?3, 'registering')",
+            params![uid, setup.to_string(), now],
+        )?;
+        let id = tx.last_insert_rowid();
+        for (e, names) in t.field().entrants.iter().enumerate() {
+            seat_entrant(&tx, id, e, names)?;
+        }
+        write_summary(&tx, id, &t)?;
+        tx.commit()?;
+        self.tournament(id)
+    }
+
+    fn tournament_record(&self, id: i64) -> Result<(String, TournamentRecord), Error> {
+        let (uid, setup): (String, String) = self
+            .conn
+            .query_row(
+                "SELECT uid, setup FROM tournament WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no tournament {id}")))?;
+        let setup = serde_json::from_str(&setup)
+            .map_err(|e| Error::storage(format!("tournament {id}: setup is not JSON: {e}")))?;
+        let events = events_of(&self.conn, id)?;
+        Ok((uid, TournamentRecord { setup, events }))
+    }
+
+    fn tournament_state(&self, id: i64) -> Result<(String, TournamentRecord, Tournament), Error> {
+        let (uid, record) = self.tournament_record(id)?;
+        let state = record
+            .replay()
+            .map_err(|e| Error::storage(format!("tournament {id} no longer replays: {e}")))?;
+        Ok((uid, record, state))
+    }
+
+    /// A tournament, replayed.
+    pub fn tournament(&self, id: i64) -> Result<TournamentView, Error> {
+        let (uid, record, state) = self.tournament_state(id)?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT tm.tab, tm.match_id, m.status FROM tournament_match tm JOIN match m ON m.id = tm.match_id
+             WHERE tm.tournament_id = ?1 AND tm.round = ?2 ORDER BY tm.tab",
+        )?;
+        let tables = stmt
+            .query_map(params![id, state.round() as i64], |r| {
+                Ok(TableMatch {
+                    table: r.get(0)?,
+                    match_id: r.get(1)?,
+                    status: r.get(2)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(TournamentView {
+            id,
+            uid,
+            setup: record.setup,
+            events: record.events.len(),
+            summary: state.summary(),
+            tables,
+        })
+    }
+
+    /// Applies one event: checked by the rules, committed, then shown. On refusal nothing is
+    /// written.
+    pub fn tournament_event(&mut self, id: i64, event: &Value) -> Result<TournamentView, Error> {
+        let (_, record, state) = self.tournament_state(id)?;
+        let next = state.play_json(event).map_err(|r| r.error)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        append(&tx, id, record.events.len(), event, &next)?;
+        tx.commit()?;
+        self.tournament(id)
+    }
+
+    /// Takes back the last event. A round taken back unlinks the matches started for its
+    /// tables (they stay in the history); a late entry taken back forgets its players' link.
+    pub fn undo_tournament(&mut self, id: i64) -> Result<TournamentView, Error> {
+        let (_, mut record, before) = self.tournament_state(id)?;
+        let Some(last) = record.events.pop() else {
+            return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
+        };
+        let state = record
+            .replay()
+            .map_err(|e| Error::storage(format!("tournament {id} no longer replays: {e}")))?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq = ?2",
+            params![id, record.events.len() as i64],
+        )?;
+        if last.get("pair").is_some() {
+            tx.execute(
+                "DELETE FROM tournament_match WHERE tournament_id = ?1 AND round = ?2",
+                params![id, before.round() as i64],
+            )?;
+        }
+        if last.get("enter").is_some() {
+            tx.execute(
+                "DELETE FROM tournament_entrant WHERE tournament_id = ?1 AND entrant = ?2",
+                params![id, state.field().entrants.len() as i64],
+            )?;
+        }
+        write_summary(&tx, id, &state)?;
+        tx.commit()?;
+        self.tournament(id)
+    }
+
+    /// Starts (or opens again) the match of a table of the current round, linked to it.
+    pub fn start_table(&mut self, id: i64, table: usize) -> Result<MatchView, Error> {
+        let (_, _, t) = self.tournament_state(id)?;
+        let round = t.round() as i64;
+        let existing: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT match_id FROM tournament_match WHERE tournament_id = ?1 AND round = ?2 AND tab = ?3",
+                params![id, round, table as i64],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(m) = existing {
+            return self.view(m);
+        }
+        let pairing = t
+            .field()
+            .rounds
+            .last()
+            .and_then(|r| r.matches.iter().find(|m| m.table == table))
+            .ok_or_else(|| Error::illegal(format!("round {round} has no table {table}")))?;
+        if pairing.result.is_some() {
+            return Err(
+                Error::illegal(format!("table {table} already has a result"))
+                    .with_code("result_in"),
+            );
+        }
+        let sides: Vec<Vec<String>> = pairing
+            .sides
+            .iter()
+            .map(|&e| t.field().entrants[e].clone())
+            .collect();
+        let view = self.new_match(t.game(), t.rules(), &sides)?;
+        self.conn.execute(
+            "INSERT INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
+            params![view.id, id, round, table as i64],
+        )?;
+        Ok(view)
+    }
+
+    /// In the transaction that ends a match: if it was played for a tournament's table, its
+    /// result enters the tournament. A result the tournament refuses (a draw in a knockout, a
+    /// result typed by hand already) is left for the organiser; the match stands either way.
+    pub(crate) fn enter_table_result(
+        tx: &Transaction,
+        match_id: i64,
+        state: &MatchState,
+    ) -> Result<(), Error> {
+        let link: Option<(i64, i64, i64, String)> = tx
+            .query_row(
+                "SELECT tm.tournament_id, tm.round, tm.tab, m.uid FROM tournament_match tm
+                 JOIN match m ON m.id = tm.match_id WHERE tm.match_id = ?1",
+                [match_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let Some((tid, round, table, uid)) = link else {
+            return Ok(());
+        };
+        let Some(event) = result_event(round, table, &uid, state) else {
+            return Ok(());
+        };
+        let setup: String =
+            tx.query_row("SELECT setup FROM tournament WHERE id = ?1", [tid], |r| {
+                r.get(0)
+            })?;
+        let setup: Value = serde_json::from_str(&setup)
+            .map_err(|e| Error::storage(format!("tournament {tid}: setup is not JSON: {e}")))?;
+        let events = events_of(tx, tid)?;
+        let t = tournament::replay(&setup, &events)
+            .map_err(|e| Error::storage(format!("tournament {tid} no longer replays: {e}")))?;
+        if let Ok(next) = t.play_json(&event) {
+            append(tx, tid, events.len(), &event, &next)?;
+        }
+        Ok(())
+    }
+
+    /// In the transaction that undoes a match's last action: a result that match entered is
+    /// taken back too while it is still the tournament's last event.
+    pub(crate) fn take_back_table_result(tx: &Transaction, match_id: i64) -> Result<(), Error> {
+        let link: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT tm.tournament_id, m.uid FROM tournament_match tm JOIN match m ON m.id = tm.match_id
+                 WHERE tm.match_id = ?1",
+                [match_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some((tid, uid)) = link else {
+            return Ok(());
+        };
+        let mut events = events_of(tx, tid)?;
+        if events
+            .last()
+            .is_some_and(|e| e["result"]["match"] == uid.as_str())
+        {
+            events.pop();
+            tx.execute(
+                "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq = ?2",
+                params![tid, events.len() as i64],
+            )?;
+            let setup: String =
+                tx.query_row("SELECT setup FROM tournament WHERE id = ?1", [tid], |r| {
+                    r.get(0)
+                })?;
+            let setup: Value = serde_json::from_str(&setup)
+                .map_err(|e| Error::storage(format!("tournament {tid}: setup is not JSON: {e}")))?;
+            let t = tournament::replay(&setup, &events)
+                .map_err(|e| Error::storage(format!("tournament {tid} no longer replays: {e}")))?;
+            write_summary(tx, tid, &t)?;
+        }
+        Ok(())
+    }
+
+    /// Tournaments, most recently changed first.
+    pub fn tournaments(&self, limit: i64) -> Result<Vec<TournamentListItem>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, summary, created_at FROM tournament ORDER BY updated_at DESC, id DESC LIMIT ?1",
+        )?;
+        let rows = stmt.query_map([limit], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, summary, created_at) = row?;
+            let s: Value = summary
+                .and_then(|s| serde_json::from_str(&s).ok())
+                .unwrap_or(Value::Null);
+            let champion = s["champion"]
+                .as_u64()
+                .and_then(|c| s["entrants"][c as usize].as_str().map(str::to_string));
+            out.push(TournamentListItem {
+                id,
+                game: s["game"].as_str().unwrap_or_default().to_string(),
+                system: s["system"].as_str().unwrap_or_default().to_string(),
+                status: s["status"].as_str().unwrap_or_default().to_string(),
+                entrants: s["entrants"].as_array().map_or(0, Vec::len),
+                champion,
+                created_at,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The tournaments a player entered, with the rank of the player's entrant.
+    pub fn player_tournaments(&self, player: i64) -> Result<Vec<PlayerTournament>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT t.id, te.entrant, t.summary, t.created_at FROM tournament_entrant te
+             JOIN tournament t ON t.id = te.tournament_id WHERE te.player_id = ?1 ORDER BY t.created_at DESC",
+        )?;
+        let rows = stmt.query_map([player], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, entrant, summary, created_at) = row?;
+            let s: Value = summary
+                .and_then(|s| serde_json::from_str(&s).ok())
+                .unwrap_or(Value::Null);
+            let standings = s["standings"].as_array().cloned().unwrap_or_default();
+            let Some(rank) = standings
+                .iter()
+                .find(|r| r["entrant"] == entrant)
+                .and_then(|r| r["rank"].as_u64())
+            else {
+                continue;
+            };
+            out.push(PlayerTournament {
+                id,
+                game: s["game"].as_str().unwrap_or_default().to_string(),
+                rank: rank as usize,
+                of: standings.len(),
+                finished: s["status"] == "finished",
+                created_at,
+            });
+        }
+        Ok(out)
+    }
+
+    /// A tournament's record with its matches: `{"format", "id", "created_at", "tournament",
+    /// "events", "matches": [match records with their "table": {"round", "table"}]}`.
+    pub fn export_tournament(&self, id: i64) -> Result<Value, Error> {
+        let (uid, record) = self.tournament_record(id)?;
+        let created: i64 = self.conn.query_row(
+            "SELECT created_at FROM tournament WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT match_id, round, tab FROM tournament_match WHERE tournament_id = ?1 ORDER BY round, tab",
+        )?;
+        let links: Vec<(i64, i64, i64)> = stmt
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut matches = Vec::new();
+        for (m, round, table) in links {
+            let mut rec = self.export_match(m)?;
+            rec["table"] = json!({"round": round, "table": table});
+            matches.push(rec);
+        }
+        Ok(json!({
+            "format": tournament::FORMAT,
+            "id": uid,
+            "created_at": iso(created),
+            "tournament": record.setup,
+            "events": record.events,
+            "matches": matches,
+        }))
+    }
+
+    /// Adds an exported tournament with its matches; a tournament already there (same id) is
+    /// left as it is and its id returned. Checked whole first: nothing is written if the
+    /// tournament or one of its matches does not replay.
+    pub fn import_tournament(&mut self, value: &Value) -> Result<i64, Error> {
+        let record = TournamentRecord::from_value(value)?;
+        let t = record.replay()?;
+        let uid = value["id"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(new_uid);
+        if let Some(id) = self
+            .conn
+            .query_row("SELECT id FROM tournament WHERE uid = ?1", [&uid], |r| {
+                r.get(0)
+            })
+            .optional()?
+        {
+            return Ok(id);
+        }
+        let matches = value["matches"].as_array().cloned().unwrap_or_default();
+        let created = value["created_at"]
+            .as_str()
+            .and_then(parse_iso)
+            .unwrap_or_else(now_ms);
+        // Matches first (their own import is one transaction each and skips those present),
+        // then the tournament and its links in one transaction.
+        let mut links = Vec::new();
+        for m in &matches {
+            let round = m["table"]["round"].as_i64();
+            let table = m["table"]["table"].as_i64();
+            let (Some(round), Some(table)) = (round, table) else {
+                return Err(Error::bad_record("a tournament's match needs its table"));
+            };
+            self.import(&json!({"format": 1, "matches": [m]}).to_string())?;
+            let mid: i64 = self.conn.query_row(
+                "SELECT id FROM match WHERE uid = ?1",
+                [m["id"].as_str().unwrap_or_default()],
+                |r| r.get(0),
+            )?;
+            links.push((mid, round, table));
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO tournament (uid, setup, created_at, updated_at, status) VALUES (?1, ?2, ?3, ?3, 'registering')",
+            params![uid, record.setup.to_string(), created],
+        )?;
+        let id = tx.last_insert_rowid();
+        for (seq, e) in record.events.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO tournament_event (tournament_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
+                params![id, seq as i64, e.to_string(), created],
+            )?;
+        }
+        for (e, names) in t.field().entrants.iter().enumerate() {
+            seat_entrant(&tx, id, e, names)?;
+        }
+        for (mid, round, table) in links {
+            tx.execute(
+                "INSERT OR IGNORE INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
+                params![mid, id, round, table],
+            )?;
+        }
+        write_summary(&tx, id, &t)?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Deletes a tournament and its events; its matches stay in the history.
+    pub fn delete_tournament(&mut self, id: i64) -> Result<(), Error> {
+        let n = self
+            .conn
+            .execute("DELETE FROM tournament WHERE id = ?1", [id])?;
+        if n == 0 {
+            return Err(Error::not_found(format!("no tournament {id}")));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,194 @@
+//! Tournaments in the history: events committed before they show, a table's match feeding its
+//! result by itself (and taking it back on undo), undo of events, resume after a restart,
+//! export and import with the matches, players' tournaments, and the upgrade of an old file.
+
+use partie_core::store::{migrations, Store};
+use partie_core::ErrorKind;
+use rusqlite::Connection;
+use serde_json::{json, Value};
+
+/// A Mölkky game (best of 1) side 0 wins 50 to 4: 12, 12, 12, 12, 2 against 1, 1, 1, 1.
+const WIN_FOR_SIDE_0: [&str; 9] = [
+    "[12]", "[1]", "[12]", "[1]", "[12]", "[1]", "[12]", "[1]", "[2]",
+];
+
+fn four_entrants() -> Value {
+    json!({"game": "molkky", "system": "round_robin",
+           "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]})
+}
+
+fn play_out(store: &mut Store, match_id: i64) {
+    for pins in WIN_FOR_SIDE_0 {
+        let pins: Value = serde_json::from_str(pins).unwrap();
+        store.play(match_id, &json!({ "pins": pins })).unwrap();
+    }
+}
+
+#[test]
+fn a_table_match_enters_its_result_when_it_ends_and_undo_takes_it_back() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    assert_eq!(t.summary["status"], "registering");
+    let t = store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    // Round 1 of the circle: Anna v Dora at table 0, Bea v Cyril at table 1.
+    assert_eq!(t.summary["pairings"][0]["sides"], json!([0, 3]));
+    let m = store.start_table(t.id, 0).unwrap();
+    assert_eq!(
+        m.sides,
+        vec![vec!["Anna".to_string()], vec!["Dora".to_string()]]
+    );
+    // Starting it again opens the same match.
+    assert_eq!(store.start_table(t.id, 0).unwrap().id, m.id);
+    play_out(&mut store, m.id);
+
+    let t = store.tournament(t.id).unwrap();
+    let result = &t.summary["pairings"][0]["result"];
+    assert_eq!(result["winner"], 0);
+    assert_eq!(result["scores"], json!([1, 0]), "Mölkky counts legs won");
+    assert_eq!(t.summary["standings"][0]["name"], "Anna");
+    assert_eq!(t.summary["standings"][0]["match_points"], 2);
+    assert_eq!(t.tables[0].status, "won");
+
+    // Undo of the match's last throw takes the result back in the same commit.
+    store.undo(m.id).unwrap();
+    let t = store.tournament(t.id).unwrap();
+    assert_eq!(t.summary["pairings"][0]["result"], Value::Null);
+    assert_eq!(t.events, 1);
+    // Played again, it enters once more.
+    store.play(m.id, &json!({"pins": [2]})).unwrap();
+    assert_eq!(store.tournament(t.id).unwrap().events, 2);
+}
+
+#[test]
+fn a_result_typed_by_hand_stands_and_the_match_does_not_enter_a_second_one() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let m = store.start_table(t.id, 0).unwrap();
+    store
+        .tournament_event(
+            t.id,
+            &json!({"result": {"round": 1, "table": 0, "winner": 1, "scores": [0, 1]}}),
+        )
+        .unwrap();
+    play_out(&mut store, m.id);
+    let t = store.tournament(t.id).unwrap();
+    assert_eq!(t.events, 2);
+    assert_eq!(t.summary["pairings"][0]["result"]["winner"], 1);
+    // A table with a result cannot start a new match.
+    let err = store.start_table(t.id, 0).map(|v| v.id);
+    assert_eq!(err, Ok(m.id), "the match already linked opens again");
+    let err = store.start_table(t.id, 5).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::IllegalAction);
+}
+
+#[test]
+fn a_refused_event_writes_nothing_and_undo_takes_back_events_one_by_one() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    for (event, kind) in [
+        (json!({"pair": {}}), ErrorKind::IllegalAction),
+        (
+            json!({"result": {"round": 2, "table": 0, "winner": 0, "scores": [1, 0]}}),
+            ErrorKind::IllegalAction,
+        ),
+        (
+            json!({"result": {"round": 1, "table": 0, "winner": 3, "scores": [1, 0]}}),
+            ErrorKind::BadAction,
+        ),
+        (json!({"enter": ["Emil"]}), ErrorKind::IllegalAction),
+        (json!("pair"), ErrorKind::BadAction),
+    ] {
+        let err = store.tournament_event(t.id, &event).unwrap_err();
+        assert_eq!(err.kind, kind, "{event}");
+        assert_eq!(
+            store.tournament(t.id).unwrap().events,
+            1,
+            "{event} wrote nothing"
+        );
+    }
+    let m = store.start_table(t.id, 1).unwrap();
+    let t = store.undo_tournament(t.id).unwrap();
+    assert_eq!(t.summary["status"], "registering");
+    assert!(t.tables.is_empty());
+    // The match started for the round taken back stays in the history, unlinked.
+    assert_eq!(store.view(m.id).unwrap().id, m.id);
+    let t = store.undo_tournament(t.id);
+    assert_eq!(t.unwrap_err().kind, ErrorKind::IllegalAction);
+    assert_eq!(store.tournament(99).unwrap_err().kind, ErrorKind::NotFound);
+    let bad = store.new_tournament(&json!({"game": "molkky", "system": "ladder", "entrants": []}));
+    assert_eq!(bad.unwrap_err().kind, ErrorKind::BadSetup);
+}
+
+#[test]
+fn a_restart_resumes_the_tournament_and_export_import_keeps_it_with_its_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (mut store, _) = Store::open(&path).unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let m = store.start_table(t.id, 0).unwrap();
+    play_out(&mut store, m.id);
+    store
+        .tournament_event(
+            t.id,
+            &json!({"result": {"round": 1, "table": 1, "winner": null, "scores": [0, 0]}}),
+        )
+        .unwrap();
+    let before = store.tournament(t.id).unwrap();
+    drop(store);
+
+    let (store, _) = Store::open(&path).unwrap();
+    let after = store.tournament(t.id).unwrap();
+    assert_eq!(after.summary, before.summary);
+    assert_eq!(after.events, 3);
+
+    let exported = store.export_tournament(t.id).unwrap();
+    assert_eq!(exported["matches"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        exported["matches"][0]["table"],
+        json!({"round": 1, "table": 0})
+    );
+    // The export is a tournament record: the command line reads it.
+    let replayed = partie_core::tournament::TournamentRecord::from_value(&exported)
+        .unwrap()
+        .replay()
+        .unwrap();
+    assert_eq!(replayed.summary(), before.summary);
+
+    let mut other = Store::open_in_memory().unwrap();
+    let id = other.import_tournament(&exported).unwrap();
+    let imported = other.tournament(id).unwrap();
+    assert_eq!(imported.summary, before.summary);
+    assert_eq!(imported.tables.len(), 1);
+    assert_eq!(imported.tables[0].status, "won");
+    // Importing it again adds nothing.
+    assert_eq!(other.import_tournament(&exported).unwrap(), id);
+    assert_eq!(other.tournaments(10).unwrap().len(), 1);
+
+    // Anna's page lists the tournament with her rank.
+    let anna = other
+        .players()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "Anna")
+        .unwrap();
+    let mine = other.player_tournaments(anna.id).unwrap();
+    assert_eq!(mine.len(), 1);
+    assert_eq!((mine[0].rank, mine[0].of, mine[0].finished), (1, 4, false));
+}
+
+#[test]
+fn a_file_from_before_tournaments_is_upgraded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations::migrate_to(&mut conn, 4).unwrap();
+    }
+    let (mut store, _) = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), migrations::latest());
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    assert_eq!(store.tournaments(10).unwrap()[0].id, t.id);
+}

@@ -11,6 +11,60 @@ use serde_json::{Map, Value};
 /// The games this build knows, by their record name.
 pub const GAMES: &[&str] = &["molkky", "molkkout", "crokinole", "morris", "boulomania"];
 
+/// The action keys of every game (`records.md` section 1): Mölkky's and the mölkkout's `pins`,
+/// Crokinole's `twenty`, `round` and `starter`, Boulomania's `jack`, `point`, `shoot` and
+/// `shoot_jack`. They are reserved in every game: an action has exactly one, and never one of
+/// another game (a Morris action is a token string, not an object).
+pub const ACTION_KEYS: &[&str] = &[
+    "pins",
+    "twenty",
+    "round",
+    "starter",
+    "jack",
+    "point",
+    "shoot",
+    "shoot_jack",
+];
+
+/// The action key of an action object, for a game whose action keys are `own` (`game` names
+/// it in the detail): `None` when it has none, `bad_action` when it has two or more, or one
+/// that is not the game's. An action is never half-played.
+pub fn action_key(
+    action: &Map<String, Value>,
+    own: &[&str],
+    game: &str,
+) -> Result<Option<&'static str>, Error> {
+    let mut present = ACTION_KEYS
+        .iter()
+        .copied()
+        .filter(|k| action.contains_key(*k));
+    let key = present.next();
+    if let (Some(first), Some(second)) = (key, present.next()) {
+        return Err(Error::bad_action(format!(
+            "an action has one action key, not both {first:?} and {second:?}"
+        ))
+        .with_code("two_action_keys"));
+    }
+    match key {
+        Some(k) if !own.contains(&k) => {
+            Err(Error::bad_action(format!("{k:?} is not an action of {game}")).with_code("shape"))
+        }
+        k => Ok(k),
+    }
+}
+
+/// An optional key of an action: `None` when it is absent; given as `null` it is `bad_action`
+/// (`null` is a value, not a missing key).
+pub fn optional<'a>(action: &'a Map<String, Value>, key: &str) -> Result<Option<&'a Value>, Error> {
+    match action.get(key) {
+        Some(Value::Null) => Err(Error::bad_action(format!(
+            "{key:?} is given as null: leave it out or give a value"
+        ))
+        .with_code("null_value")),
+        v => Ok(v),
+    }
+}
+
 /// A refused action: the error, and the state exactly as it was before the action.
 #[derive(Debug, Clone)]
 pub struct Refused<S> {

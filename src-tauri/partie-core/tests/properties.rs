@@ -1,7 +1,11 @@
 //! Property tests: random throw sequences never panic, scores stay in 0..=target, and undoing
-//! an action then applying it again gives the same state.
+//! an action then applying it again gives the same state. Odd input (issue 20): an action with
+//! a key it does not use plays as without it; a second action key, an optional key given as
+//! `null` or a value of the wrong JSON type is `bad_action` and changes nothing.
 
-use partie_core::{MatchState, Record};
+use partie_core::boulomania::ai::plans;
+use partie_core::rng::Rng;
+use partie_core::{ErrorKind, Game, MatchState, Record};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -182,5 +186,293 @@ proptest! {
         }
         let record = Record { format: 1, game: "crokinole".into(), rules, sides, actions: applied };
         prop_assert_eq!(record.replay().unwrap(), state);
+    }
+}
+
+/// Any JSON value, small: scalars, lists and objects two levels deep.
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-3i64..20).prop_map(Value::from),
+        "[a-z0-9 ]{0,5}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(2, 8, 3, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::from),
+            proptest::collection::btree_map("[a-z0-9]{1,4}", inner, 0..3)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// The action keys of every game, as `records.md` section 1 lists them.
+const ACTION_KEYS: [&str; 8] = [
+    "pins",
+    "twenty",
+    "round",
+    "starter",
+    "jack",
+    "point",
+    "shoot",
+    "shoot_jack",
+];
+
+/// The JSON type a key takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Number,
+    List,
+    Object,
+    Bool,
+    Text,
+}
+
+/// The keys an action uses, with their types, by the game pages: its action key (if it has
+/// one) and the optional keys that go with it.
+fn used_keys(action: &Map<String, Value>) -> Vec<(&'static str, Kind)> {
+    use Kind::*;
+    let key = ACTION_KEYS.into_iter().find(|k| action.contains_key(*k));
+    match key {
+        Some("pins") | None => vec![("pins", List), ("foul", Bool)],
+        Some("point") => vec![("point", List), ("to", Text), ("via", Object)],
+        Some("shoot") => vec![("shoot", Number), ("die", Number), ("via", Object)],
+        Some("round") => vec![("round", Object)],
+        Some(k) => vec![(k, Number)],
+    }
+    .into_iter()
+    .filter(|(k, _)| action.contains_key(*k) || matches!(*k, "foul" | "to" | "via"))
+    .collect()
+}
+
+/// A value of the wrong JSON type for `kind`, made from any value (for a list of numbers, a
+/// list holding a string).
+fn wrong_type(kind: Kind, v: Value) -> Value {
+    let right = match kind {
+        Kind::Number => v.is_number(),
+        Kind::List => v.is_array(),
+        Kind::Object => v.is_object(),
+        Kind::Bool => v.is_boolean(),
+        Kind::Text => v.is_string(),
+    };
+    match (right, kind) {
+        (false, _) => v,
+        (true, Kind::List) => json!([v.to_string()]),
+        (true, _) => json!([v]),
+    }
+}
+
+/// One change made to an action that the rules accept or refuse as given.
+#[derive(Debug, Clone)]
+enum Mutation {
+    /// A key the action does not use, with any value: ignored.
+    Unused(usize, Value),
+    /// A second action key (of this game or another), with any value: `bad_action`.
+    SecondKey(usize, Value),
+    /// A key the action uses given as `null` (an optional key too): `bad_action`.
+    Null(usize),
+    /// A key the action uses given a value of the wrong JSON type: `bad_action`.
+    WrongType(usize, Value),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), any_json()).prop_map(|(i, v)| Mutation::Unused(i, v)),
+        (any::<usize>(), any_json()).prop_map(|(i, v)| Mutation::SecondKey(i, v)),
+        any::<usize>().prop_map(Mutation::Null),
+        (any::<usize>(), any_json()).prop_map(|(i, v)| Mutation::WrongType(i, v)),
+    ]
+}
+
+/// The action changed by `m`, and whether it must be refused as `bad_action` (else it must
+/// play exactly as the action itself). `own` are the action keys of the game.
+fn mutate(action: &Value, m: &Mutation, own: &[&str]) -> (Value, bool) {
+    let Some(obj) = action.as_object() else {
+        // A Morris token: any object or other non-string is malformed.
+        return match m {
+            Mutation::Unused(_, v) | Mutation::SecondKey(_, v) | Mutation::WrongType(_, v) => {
+                let key = ACTION_KEYS[0];
+                (json!({ key: action, "at": v }), true)
+            }
+            Mutation::Null(_) => (Value::Null, true),
+        };
+    };
+    let used = used_keys(obj);
+    let mut out = obj.clone();
+    let bad = match m {
+        Mutation::Unused(i, v) => {
+            let names: Vec<&str> = ["at", "note", "foul", "to", "via", "die", "side", "zone"]
+                .into_iter()
+                .filter(|k| !used.iter().any(|(u, _)| u == k))
+                .collect();
+            out.insert(names[i % names.len()].to_string(), v.clone());
+            false
+        }
+        Mutation::SecondKey(i, v) => {
+            // An action without an action key (a Mölkky foul alone) takes a key of another
+            // game: the game's own key would make it a whole action.
+            let has_key = ACTION_KEYS.iter().any(|k| obj.contains_key(*k));
+            let others: Vec<&str> = ACTION_KEYS
+                .into_iter()
+                .filter(|k| !obj.contains_key(*k) && (has_key || !own.contains(k)))
+                .collect();
+            out.insert(others[i % others.len()].to_string(), v.clone());
+            true
+        }
+        Mutation::Null(i) => {
+            out.insert(used[i % used.len()].0.to_string(), Value::Null);
+            true
+        }
+        Mutation::WrongType(i, v) => {
+            let (key, kind) = used[i % used.len()];
+            out.insert(key.to_string(), wrong_type(kind, v.clone()));
+            true
+        }
+    };
+    (Value::Object(out), bad)
+}
+
+/// Plays `action` in `state` changed by `m`, and checks the answer against the action's own.
+fn check_mutation(
+    state: &MatchState,
+    action: &Value,
+    m: &Mutation,
+    own: &[&str],
+) -> Result<(), TestCaseError> {
+    let (changed, bad) = mutate(action, m, own);
+    let got = state.clone().play(&changed);
+    if bad {
+        match got {
+            Ok(_) => prop_assert!(false, "{} accepted, expected bad_action", changed),
+            Err(r) => {
+                prop_assert_eq!(
+                    r.error.kind,
+                    ErrorKind::BadAction,
+                    "{}: {}",
+                    changed,
+                    r.error
+                );
+                prop_assert_eq!(
+                    &r.state,
+                    state,
+                    "{}: the refusal changed the state",
+                    changed
+                );
+            }
+        }
+    } else {
+        let want = state.clone().play(action);
+        match (got, want) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b, "{} played unlike {}", changed, action),
+            (Err(a), Err(b)) => {
+                prop_assert_eq!(a.error.kind, b.error.kind, "{} unlike {}", changed, action);
+                prop_assert_eq!(a.state, b.state);
+            }
+            (a, b) => prop_assert!(
+                false,
+                "{} gave {:?}, {} gave {:?}",
+                changed,
+                a.map(|_| ()).map_err(|r| r.error),
+                action,
+                b.map(|_| ()).map_err(|r| r.error)
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// Plays `actions` from `state`, checking a mutation of each before it is played as given.
+fn play_mutated(
+    mut state: MatchState,
+    actions: &[Value],
+    mutations: &[Mutation],
+    own: &[&str],
+) -> Result<MatchState, TestCaseError> {
+    for (a, m) in actions.iter().zip(mutations.iter().cycle()) {
+        check_mutation(&state, a, m, own)?;
+        state = match state.play(a) {
+            Ok(next) => next,
+            Err(r) => r.state,
+        };
+    }
+    Ok(state)
+}
+
+/// A throw, a foul written alone, or a throw with a stray key.
+fn any_throw() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        6 => throw(),
+        1 => Just(json!({"foul": true})),
+        1 => Just(json!({"pins": [3], "foul": false, "at": "2026-06-01T14:00:00Z"})),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn odd_molkky_throws_answer_the_contracts_kinds(
+        (game, rules, sides) in setup(),
+        throws in proptest::collection::vec(any_throw(), 1..150),
+        mutations in proptest::collection::vec(mutation(), 1..20),
+    ) {
+        let state = MatchState::setup(&game, &rules, &sides).unwrap();
+        play_mutated(state, &throws, &mutations, &["pins"])?;
+    }
+
+    #[test]
+    fn odd_crokinole_actions_answer_the_contracts_kinds(
+        (rules, sides) in crokinole_setup(),
+        picks in proptest::collection::vec(crokinole_action(3), 1..80),
+        mutations in proptest::collection::vec(mutation(), 1..20),
+    ) {
+        let state = MatchState::setup("crokinole", &rules, &sides).unwrap();
+        play_mutated(state, &picks, &mutations, &["twenty", "round", "starter"])?;
+    }
+
+    #[test]
+    fn odd_boulomania_actions_answer_the_contracts_kinds(
+        seed in any::<u64>(),
+        balls in 1u8..=4,
+        target in 1u32..=4,
+        mutations in proptest::collection::vec(mutation(), 1..20),
+    ) {
+        let rules = json!({"balls": balls, "target": target}).as_object().unwrap().clone();
+        let sides = vec![vec!["A".to_string()], vec!["B".to_string(), "C".to_string()]];
+        let mut state = MatchState::setup("boulomania", &rules, &sides).unwrap();
+        let mut rng = Rng::new(seed);
+        let own = ["jack", "point", "shoot", "shoot_jack"];
+        let mut n = 0;
+        // Random legal actions (the roll, then one of the choices it opens) to the end, and
+        // one more after it.
+        loop {
+            let MatchState::Boulomania(g) = &state else { unreachable!() };
+            let action = if g.is_over() || g.jack_due() {
+                json!({"jack": 1 + rng.below(6)})
+            } else {
+                let options = plans(g);
+                let plan = options[rng.below(options.len() as u64) as usize];
+                let dice: Vec<u8> = (0..plan.dice()).map(|_| 1 + rng.below(6) as u8).collect();
+                let outcomes = g.outcomes(&plan.with_dice(&dice));
+                outcomes[rng.below(outcomes.len() as u64) as usize].0.to_json()
+            };
+            let over = g.is_over();
+            state = play_mutated(state, &[action], &mutations[n % mutations.len()..][..1], &own)?;
+            n += 1;
+            if over || n > 2_000 {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn odd_morris_actions_are_bad_actions(
+        tokens in proptest::collection::vec(prop_oneof![Just("d6"), Just("a1"), Just("g7"), Just("xd6")], 1..8),
+        mutations in proptest::collection::vec(mutation(), 1..8),
+    ) {
+        let sides = vec![vec!["A".to_string()], vec!["B".to_string()]];
+        let state = MatchState::setup("morris", &Map::new(), &sides).unwrap();
+        let actions: Vec<Value> = tokens.iter().map(|t| json!(t)).collect();
+        play_mutated(state, &actions, &mutations, &[])?;
     }
 }

@@ -2,6 +2,7 @@
 
 use super::board::Board;
 use crate::error::Error;
+use crate::game::{action_key, optional};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -59,7 +60,7 @@ fn die(v: &Value, what: &str) -> Result<u8, Error> {
 
 fn via(o: &Map<String, Value>) -> Result<Via, Error> {
     let mut out = Via::new();
-    let Some(v) = o.get("via") else {
+    let Some(v) = optional(o, "via")? else {
         return Ok(out);
     };
     let map = v
@@ -83,19 +84,22 @@ fn via(o: &Map<String, Value>) -> Result<Via, Error> {
 }
 
 impl Action {
-    /// Reads an action; a malformed one (unknown shape, a die of 7, a square that does not
-    /// exist, a choice no roll could open) is `bad_action`.
+    /// Reads an action; a malformed one (unknown shape, two action keys, a die of 7, a square
+    /// that does not exist, a choice no roll could open, `to` or `via` given as `null`) is
+    /// `bad_action`. Keys the action does not use are ignored.
     pub fn from_json(v: &Value) -> Result<Action, Error> {
         let o = v
             .as_object()
             .ok_or_else(|| bad(format!("a Boulomania action is an object, not {v}")))?;
-        if let Some(j) = o.get("jack") {
-            return die(j, "the jack's square").map(Action::Jack);
+        let key = action_key(o, &["jack", "point", "shoot", "shoot_jack"], "Boulomania")?;
+        if key == Some("jack") {
+            return die(&o["jack"], "the jack's square").map(Action::Jack);
         }
-        if let Some(d) = o.get("shoot_jack") {
-            return die(d, "the die").map(Action::ShootJack);
+        if key == Some("shoot_jack") {
+            return die(&o["shoot_jack"], "the die").map(Action::ShootJack);
         }
-        if let Some(t) = o.get("shoot") {
+        if key == Some("shoot") {
+            let t = &o["shoot"];
             let target = t
                 .as_u64()
                 .filter(|t| (1..=18).contains(t))
@@ -108,7 +112,8 @@ impl Action {
                 via: via(o)?,
             });
         }
-        if let Some(p) = o.get("point") {
+        if key == Some("point") {
+            let p = &o["point"];
             let arr = p
                 .as_array()
                 .filter(|a| a.len() == 2 || a.len() == 3)
@@ -117,8 +122,8 @@ impl Action {
                 .iter()
                 .map(|d| die(d, "a die"))
                 .collect::<Result<Vec<u8>, Error>>()?;
-            let to = match o.get("to") {
-                None | Some(Value::Null) => None,
+            let to = match optional(o, "to")? {
+                None => None,
                 Some(t) => {
                     let double = dice.len() == 2 && dice[0] == dice[1];
                     let to = match t.as_str() {

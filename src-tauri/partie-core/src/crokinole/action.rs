@@ -1,6 +1,7 @@
 //! Crokinole's actions: a 20 sunk during the round, the round's count, the loser's choice.
 
 use crate::error::Error;
+use crate::game::{action_key, optional};
 use serde_json::Value;
 
 /// The zones of a count, the bowl of 20s first, with their values.
@@ -58,24 +59,21 @@ fn counts(v: &Value, zone: &str, sides: usize) -> Result<Vec<u32>, Error> {
 }
 
 impl Action {
-    /// Reads an action for a game of `sides` sides. Keys an action does not use are ignored.
+    /// Reads an action for a game of `sides` sides. Keys an action does not use are ignored,
+    /// except the action keys of every game: an action has exactly one.
     pub fn from_json(v: &Value, sides: usize) -> Result<Self, Error> {
         let shape = || {
             Error::bad_action("a Crokinole action is {\"twenty\": side}, {\"round\": {...}} or {\"starter\": side}").with_code("shape")
         };
         let obj = v.as_object().ok_or_else(shape)?;
-        let present: Vec<&str> = ["twenty", "round", "starter"]
-            .into_iter()
-            .filter(|k| obj.contains_key(*k))
-            .collect();
-        match present.as_slice() {
-            ["twenty"] => Ok(Action::Twenty(side_index(&obj["twenty"], "twenty", sides)?)),
-            ["starter"] => Ok(Action::Starter(side_index(
+        match action_key(obj, &["twenty", "round", "starter"], "Crokinole")? {
+            Some("twenty") => Ok(Action::Twenty(side_index(&obj["twenty"], "twenty", sides)?)),
+            Some("starter") => Ok(Action::Starter(side_index(
                 &obj["starter"],
                 "starter",
                 sides,
             )?)),
-            ["round"] => {
+            Some("round") => {
                 let round = obj["round"].as_object().ok_or_else(shape)?;
                 if let Some(k) = round.keys().find(|k| !ZONES.iter().any(|(z, _)| z == k)) {
                     return Err(Error::bad_action(format!(
@@ -83,7 +81,7 @@ impl Action {
                     ))
                     .with_code("no_such_zone"));
                 }
-                let zone = |z: &str| round.get(z).map(|v| counts(v, z, sides)).transpose();
+                let zone = |z: &str| optional(round, z)?.map(|v| counts(v, z, sides)).transpose();
                 let zero = || vec![0; sides];
                 Ok(Action::Round(RoundCounts {
                     twenties: zone("20")?,

@@ -1,6 +1,7 @@
 //! A throw of the mölkky: which pins fell, or a miss, or a foul.
 
 use crate::error::Error;
+use crate::game::{action_key, optional};
 use serde_json::Value;
 
 /// The pins in their starting formation, back row first, as they stand seen from the
@@ -48,13 +49,15 @@ impl Throw {
         }
     }
 
-    /// Reads `{"pins": [...], "foul": bool}`; other keys (such as `at`) are ignored.
+    /// Reads `{"pins": [...], "foul": bool}`; other keys (such as `at`) are ignored, but not
+    /// another game's action key, and `foul` is `true` or `false`, never `null`.
     pub fn from_json(v: &Value) -> Result<Self, Error> {
         let obj = v.as_object().ok_or_else(|| {
             Error::bad_action("a throw is an object such as {\"pins\": [7]}").with_code("shape")
         })?;
-        let foul = match obj.get("foul") {
-            None | Some(Value::Null) => false,
+        action_key(obj, &["pins"], "Mölkky")?;
+        let foul = match optional(obj, "foul")? {
+            None => false,
             Some(Value::Bool(b)) => *b,
             Some(_) => {
                 return Err(Error::bad_action("\"foul\" must be true or false").with_code("shape"))

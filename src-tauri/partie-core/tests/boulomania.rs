@@ -80,3 +80,25 @@ fn the_expected_value_player_beats_the_casual_one() {
         wins[1]
     );
 }
+
+/// The final position stays on the board once the game is won (issue 20), yet two ways of
+/// winning with the same score are still one choice, not a question.
+#[test]
+fn two_ways_to_the_same_win_are_one_choice() {
+    let mut g = game(json!({"target": 1, "balls": 1}));
+    for a in [json!({"jack": 3}), json!({"point": [3, 4]})] {
+        g = g.play(&Action::from_json(&a).unwrap()).unwrap();
+    }
+    let roll = |d: u8| Action::from_json(&json!({"point": [d, d]})).unwrap();
+    // 5-5: jack square 5 or square 10, and side 0 wins 1-0 either way.
+    let same = g.outcomes(&roll(5));
+    assert_eq!(
+        same.len(),
+        1,
+        "{:?}",
+        same.iter().map(|o| &o.0).collect::<Vec<_>>()
+    );
+    assert_eq!(same[0].1.summary()["scores"], json!([1, 0]));
+    // 4-4: jack square 4 wins, square 8 makes a null mène: a choice to ask.
+    assert_eq!(g.outcomes(&roll(4)).len(), 2);
+}

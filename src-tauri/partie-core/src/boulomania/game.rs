@@ -224,7 +224,8 @@ impl Boulomania {
         }
     }
 
-    /// Ends the mène: scores, the next starter, the game's end.
+    /// Ends the mène: scores, the next starter, the game's end. A mène that wins the game
+    /// stays on the board as the final position: no fresh mène follows it.
     fn end_mene(&mut self, end: MeneEnd) {
         self.mene_points.push(end.winner);
         if let Some((w, pts)) = end.winner {
@@ -236,6 +237,9 @@ impl Boulomania {
         }
         self.events.push(json!({"event": "mene_end", "reason": end.reason, "winner": end.winner.map(|w| w.0), "points": end.winner.map(|w| w.1)}));
         self.last_mene = Some(end);
+        if self.winner.is_some() {
+            return;
+        }
         self.mene += 1;
         self.jack = None;
         self.field.clear();
@@ -498,11 +502,13 @@ impl Boulomania {
                     }
                 }
             }
+            // Two ways to win the game with the same score are one outcome, though the final
+            // positions they leave differ.
             let same = out.iter().any(|(_, o)| {
-                o.field == next.field
-                    && o.jack == next.jack
-                    && o.mene == next.mene
+                o.mene == next.mene
                     && o.scores == next.scores
+                    && ((o.winner.is_some() && next.winner.is_some())
+                        || (o.field == next.field && o.jack == next.jack))
             });
             if !same {
                 out.push((candidate, next));
@@ -627,7 +633,7 @@ impl Game for Boulomania {
             "turn": (!over).then_some(self.turn),
             "scores": self.scores,
             "mene": self.mene,
-            "phase": if self.jack_due() || over { "jack" } else { "play" },
+            "phase": if self.jack_due() { "jack" } else { "play" },
             "jack": self.jack,
             "balls": balls,
             "in_hand": self.in_hand,

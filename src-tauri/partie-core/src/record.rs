@@ -40,22 +40,52 @@ impl Record {
         }
     }
 
-    /// Reads a record from JSON text; `bad_record` when it is not one.
+    /// Reads a record from JSON text; `bad_record` when it is not one (see [`Record::from_value`]).
     pub fn from_json(text: &str) -> Result<Self, Error> {
         if text.len() > MAX_RECORD_BYTES {
             return Err(Error::bad_record(format!(
                 "record is larger than {MAX_RECORD_BYTES} bytes"
             )));
         }
-        let record: Record = serde_json::from_str(text)
-            .map_err(|e| Error::bad_record(format!("not a record: {e}")))?;
-        if record.format != FORMAT {
-            return Err(Error::bad_record(format!(
-                "unknown record format {}",
-                record.format
-            )));
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| Error::bad_record(format!("not a record: not JSON: {e}")))?;
+        Record::from_value(value)
+    }
+
+    /// Reads a record from its JSON value (`records.md` sections 1 and 4). It is `bad_record`
+    /// when it is not a record at all: not an object, a missing or wrong `format`, no `game`,
+    /// `actions` that is not a list. A record whose `rules` or `sides` have the wrong JSON type
+    /// (`null` included) is `bad_setup`, like any other invalid setup. Other keys are ignored.
+    pub fn from_value(value: Value) -> Result<Self, Error> {
+        let Value::Object(mut obj) = value else {
+            return Err(Error::bad_record("not a record: a record is a JSON object"));
+        };
+        match obj.get("format") {
+            Some(f) if f.as_u64() == Some(u64::from(FORMAT)) => {}
+            Some(f) => return Err(Error::bad_record(format!("unknown record format {f}"))),
+            None => return Err(Error::bad_record("not a record: it has no format")),
         }
-        Ok(record)
+        let game = match obj.remove("game") {
+            Some(Value::String(game)) => game,
+            _ => return Err(Error::bad_record("not a record: it names no game")),
+        };
+        let actions = match obj.remove("actions") {
+            None => Vec::new(),
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                return Err(Error::bad_record(format!(
+                    "not a record: actions are a list, not {}",
+                    json_type(&other)
+                )))
+            }
+        };
+        Ok(Record {
+            format: FORMAT,
+            game,
+            rules: rules_from_json(obj.get("rules"))?,
+            sides: sides_from_json(obj.get("sides"))?,
+            actions,
+        })
     }
 
     /// Sets the match up (without its actions).
@@ -75,4 +105,62 @@ impl Record {
         }
         Ok(state)
     }
+}
+
+/// The JSON type of a value, for details.
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A setup's `rules` as JSON: absent (`None`) is all defaults; otherwise an object of options.
+/// Any other value, `null` included, is `bad_setup` (a record with invalid rules).
+pub fn rules_from_json(rules: Option<&Value>) -> Result<Map<String, Value>, Error> {
+    match rules {
+        None => Ok(Map::new()),
+        Some(Value::Object(m)) => Ok(m.clone()),
+        Some(other) => Err(Error::bad_setup(format!(
+            "rules are an object of options, not {}",
+            json_type(other)
+        ))
+        .with_code("rules_type")),
+    }
+}
+
+/// A setup's `sides` as JSON: a list of sides, each a list of player names (strings). Anything
+/// else, a missing or `null` value included, is `bad_setup` (a record with invalid sides).
+pub fn sides_from_json(sides: Option<&Value>) -> Result<Vec<Vec<String>>, Error> {
+    let bad = |what: String| {
+        Error::bad_setup(format!(
+            "sides are a list of sides, each a list of player names: {what}"
+        ))
+        .with_code("sides_type")
+    };
+    let list = match sides {
+        None => return Err(bad("there are none".into())),
+        Some(Value::Array(list)) => list,
+        Some(other) => return Err(bad(format!("not {}", json_type(other)))),
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, side)| {
+            let names = side
+                .as_array()
+                .ok_or_else(|| bad(format!("side {i} is {}", json_type(side))))?;
+            names
+                .iter()
+                .map(|n| {
+                    n.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| bad(format!("side {i} has a name that is {}", json_type(n))))
+                })
+                .collect()
+        })
+        .collect()
 }

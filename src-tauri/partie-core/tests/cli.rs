@@ -152,3 +152,75 @@ fn export_import_stats_backup_on_a_database() {
     assert_eq!(code, 2);
     assert!(out.starts_with("bad_record"), "{out}");
 }
+
+/// Issue 20: odd input answers the kinds of `records.md` section 4, the wrong JSON types of a
+/// setup value (`bad_setup`) apart from a file that is not a record at all (`bad_record`).
+#[test]
+fn replay_tells_a_bad_setup_from_a_file_that_is_not_a_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("odd.json");
+    let sides = r#"[["Jo"],["Kia"]]"#;
+    let cases = [
+        // A setup value of the wrong JSON type, or null: a record with an invalid setup.
+        (format!(r#"{{"format":1,"game":"morris","rules":[],"sides":{sides},"actions":[]}}"#), "bad_setup"),
+        (format!(r#"{{"format":1,"game":"morris","rules":5,"sides":{sides}}}"#), "bad_setup"),
+        (format!(r#"{{"format":1,"game":"morris","rules":"x","sides":{sides}}}"#), "bad_setup"),
+        (format!(r#"{{"format":1,"game":"morris","rules":null,"sides":{sides},"actions":[]}}"#), "bad_setup"),
+        (r#"{"format":1,"game":"morris","sides":"x","actions":[]}"#.to_string(), "bad_setup"),
+        (r#"{"format":1,"game":"morris","sides":null,"actions":[]}"#.to_string(), "bad_setup"),
+        (r#"{"format":1,"game":"morris","sides":["Jo","Kia"],"actions":[]}"#.to_string(), "bad_setup"),
+        (r#"{"format":1,"game":"morris","sides":[["Jo"],[7]],"actions":[]}"#.to_string(), "bad_setup"),
+        (r#"{"format":1,"game":"molkky","sides":[["Jo"],{"name":"Kia"}]}"#.to_string(), "bad_setup"),
+        // Well typed but invalid: bad_setup as before.
+        (format!(r#"{{"format":1,"game":"morris","rules":{{"pieces":"nine"}},"sides":{sides}}}"#), "bad_setup"),
+        // Not a record at all: bad_record, whatever its setup.
+        (r#"{"format":1,"rules":[],"sides":[["Jo"],["Kia"]]}"#.to_string(), "bad_record"),
+        (r#"{"format":2,"game":"morris","rules":[],"sides":"x"}"#.to_string(), "bad_record"),
+        (r#"{"game":"morris","sides":[["Jo"],["Kia"]]}"#.to_string(), "bad_record"),
+        (r#"{"format":1,"game":"morris","sides":[["Jo"],["Kia"]],"actions":{"0":"d6"}}"#.to_string(), "bad_record"),
+        (r#"{"format":1,"game":"morris","rules":null,"sides":null,"actions":"d6"}"#.to_string(), "bad_record"),
+        (r#""format 1""#.to_string(), "bad_record"),
+        // Actions: a foul given as null, two action keys, an optional key given as null.
+        (r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[{"pins":[],"foul":null}]}"#.to_string(), "bad_action: action 0"),
+        (r#"{"format":1,"game":"boulomania","sides":[["A"],["B"]],"actions":[{"jack":3,"point":[3,4]}]}"#.to_string(), "bad_action: action 0"),
+        (r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[{"pins":[1],"twenty":0}]}"#.to_string(), "bad_action: action 0"),
+        (r#"{"format":1,"game":"boulomania","sides":[["A"],["B"]],"actions":[{"jack":3},{"point":[3,5],"to":null}]}"#.to_string(), "bad_action: action 1"),
+    ];
+    for (text, kind) in cases {
+        std::fs::write(&rec, &text).unwrap();
+        let (code, out) = partie(&["replay", rec.to_str().unwrap()]);
+        assert_eq!(code, 2, "{text}: {out}");
+        assert!(out.starts_with(kind), "{text}: expected {kind}, got {out}");
+    }
+
+    // A won Boulomania game shows the mène that ended it.
+    std::fs::write(
+        &rec,
+        r#"{"format":1,"game":"boulomania","rules":{"target":1,"balls":1},"sides":[["A"],["B"]],
+            "actions":[{"jack":3},{"point":[2,2]},{"point":[6,6],"to":"jack"}]}"#,
+    )
+    .unwrap();
+    let (code, out) = partie(&["replay", rec.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    let s: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (
+            &s["status"],
+            &s["turn"],
+            &s["mene"],
+            &s["phase"],
+            &s["jack"]
+        ),
+        (
+            &serde_json::json!("won"),
+            &serde_json::Value::Null,
+            &serde_json::json!(1),
+            &serde_json::json!("play"),
+            &serde_json::json!(3)
+        ),
+        "{out}"
+    );
+    assert_eq!(s["balls"], serde_json::json!({"2": 0, "6": 1}), "{out}");
+    assert_eq!(s["in_hand"], serde_json::json!([0, 0]), "{out}");
+    assert_eq!(s["holder"], 0, "{out}");
+}

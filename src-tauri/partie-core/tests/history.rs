@@ -353,14 +353,7 @@ fn bad_imports_are_refused_and_change_nothing() {
             "format",
         ),
         (
-            r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[{"pins":[13]}]}"#
-                .to_string(),
-            "does not replay",
-        ),
-        (
-            format!(
-                r#"{{"format":1,"matches":[{good},{{"format":1,"game":"chess","sides":[]}}]}}"#
-            ),
+            format!(r#"{{"format":1,"matches":[{good},{{"format":1,"sides":[["A"],["B"]]}}]}}"#),
             "match 1",
         ),
         (
@@ -375,6 +368,73 @@ fn bad_imports_are_refused_and_change_nothing() {
         assert_eq!(e.kind, ErrorKind::BadRecord, "{why}");
         assert!(e.detail.contains(why), "{why}: {}", e.detail);
     }
+    assert_eq!(store.export_all().unwrap()["matches"], before);
+}
+
+/// A record that is one but does not replay is refused with the kind of its refusal, as
+/// `partie replay` says it (issue 20): a setup value of the wrong JSON type is `bad_setup`, a
+/// malformed action `bad_action`; nothing is written.
+#[test]
+fn imports_refuse_a_record_that_does_not_replay_with_its_kind() {
+    let mut store = Store::open_in_memory().unwrap();
+    small_club(&mut store);
+    let before = store.export_all().unwrap()["matches"].clone();
+    let good = r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[]}"#;
+    for (record, kind) in [
+        (
+            r#"{"format":1,"game":"morris","rules":[],"sides":[["Jo"],["Kia"]],"actions":[]}"#,
+            ErrorKind::BadSetup,
+        ),
+        (
+            r#"{"format":1,"game":"morris","rules":null,"sides":[["Jo"],["Kia"]]}"#,
+            ErrorKind::BadSetup,
+        ),
+        (
+            r#"{"format":1,"game":"morris","sides":"Jo and Kia"}"#,
+            ErrorKind::BadSetup,
+        ),
+        (
+            r#"{"format":1,"game":"molkky","rules":{"best_of":4},"sides":[["A"],["B"]]}"#,
+            ErrorKind::BadSetup,
+        ),
+        (
+            r#"{"format":1,"game":"chess","sides":[]}"#,
+            ErrorKind::BadSetup,
+        ),
+        (
+            r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[{"pins":[13]}]}"#,
+            ErrorKind::BadAction,
+        ),
+        (
+            r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[{"pins":[],"foul":null}]}"#,
+            ErrorKind::BadAction,
+        ),
+        (
+            r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[{"pins":[1],"twenty":0}]}"#,
+            ErrorKind::BadAction,
+        ),
+        (
+            r#"{"format":1,"game":"boulomania","sides":[["A"],["B"]],"actions":[{"jack":3,"point":[3,4]}]}"#,
+            ErrorKind::BadAction,
+        ),
+        (
+            r#"{"format":1,"game":"boulomania","sides":[["A"],["B"]],"actions":[{"jack":3},{"point":[3,5],"to":null}]}"#,
+            ErrorKind::BadAction,
+        ),
+    ] {
+        for text in [
+            record.to_string(),
+            format!(r#"{{"format":1,"matches":[{good},{record}]}}"#),
+        ] {
+            let e = store.import(&text).unwrap_err();
+            assert_eq!(e.kind, kind, "{text}: {}", e.detail);
+        }
+    }
+    // Not a record at all stays bad_record, whatever its setup.
+    let e = store
+        .import(r#"{"format":1,"rules":[],"sides":"x"}"#)
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::BadRecord, "{}", e.detail);
     assert_eq!(store.export_all().unwrap()["matches"], before);
 }
 

@@ -1,7 +1,8 @@
 //! Property tests: random throw sequences never panic, scores stay in 0..=target, and undoing
 //! an action then applying it again gives the same state. Odd input (issue 20): an action with
 //! a key it does not use plays as without it; a second action key, an optional key given as
-//! `null` or a value of the wrong JSON type is `bad_action` and changes nothing.
+//! `null` or a value of the wrong JSON type is `bad_action` and changes nothing; a record's
+//! setup of the wrong JSON type is `bad_setup`, a file that is not a record `bad_record`.
 
 use partie_core::boulomania::ai::plans;
 use partie_core::rng::Rng;
@@ -474,5 +475,68 @@ proptest! {
         let state = MatchState::setup("morris", &Map::new(), &sides).unwrap();
         let actions: Vec<Value> = tokens.iter().map(|t| json!(t)).collect();
         play_mutated(state, &actions, &mutations, &[])?;
+    }
+}
+
+/// A record's `sides`: often well formed, often not.
+fn any_sides() -> impl Strategy<Value = Value> {
+    let name = prop_oneof![4 => "[A-Z][a-z]{0,4}".prop_map(Value::from), 1 => any_json()];
+    let side = prop_oneof![
+        4 => proptest::collection::vec(name, 0..3).prop_map(Value::from),
+        1 => any_json(),
+    ];
+    prop_oneof![
+        3 => proptest::collection::vec(side, 0..4).prop_map(Value::from),
+        1 => any_json(),
+    ]
+}
+
+/// Whether `sides` has the JSON type of sides: a list of lists of strings.
+fn sides_typed(sides: &Value) -> Option<Vec<Vec<String>>> {
+    serde_json::from_value(sides.clone()).ok()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn a_setup_of_the_wrong_type_is_bad_setup_and_a_non_record_bad_record(
+        game in prop_oneof![Just("molkky"), Just("molkkout"), Just("crokinole"), Just("morris"), Just("boulomania"), Just("chess")],
+        rules in proptest::option::of(prop_oneof![3 => Just(json!({})), 1 => Just(json!({"target": 12})), 3 => any_json()]),
+        sides in proptest::option::of(any_sides()),
+        broken in 0usize..6,
+    ) {
+        let mut record = json!({"format": 1, "game": game, "actions": []});
+        if let Some(r) = &rules {
+            record["rules"] = r.clone();
+        }
+        if let Some(s) = &sides {
+            record["sides"] = s.clone();
+        }
+        // Not a record at all, whatever its setup.
+        match broken {
+            1 => record["format"] = json!(2),
+            2 => { record.as_object_mut().unwrap().remove("game"); }
+            3 => record["actions"] = json!({"0": "d6"}),
+            4 => record = json!([record]),
+            _ => {}
+        }
+        let text = record.to_string();
+        let got = Record::from_json(&text).and_then(|r| r.replay().map(|_| ()));
+        let typed_rules = match &rules {
+            None => Some(Map::new()),
+            Some(Value::Object(m)) => Some(m.clone()),
+            Some(_) => None,
+        };
+        let typed_sides = sides.as_ref().and_then(sides_typed);
+        let want = if (1..=4).contains(&broken) {
+            Err(ErrorKind::BadRecord)
+        } else {
+            match (typed_rules, typed_sides) {
+                (Some(r), Some(s)) => MatchState::setup(game, &r, &s).map(|_| ()).map_err(|e| e.kind),
+                _ => Err(ErrorKind::BadSetup),
+            }
+        };
+        prop_assert_eq!(got.map_err(|e| e.kind), want, "{}", text);
     }
 }

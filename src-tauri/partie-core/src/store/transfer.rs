@@ -51,11 +51,13 @@ struct Incoming {
 
 fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     let bad = |why: String| Error::bad_record(format!("match {k}: {why}"));
+    // The record's own refusal keeps its kind: a file that is not a record is `bad_record`,
+    // one whose setup or actions are refused says so (`bad_setup`, `bad_action`, ...). The
+    // reason code is dropped, so that the screens show the detail that names the match.
+    let this_match =
+        |e: Error, why: &str| Error::new(e.kind, format!("match {k}: {why}{}", e.detail));
     let obj = v.as_object().ok_or_else(|| bad("not an object".into()))?;
-    let mut record: Record = serde_json::from_value(v.clone()).map_err(|e| bad(e.to_string()))?;
-    if record.format != FORMAT {
-        return Err(bad(format!("unknown record format {}", record.format)));
-    }
+    let mut record = Record::from_value(v.clone()).map_err(|e| this_match(e, ""))?;
     let time = |key: &str| obj.get(key).and_then(Value::as_str).and_then(parse_iso);
     let text = |key: &str| {
         obj.get(key)
@@ -77,7 +79,7 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     }
     record
         .replay()
-        .map_err(|e| bad(format!("it does not replay: {e}")))?;
+        .map_err(|e| this_match(e, "it does not replay: "))?;
     let uid = match obj.get("id") {
         Some(Value::String(s)) if !s.is_empty() && s.len() <= 100 => s.clone(),
         None | Some(Value::Null) => content_id(&record),

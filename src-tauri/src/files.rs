@@ -57,7 +57,8 @@ pub struct Written {
     pub name: String,
 }
 
-/// Writes an export: `what` is `all` (records), `csv`, or a match id (its record).
+/// Writes an export: `what` is `all` (records), `csv`, a match id (its record), or
+/// `tournament-ID` (a tournament with its matches) and `tournament-ID-csv` (its standings).
 #[tauri::command(async)]
 pub fn export_file<R: Runtime>(
     app: tauri::AppHandle<R>,
@@ -71,6 +72,27 @@ pub fn export_file<R: Runtime>(
             s.export_all()?.to_string(),
         )),
         "csv" => Ok((format!("partie-{}.csv", stamp()), s.export_csv()?)),
+        t if t.starts_with("tournament-") => {
+            let rest = &t["tournament-".len()..];
+            let (id, csv) = match rest.strip_suffix("-csv") {
+                Some(id) => (id, true),
+                None => (rest, false),
+            };
+            let id: i64 = id
+                .parse()
+                .map_err(|_| Error::not_found(format!("no tournament {id}")))?;
+            if csv {
+                Ok((
+                    format!("partie-standings-{id}-{}.csv", stamp()),
+                    s.tournament_standings_csv(id)?,
+                ))
+            } else {
+                Ok((
+                    format!("partie-tournament-{id}-{}.json", stamp()),
+                    s.export_tournament(id)?.to_string(),
+                ))
+            }
+        }
         id => {
             let id: i64 = id
                 .parse()
@@ -121,7 +143,7 @@ pub fn import_file<R: Runtime>(
     }
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::bad_record(format!("cannot read {name}: {e}")))?;
-    state.with(|s| s.import(&text))
+    state.with(|s| s.import_any(&text))
 }
 
 /// A full copy of the database in the folder.

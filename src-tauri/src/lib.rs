@@ -7,6 +7,7 @@
 
 mod files;
 mod settings;
+mod tournaments;
 
 pub use settings::SettingsFile;
 
@@ -396,6 +397,15 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         files::restore_file,
         settings::get_settings,
         settings::set_setting,
+        tournaments::tournament_info,
+        tournaments::new_tournament,
+        tournaments::get_tournament,
+        tournaments::tournament_event,
+        tournaments::undo_tournament,
+        tournaments::start_table,
+        tournaments::list_tournaments,
+        tournaments::delete_tournament,
+        tournaments::player_tournaments,
     ])
 }
 

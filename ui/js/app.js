@@ -10,8 +10,15 @@ import * as settings from './screens/settings.js';
 import * as historyScreen from './screens/history.js';
 import * as players from './screens/players.js';
 import * as replay from './screens/replay.js';
+import * as club from './screens/club.js';
+import * as tournamentNew from './screens/tournament-new.js';
+import * as tournament from './screens/tournament.js';
+import * as wall from './screens/wall.js';
 
-const screens = { home, setup, match, settings, history: historyScreen, players, replay };
+const screens = {
+  home, setup, match, settings, history: historyScreen, players, replay,
+  club, 'tournament-new': tournamentNew, tournament, wall,
+};
 let current = null;
 let toastTimer = null;
 let undoTimer = null;

@@ -8,8 +8,13 @@ import { app } from './app.js';
 import { share } from './share.js';
 
 export function endActions(matchId, undo, view) {
+  const table = view?.tournament;
   return h('div', { class: 'end-actions' },
-    h('button', {
+    table ? h('button', {
+      class: 'btn primary big', type: 'button', id: 'back-to-tournament', 'data-key': 'back-to-tournament',
+      onclick: () => app.go(`#/tournament/${table.tournament}`),
+    }, t('back_to_tournament')) : null,
+    table ? null : h('button', {
       class: 'btn primary big', type: 'button', id: 'rematch', 'data-key': 'rematch',
       onclick: async () => {
         try { const m = await ipc.rematch(matchId); app.go(`#/match/${m.id}`); } catch (e) { app.error(e); }

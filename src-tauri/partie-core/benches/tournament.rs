@@ -46,7 +46,64 @@ fn swiss(n: usize, rounds: usize, played: usize) -> (Value, Vec<Value>) {
     (setup, events)
 }
 
+/// A finished 64-entrant, 9-round Swiss Mölkky night in a database file: every one of its 288
+/// matches scored in the app (a short game each) and linked to its table.
+fn stored_night(dir: &std::path::Path) -> (partie_core::store::Store, i64) {
+    use partie_core::store::Store;
+    let (mut store, _) = Store::open(&dir.join("night.db")).unwrap();
+    let setup = json!({
+        "game": "molkky", "system": "swiss", "rounds": 9,
+        "entrants": (0..64).map(|i| json!([format!("Player {i}")])).collect::<Vec<_>>(),
+    });
+    let id = store.new_tournament(&setup).unwrap().id;
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..9 {
+        let view = store.tournament_event(id, &json!({"pair": {}})).unwrap();
+        let tables: Vec<usize> = view.summary["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["table"].as_u64().unwrap() as usize)
+            .collect();
+        for table in tables {
+            let m = store.start_table(id, table).unwrap().id;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // 12, 12, 12, 12, 2 for the side that wins, 1s for the other.
+            let winner = (x % 2) as usize;
+            for turn in 0..10 {
+                let side = turn % 2;
+                let pins = if side == winner {
+                    if turn / 2 < 4 { json!([12]) } else { json!([2]) }
+                } else {
+                    json!([1])
+                };
+                if store.play(m, &json!({ "pins": pins })).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    (store, id)
+}
+
 fn bench(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, id) = stored_night(dir.path());
+    assert_eq!(store.tournament(id).unwrap().summary["status"], "finished");
+    c.bench_function("tournament_64_entrants_288_matches_from_database", |b| {
+        b.iter(|| store.tournament(black_box(id)).unwrap())
+    });
+    c.bench_function("tournament_and_its_288_match_records_replayed_from_database", |b| {
+        b.iter(|| {
+            let export = store.export_tournament(black_box(id)).unwrap();
+            for m in export["matches"].as_array().unwrap() {
+                partie_core::Record::from_json(&m.to_string()).unwrap().replay().unwrap();
+            }
+        })
+    });
+
     let (setup, events) = swiss(64, 9, 8);
     let before_9 = replay(&setup, &events).unwrap();
     c.bench_function("swiss_pair_64_round_9", |b| {

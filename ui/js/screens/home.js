@@ -80,7 +80,8 @@ export function mount(root) {
         ] : null,
         h('div', { class: 'home-links' },
           h('button', { class: 'btn', type: 'button', id: 'open-history', onclick: () => app.go('#/history') }, t('history')),
-          h('button', { class: 'btn', type: 'button', id: 'open-players', onclick: () => app.go('#/players') }, t('players'))),
+          h('button', { class: 'btn', type: 'button', id: 'open-players', onclick: () => app.go('#/players') }, t('players')),
+          h('button', { class: 'btn', type: 'button', id: 'open-club', onclick: () => app.go('#/club') }, t('club_night'))),
         h('h2', { text: t('recent') }),
         data && data.recent.length
           ? h('ul', { class: 'match-list', id: 'recent' }, data.recent.map((m) => matchRow(m, false, load)))

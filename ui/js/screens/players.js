@@ -26,7 +26,7 @@ const RATES = {
 export function mount(root, [id]) {
   const st = {
     query: '', list: [], player: null, stats: {}, series: {}, newName: '', mergeWith: '',
-    board: { game: 'molkky', rows: null }, versus: { other: '', game: 'molkky', result: null },
+    board: { game: 'molkky', rows: null }, versus: { other: '', game: 'molkky', result: null }, tournaments: [],
   };
 
   async function loadList() {
@@ -38,6 +38,7 @@ export function mount(root, [id]) {
       GAMES.forEach((g, i) => { st.stats[g] = all[i]; });
       const series = await Promise.all(GAMES.map((g) => (st.stats[g]?.matches ? ipc.playerSeries(Number(id), g).catch(() => []) : [])));
       GAMES.forEach((g, i) => { st.series[g] = series[i]; });
+      st.tournaments = await ipc.playerTournaments(Number(id)).catch((e) => { app.error(e); return []; });
     } else {
       loadBoard();
     }
@@ -136,12 +137,28 @@ export function mount(root, [id]) {
       h('dd', { 'data-vs': k, text: t('wdl', { w: rows[k].won, d: rows[k].drawn, l: rows[k].lost }) })]));
   }
 
+  // Tournaments entered: how many, the best finish, and each one to open.
+  function tournaments() {
+    const list = st.tournaments;
+    if (!list.length) return null;
+    const finished = list.filter((x) => x.finished);
+    const best = finished.length ? Math.min(...finished.map((x) => x.rank)) : null;
+    return h('section', { class: 'stats-card', id: 'player-tournaments' },
+      h('h3', { text: t('tournaments') }),
+      h('p', { class: 'stats-line', text: best ? t('tournaments_line', { n: list.length, best }) : t('tournaments_played', { n: list.length }) }),
+      h('ul', { class: 'match-list' }, list.map((x) => h('li', null, h('button', {
+        class: 'match-open', type: 'button', 'data-tournament': x.id, onclick: () => app.go(`#/tournament/${x.id}`),
+      }, h('span', { class: 'match-game', text: t(`game_${x.game}`) }),
+      h('span', { class: 'match-score', text: t(x.finished ? 'finished_rank' : 'current_rank', { rank: x.rank, of: x.of }) }))))));
+  }
+
   function playerPage() {
     const p = st.player;
     app.title(p.name);
     const others = st.list.filter((o) => o.id !== p.id);
     return h('section', { class: 'player-page' },
       GAMES.map(statsCard),
+      tournaments(),
       GAMES.every((g) => !st.stats[g]?.matches) ? h('p', { class: 'empty', text: t('no_finished_match') }) : null,
       h('h2', { text: t('rename') }),
       h('form', { class: 'add-player', onsubmit: async (ev) => {

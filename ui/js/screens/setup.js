@@ -10,7 +10,7 @@ import { morrisForm } from '../morris-rules.js';
 import { boulomaniaForm } from '../boulomania-rules.js';
 import { GAMES } from '../games.js';
 
-const FORMS = { molkky: rulesForm, crokinole: crokinoleForm, morris: morrisForm, boulomania: boulomaniaForm };
+export const FORMS = { molkky: rulesForm, crokinole: crokinoleForm, morris: morrisForm, boulomania: boulomaniaForm };
 // How many sides a game takes at most (Rust checks; this only trims a remembered line-up).
 const MAX_SIDES = { molkkout: 2, crokinole: 3, morris: 2, boulomania: 2 };
 // Games the computer plays, with its levels.

@@ -85,6 +85,19 @@ pub struct MatchView {
     pub notes: Option<String>,
     /// The sides the computer plays, with its level.
     pub computer: Computer,
+    /// The tournament table it is played for, if any.
+    pub tournament: Option<TableLink>,
+}
+
+/// The tournament table a match is played for.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableLink {
+    /// The tournament's id.
+    pub tournament: i64,
+    /// The round.
+    pub round: i64,
+    /// The table.
+    pub table: i64,
 }
 
 /// The sides the computer plays, each with its level (1-5).
@@ -462,6 +475,20 @@ impl Store {
             _ => Map::new(),
         };
         let (place, notes) = self.notes(id)?;
+        let tournament = self
+            .conn
+            .query_row(
+                "SELECT tournament_id, round, tab FROM tournament_match WHERE match_id = ?1",
+                [id],
+                |r| {
+                    Ok(TableLink {
+                        tournament: r.get(0)?,
+                        round: r.get(1)?,
+                        table: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?;
         Ok(MatchView {
             id,
             uid,
@@ -475,6 +502,7 @@ impl Store {
             place,
             notes,
             computer,
+            tournament,
         })
     }
 

@@ -552,6 +552,29 @@ impl Store {
         Ok(id)
     }
 
+    /// The standings of a tournament as CSV.
+    pub fn tournament_standings_csv(&self, id: i64) -> Result<String, Error> {
+        Ok(self.tournament_state(id)?.2.standings_csv())
+    }
+
+    /// Imports a file: a tournament export (it has a `tournament`) or match records.
+    pub fn import_any(&mut self, text: &str) -> Result<super::ImportReport, Error> {
+        if text.len() <= crate::record::MAX_RECORD_BYTES {
+            if let Ok(value) = serde_json::from_str::<Value>(text) {
+                if value.get("tournament").is_some() {
+                    let before = self.tournaments(i64::MAX)?.len();
+                    self.import_tournament(&value)?;
+                    let added = self.tournaments(i64::MAX)?.len() - before;
+                    return Ok(super::ImportReport {
+                        imported: added,
+                        already_present: 1 - added,
+                    });
+                }
+            }
+        }
+        self.import(text)
+    }
+
     /// Deletes a tournament and its events; its matches stay in the history.
     pub fn delete_tournament(&mut self, id: i64) -> Result<(), Error> {
         let n = self

@@ -26,6 +26,20 @@ use serde_json::{Map, Value};
 use standings::Table;
 use system::System;
 
+/// What the screens need to offer a tournament's setup: the systems with their own options,
+/// the ranking keys, and the limits.
+pub fn info() -> Value {
+    serde_json::json!({
+        "systems": system::SYSTEMS.iter().map(|s| serde_json::json!({"name": s.name, "options": s.options})).collect::<Vec<_>>(),
+        "tiebreaks": Key::names().collect::<Vec<_>>(),
+        "max_entrants": setup::MAX_ENTRANTS,
+        "max_boards": setup::MAX_BOARDS,
+        "default_tiebreaks": crate::game::GAMES.iter().map(|g| {
+            (g.to_string(), Value::from(Key::default_tiebreaks(g).iter().map(|k| k.name()).collect::<Vec<_>>()))
+        }).collect::<Map<String, Value>>(),
+    })
+}
+
 /// The tournament record format this build writes.
 pub const FORMAT: u64 = 1;
 
@@ -429,6 +443,10 @@ impl Tournament {
         put("standings", json(&self.standings()));
         put("champion", json(&self.champion()));
         put("boards", json(&self.boards()));
+        put(
+            "draws_allowed",
+            self.system.allows_draws(self.round()).into(),
+        );
         put(
             "entrants",
             (0..self.field.entrants.len())

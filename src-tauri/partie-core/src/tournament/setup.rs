@@ -50,6 +50,9 @@ pub fn entrant(value: &Value) -> Result<Vec<String>, String> {
         })
         .collect::<Result<_, _>>()?;
     game::check_sides(std::slice::from_ref(&names)).map_err(|e| e.detail)?;
+    if let Some(twice) = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)) {
+        return Err(format!("{:?} is twice in one team", twice.1));
+    }
     Ok(names)
 }
 
@@ -110,13 +113,6 @@ impl Setup {
         }
         for (i, e) in entrants.iter().enumerate() {
             if let Some(name) = name_taken(&entrants[..i], e) {
-                return Err(bad(format!("{name:?} is entered twice")));
-            }
-            if let Some(name) = e
-                .iter()
-                .enumerate()
-                .find_map(|(j, n)| e[..j].contains(n).then(|| n.clone()))
-            {
                 return Err(bad(format!("{name:?} is entered twice")));
             }
         }

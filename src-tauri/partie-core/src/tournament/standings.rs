@@ -43,6 +43,15 @@ impl Key {
             .map(|(_, k)| *k)
     }
 
+    /// The key's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map(|(n, _)| *n)
+            .expect("every key is named")
+    }
+
     /// Every key's name, for the screens' choices.
     pub fn names() -> impl Iterator<Item = &'static str> {
         Self::NAMES.iter().map(|(n, _)| *n)

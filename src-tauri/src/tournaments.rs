@@ -1,0 +1,78 @@
+//! Tournament commands: thin calls over the core's tournaments and the store.
+
+use crate::AppState;
+use partie_core::store::{MatchView, PlayerTournament, TournamentListItem, TournamentView};
+use partie_core::Error;
+use serde_json::Value;
+use tauri::State;
+
+/// The systems, ranking keys and limits a tournament's setup offers.
+#[tauri::command]
+pub fn tournament_info() -> Value {
+    partie_core::tournament::info()
+}
+
+/// Creates a tournament from its setup.
+#[tauri::command(async)]
+pub fn new_tournament(state: State<'_, AppState>, setup: Value) -> Result<TournamentView, Error> {
+    state.with(|s| s.new_tournament(&setup))
+}
+
+/// A tournament, replayed.
+#[tauri::command(async)]
+pub fn get_tournament(
+    state: State<'_, AppState>,
+    tournament_id: i64,
+) -> Result<TournamentView, Error> {
+    state.with(|s| s.tournament(tournament_id))
+}
+
+/// Applies one event (pair, result, withdraw, enter), committed before it is shown.
+#[tauri::command(async)]
+pub fn tournament_event(
+    state: State<'_, AppState>,
+    tournament_id: i64,
+    event: Value,
+) -> Result<TournamentView, Error> {
+    state.with(|s| s.tournament_event(tournament_id, &event))
+}
+
+/// Takes back the last event.
+#[tauri::command(async)]
+pub fn undo_tournament(
+    state: State<'_, AppState>,
+    tournament_id: i64,
+) -> Result<TournamentView, Error> {
+    state.with(|s| s.undo_tournament(tournament_id))
+}
+
+/// Starts (or opens) the match of a table of the current round.
+#[tauri::command(async)]
+pub fn start_table(
+    state: State<'_, AppState>,
+    tournament_id: i64,
+    table: usize,
+) -> Result<MatchView, Error> {
+    state.with(|s| s.start_table(tournament_id, table))
+}
+
+/// Tournaments, most recent first.
+#[tauri::command(async)]
+pub fn list_tournaments(state: State<'_, AppState>) -> Result<Vec<TournamentListItem>, Error> {
+    state.with(|s| s.tournaments(100))
+}
+
+/// Deletes a tournament; its matches stay in the history.
+#[tauri::command(async)]
+pub fn delete_tournament(state: State<'_, AppState>, tournament_id: i64) -> Result<(), Error> {
+    state.with(|s| s.delete_tournament(tournament_id))
+}
+
+/// The tournaments a player entered, with the player's rank.
+#[tauri::command(async)]
+pub fn player_tournaments(
+    state: State<'_, AppState>,
+    player: i64,
+) -> Result<Vec<PlayerTournament>, Error> {
+    state.with(|s| s.player_tournaments(player))
+}

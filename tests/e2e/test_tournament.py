@@ -1,0 +1,226 @@
+"""Club nights through the real window: a 7-entrant Swiss Crokinole night on 2 boards (a match
+scored on the scorepad feeding its result, results typed by hand, a withdrawal, a late entry,
+the big screen), and a 12-entrant Mölkky cup in pools then knockout played to its champion."""
+import json
+import time
+
+from selenium.webdriver.common.keys import Keys
+
+from conftest import SHOTS
+from test_crokinole import count_round, score_round
+
+BIG = (1920, 1080)
+
+
+def add_entrants(p, *names):
+    for n in names:
+        p.type("#entrant-name", n)
+        p.tap_until("#add-entrant", f"return (document.querySelector('#entrants')?.innerText || '').includes({n!r})")
+        p.wait_until("return document.querySelector('#entrant-name').value === ''")
+
+
+def summary(p):
+    """The tournament's summary as Rust gives it, read through the app's own IPC module."""
+    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    return json.loads(p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.getTournament(arguments[0]))
+          .then((v) => done(JSON.stringify(v.summary)), (e) => done(JSON.stringify({error: e})));
+    """, tid))
+
+
+def open_new_tournament(p):
+    p.start()
+    p.tap("#open-club")
+    p.wait_css("#new-tournament")
+    p.tap("#new-tournament")
+    p.wait_css("#entrant-name")
+
+
+def set_number(p, css, value):
+    el = p.css(css)
+    p.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    el.clear()
+    el.send_keys(str(value))
+    el.send_keys(Keys.TAB)
+
+
+def enter_result(p, table, a, b, twenties=None):
+    """Types a table's result by hand: the scores, then Save; waits until the table shows it."""
+    p.tap(f"#enter-{table}")
+    p.wait_css(f"#result-form-{table}")
+    set_number(p, "#scores-0", a)
+    set_number(p, "#scores-1", b)
+    if twenties:
+        set_number(p, "#twenties-0", twenties[0])
+        set_number(p, "#twenties-1", twenties[1])
+    p.tap(f"#save-result-{table}")
+    p.wait_until(f"return document.querySelector('[data-table=\"{table}\"]')?.classList.contains('done')")
+
+
+def pair(p, n):
+    p.wait_text("#pair", f"Pair round {n}")
+    p.tap("#pair")
+    p.wait_text("#round-title", f"Round {n} of")
+
+
+def test_swiss_crokinole_night_on_two_boards(partie):
+    p = partie
+    open_new_tournament(p)
+    p.press("#t-game-crokinole")
+    p.press("#t-system-swiss")
+    set_number(p, "#t-boards", 2)
+    add_entrants(p, "Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina")
+    # Gina moves up one seed with the arrow, then back: the order is the seed order.
+    p.tap('[data-key="up-6"]')
+    p.wait_until("return document.querySelector('#entrants li:nth-child(6)').innerText.includes('Gina')")
+    p.tap('[data-key="down-5"]')
+    p.wait_until("return document.querySelector('#entrants li:nth-child(7)').innerText.includes('Gina')")
+    assert p.attr("#rule-format-rounds", "aria-pressed") == "true", "a Crokinole night plays fixed rounds"
+    p.shot("40-tournament-new")
+    p.tap_until("#create-tournament", "return location.hash.startsWith('#/tournament/')")
+    p.wait_text("#round-title", "Registration")
+    p.shot("41-tournament-registration")
+
+    pair(p, 1)
+    s = summary(p)
+    assert s["rounds"] == 4                     # ceil(log2 7) + 1
+    assert s["bye"] == 6                        # the last seed, Gina
+    assert [x["sides"] for x in s["pairings"]] == [[0, 1], [2, 3], [4, 5]]
+    # Two boards: the third table waits for a board.
+    assert p.texts("#tables [data-table] .board-no") == ["Board 1", "Board 2"]
+    assert p.count("#waiting [data-table]") == 1
+    assert "Gina" in p.text("#bye")
+    p.shot("42-tournament-round-1")
+
+    # Table 1 (index 0) is scored on the Crokinole scorepad: Anna wins every round.
+    p.tap("#start-0")
+    p.wait_css("#end-round")
+    for _ in range(4):
+        count_round(p, {"15": [1, 0]})
+        score_round(p)
+    p.wait_css("#back-to-tournament")
+    p.tap("#back-to-tournament")
+    p.wait_css('[data-table="0"].done')
+    assert "8 – 0" in p.text('[data-table="0"] .table-result')
+    assert "won" in p.attr('[data-table="0"] .table-side', "class")
+
+    # Tables 2 and 3 are typed by hand (one a draw: equal scores and no winner chosen).
+    enter_result(p, 1, 5, 3, twenties=(2, 1))
+    enter_result(p, 2, 4, 4)
+    assert "drawn" in p.text('[data-table="2"] .table-result')
+    s = summary(p)
+    assert s["pairings"][0]["result"]["scores"] == [8, 0]
+    assert s["pairings"][0]["result"]["match"], "the scorepad's match is linked to its table"
+    assert s["pairings"][1]["result"] == {"winner": 0, "scores": [5, 3], "twenties": [2, 1]}
+    assert s["pairings"][2]["result"] == {"winner": None, "scores": [4, 4]}
+
+    # Farid withdraws (two taps), Hugo enters late.
+    p.press("#tab-standings")
+    p.wait_css("#standings")
+    p.tap("#withdraw-5")
+    p.wait_text("#withdraw-5", "again")
+    p.tap("#withdraw-5")
+    p.wait_until("return document.querySelector('#standings tr[data-entrant=\"5\"]').classList.contains('withdrawn')")
+    p.shot("43-tournament-standings")
+    p.press("#tab-round")
+    p.type("#late-name", "Hugo")
+    p.tap("#late-entry")
+    p.wait_until("return document.querySelector('#late-name').value === ''")
+
+    pair(p, 2)
+    s = summary(p)
+    entrants_paired = sorted(e for x in s["pairings"] for e in x["sides"])
+    assert 5 not in entrants_paired, "a withdrawn entrant is not paired"
+    assert s["bye"] == 7, "the late entrant, lowest ranked without a bye, has it"
+    assert len(s["pairings"]) == 3 and len(set(entrants_paired)) == 6
+    # No rematch of round 1.
+    firsts = [{0, 1}, {2, 3}, {4, 5}]
+    assert all(set(x["sides"]) not in firsts for x in s["pairings"])
+
+    # Undo takes the pairing back, and pairing again gives the same round.
+    p.tap("#undo-event")
+    p.wait_text("#pair", "Pair round 2")
+    pair(p, 2)
+    assert summary(p)["pairings"] == s["pairings"]
+
+    # The big screen at 1920x1080: standings and boards, in letters readable across a room.
+    p.tap("#big-screen")
+    p.wait_css("#wall-tables")
+    p.size(*BIG)
+    time.sleep(0.5)
+    sizes = p.d.execute_script("""
+        const px = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
+        return {table: px('#wall-tables .wall-sides'), standing: px('#wall-standings tbody th.name'),
+                title: px('#wall-title'), figures: px('#wall-standings tbody td')};""")
+    assert sizes["table"] >= 32 and sizes["standing"] >= 32 and sizes["figures"] >= 32, sizes
+    assert sizes["title"] >= 56, sizes
+    # Everything fits on the screen without scrolling.
+    assert p.d.execute_script("return document.documentElement.scrollHeight <= window.innerHeight + 1")
+    p.d.save_screenshot(str(SHOTS / "44-tournament-big-screen-1920.png"))
+
+    # A result entered elsewhere reaches the big screen by itself.
+    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    table = s["pairings"][0]["table"]
+    started = time.time()
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.tournamentEvent(arguments[0], {result: {round: 2, table: arguments[1], winner: 0, scores: [6, 2]}})).then(() => done());
+    """, tid, table)
+    p.wait_until(f"return document.querySelector('#wall-tables [data-table=\"{table}\"]').classList.contains('done')", timeout=5)
+    assert time.time() - started < 4
+    p.size(1280, 800)
+    p.tap("#leave-wall")
+    p.wait_css("#round-title")
+
+
+def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
+    p = partie
+    open_new_tournament(p)
+    p.press("#t-system-pools_knockout")
+    p.press("#t-pool-size-4")
+    p.press("#t-advance-2")
+    names = ["Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina", "Hugo", "Ines", "Jon", "Kim", "Lou"]
+    add_entrants(p, *names)
+    p.tap_until("#create-tournament", "return location.hash.startsWith('#/tournament/')")
+    pair(p, 1)
+    s = summary(p)
+    # Snake seeding into three pools of four.
+    assert s["pools"] == [[0, 5, 6, 11], [1, 4, 7, 10], [2, 3, 8, 9]]
+    assert s["rounds"] == 3 + 3                  # pools, then a bracket of 6 in 8 slots
+    # Pools: the better seed wins every match 1-0 (a one-game Mölkky match counts legs).
+    for rnd in range(1, 4):
+        for x in summary(p)["pairings"]:
+            a, b = x["sides"]
+            enter_result(p, x["table"], *((1, 0) if a < b else (0, 1)))
+        p.shot(f"45-cup-pools-round-{rnd}") if rnd == 1 else None
+        pair(p, rnd + 1)
+    s = summary(p)
+    # Pool winners 0, 1, 2 and runners-up 5, 4, 3 in the main knockout; the top seeds get byes.
+    assert s["bracket"]["main"][0][0]["sides"] == [0, None]
+    assert sorted(e for m in s["bracket"]["main"][0] for e in m["sides"] if e is not None) == [0, 1, 2, 3, 4, 5]
+    assert sorted(s["bye"]) == [0, 1, 6, 7]
+    # A draw is refused in a knockout: the form offers no draw button.
+    p.tap(f"#enter-{s['pairings'][0]['table']}")
+    assert p.count(f"#winner-{s['pairings'][0]['table']}-draw") == 0
+    p.tap(f"#enter-{s['pairings'][0]['table']}")
+    p.press("#tab-bracket")
+    p.wait_css("#bracket-main")
+    p.shot("46-cup-bracket")
+    p.press("#tab-round")
+    while summary(p)["status"] != "finished":
+        s = summary(p)
+        for x in s["pairings"]:
+            a, b = x["sides"]
+            enter_result(p, x["table"], *((1, 0) if a < b else (0, 1)))
+        if summary(p)["status"] != "finished":
+            pair(p, s["round"] + 1)
+    s = summary(p)
+    assert s["champion"] == 0
+    p.wait_text("#champion", "Champion: Anna")
+    p.shot("47-cup-champion")
+    p.press("#tab-bracket")
+    p.wait_css("#bracket-consolation")
+    final = s["bracket"]["main"][-1][0]
+    assert final["winner"] == 0
+    p.shot("48-cup-bracket-final")

@@ -1,0 +1,177 @@
+// A new tournament: the game and its match rules, the system, rounds and boards, the entrants
+// (known players or typed, teams as "Cyril & Dora") in seed order, by drag, arrows or shuffle.
+// Rust checks everything; this screen only collects it.
+
+import { ipc } from '../ipc.js';
+import { h, scheduler, segmented } from '../dom.js';
+import { t } from '../i18n.js';
+import { app } from '../app.js';
+import { GAMES } from '../games.js';
+import { FORMS } from './setup.js';
+
+function shuffled(list) {
+  const a = list.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+// "Cyril & Dora" is a team of two; a plain name is one player.
+const entrantOf = (text) => text.split('&').map((n) => n.trim()).filter(Boolean);
+
+export function mount(root) {
+  app.title(t('new_tournament'));
+  const st = {
+    game: 'molkky', system: 'swiss', info: null, known: [], entrants: [], typed: '',
+    rounds: '', boards: '', poolSize: 4, advance: 2, rules: {}, busy: false,
+  };
+  let form = null;
+
+  // The game's own rules form; a Crokinole night plays fixed rounds unless told otherwise.
+  function makeForm() {
+    st.rules = st.game === 'crokinole' ? { format: 'rounds' } : {};
+    form = FORMS[st.game] ? FORMS[st.game](st.rules, (r) => { st.rules = r; }) : null;
+  }
+  makeForm();
+
+  const taken = (name) => st.entrants.some((e) => e.some((n) => n.toLowerCase() === name.toLowerCase()));
+
+  function add(names) {
+    if (!names.length || names.some(taken)) return;
+    st.entrants.push(names);
+    app.announce(t('entrant_added', { name: names.join(' & ') }));
+    render();
+  }
+
+  function move(i, to) {
+    if (to < 0 || to >= st.entrants.length || to === i) return;
+    const [e] = st.entrants.splice(i, 1);
+    st.entrants.splice(to, 0, e);
+    render();
+  }
+
+  // Drag by the handle: the row follows the finger, and drops where its middle is.
+  function dragStart(ev, i) {
+    const handle = ev.currentTarget;
+    const li = handle.closest('li');
+    const rows = [...li.parentElement.children].map((c) => c.getBoundingClientRect());
+    const startY = ev.clientY;
+    handle.setPointerCapture(ev.pointerId);
+    li.classList.add('dragging');
+    const onMove = (e) => { li.style.transform = `translateY(${e.clientY - startY}px)`; };
+    const onUp = (e) => {
+      handle.removeEventListener('pointermove', onMove);
+      handle.removeEventListener('pointerup', onUp);
+      handle.removeEventListener('pointercancel', onUp);
+      li.style.transform = '';
+      li.classList.remove('dragging');
+      const mid = rows[i].top + rows[i].height / 2 + (e.clientY - startY);
+      let to = rows.findIndex((r) => mid < r.top + r.height / 2);
+      if (to === -1) to = rows.length - 1;
+      else if (to > i) to -= 1;
+      move(i, to);
+    };
+    handle.addEventListener('pointermove', onMove);
+    handle.addEventListener('pointerup', onUp);
+    handle.addEventListener('pointercancel', onUp);
+  }
+
+  function setup() {
+    const s = { game: st.game, system: st.system, entrants: st.entrants, rules: form ? form.value() : {} };
+    if (st.boards !== '') s.boards = Number(st.boards);
+    if (st.system === 'swiss' && st.rounds !== '') s.rounds = Number(st.rounds);
+    if (st.system === 'pools_knockout') { s.pool_size = st.poolSize; s.advance = st.advance; }
+    return s;
+  }
+
+  async function create() {
+    if (st.busy) return;
+    st.busy = true;
+    try {
+      const view = await ipc.newTournament(setup());
+      app.go(`#/tournament/${view.id}`);
+    } catch (e) {
+      app.error(e);
+    } finally {
+      st.busy = false;
+    }
+  }
+
+  const seg = (id, label, values, current, text, set) => segmented(id, label, values, current, text, (v) => { set(v); render(); });
+
+  // Text fields live across redraws so that typing is never cut.
+  const nameInput = h('input', {
+    id: 'entrant-name', type: 'text', maxlength: 130, autocomplete: 'off', placeholder: t('entrant_placeholder'),
+    oninput: (ev) => { st.typed = ev.target.value; },
+  });
+  const addForm = h('form', {
+    class: 'add-player', onsubmit: (ev) => {
+      ev.preventDefault();
+      const names = entrantOf(st.typed);
+      if (names.some(taken)) { app.error({ kind: 'bad_setup', code: 'name_taken', detail: st.typed }); return; }
+      add(names);
+      st.typed = '';
+      nameInput.value = '';
+    },
+  },
+  h('label', { class: 'sr-only', for: 'entrant-name', text: t('entrant_placeholder') }),
+  nameInput,
+  h('button', { class: 'btn', type: 'submit', id: 'add-entrant' }, t('add_player')));
+  const number = (id, label, value, set, placeholder) => h('label', { class: 'field', for: id }, h('span', { text: label }),
+    h('input', { id, type: 'number', inputmode: 'numeric', min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); } }));
+  const roundsInput = number('t-rounds', t('t_rounds'), '', (v) => { st.rounds = v; }, t('t_rounds_auto'));
+  const boardsInput = number('t-boards', t('t_boards'), '', (v) => { st.boards = v; }, t('t_boards_all'));
+
+  const entrantRow = (e, i) => h('li', { class: 'side-card entrant', 'data-entrant': i },
+    h('button', {
+      class: 'drag-handle', type: 'button', 'aria-hidden': 'true', tabindex: -1, 'data-key': `drag-${i}`,
+      onpointerdown: (ev) => dragStart(ev, i),
+    }, '⠿'),
+    h('span', { class: 'side-index', text: String(i + 1) }),
+    h('span', { class: 'side-players', text: e.join(' & ') }),
+    h('span', { class: 'side-moves' },
+      h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_up')} ${e.join(' & ')}`, 'data-key': `up-${i}`, disabled: i === 0, onclick: () => move(i, i - 1) }, '↑'),
+      h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${e.join(' & ')}`, 'data-key': `down-${i}`, disabled: i === st.entrants.length - 1, onclick: () => move(i, i + 1) }, '↓'),
+      h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('remove')} ${e.join(' & ')}`, 'data-key': `x-${i}`, onclick: () => { st.entrants.splice(i, 1); render(); } }, '×')));
+
+  const draw = () => {
+    const available = st.known.filter((p) => !taken(p.name));
+    const systems = st.info ? st.info.systems.map((s) => s.name) : ['round_robin', 'swiss', 'pools_knockout'];
+    return h('section', { class: 'setup tournament-setup' },
+      h('div', { class: 'setup-cols' },
+        h('div', { class: 'setup-players' },
+          seg('t-game', t('game'), GAMES, st.game, (g) => t(`game_${g}`), (g) => { st.game = g; makeForm(); }),
+          seg('t-system', t('t_system'), systems, st.system, (s) => t(`system_${s}`), (s) => { st.system = s; }),
+          h('p', { class: 'hint', text: t(`system_${st.system}_hint`) }),
+          h('div', { class: 'field-row' },
+            st.system === 'swiss' ? roundsInput : null,
+            boardsInput),
+          st.system === 'pools_knockout' ? [
+            seg('t-pool-size', t('t_pool_size'), [3, 4, 5, 6], st.poolSize, String, (v) => { st.poolSize = v; }),
+            seg('t-advance', t('t_advance'), [1, 2], st.advance, (v) => t('t_advance_n', { n: v }), (v) => { st.advance = v; }),
+          ] : null,
+          form ? [h('h2', { text: t('t_match_rules') }), form.element] : null),
+        h('div', { class: 'setup-sides' },
+          h('div', { class: 'sides-head' },
+            h('h2', { text: t('entrants_n', { n: st.entrants.length }) }),
+            h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); render(); } }, t('shuffle'))),
+          h('p', { class: 'hint', text: t('seed_order_hint') }),
+          addForm,
+          available.length ? [
+            h('h3', { text: t('known_players') }),
+            h('div', { class: 'chips', id: 'known-players' },
+              available.map((p) => h('button', { class: 'chip', type: 'button', 'data-player': p.name, onclick: () => add([p.name]) }, p.name))),
+          ] : null,
+          h('ol', { class: 'sides', id: 'entrants' }, st.entrants.map(entrantRow)))),
+      h('div', { class: 'sticky-actions' },
+        h('button', { class: 'btn primary big', type: 'button', id: 'create-tournament', disabled: st.entrants.length < 2, onclick: create },
+          st.entrants.length < 2 ? t('need_two_entrants') : t('create_tournament', { n: st.entrants.length }))));
+  };
+  const render = scheduler(root, draw);
+  render();
+  ipc.players().then((p) => { st.known = p; render(); }).catch((e) => app.error(e));
+  ipc.tournamentInfo().then((info) => { st.info = info; render(); }).catch((e) => app.error(e));
+  return {};
+}

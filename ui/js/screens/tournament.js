@@ -1,0 +1,213 @@
+// A tournament: the round (tables by board, who waits for a board, the bye, start a table's
+// match in one tap, a result typed by hand, a forfeit, the next round when the last result is
+// in), the standings with every figure (withdraw, late entry), the bracket, the big screen.
+// Every figure comes from Rust; a tap sends an event and draws what Rust answers.
+
+import { ipc } from '../ipc.js';
+import { h, scheduler, segmented } from '../dom.js';
+import { t } from '../i18n.js';
+import { app } from '../app.js';
+import { standingsTable, bracketView, entrantName, resultText } from '../standings.js';
+
+const TABS = ['round', 'standings', 'bracket'];
+
+export function mount(root, [idText, tab = 'round']) {
+  const id = Number(idText);
+  const st = { view: null, tab: TABS.includes(tab) ? tab : 'round', entering: null, form: {}, armed: null, busy: false, late: '' };
+
+  async function load() {
+    try {
+      st.view = await ipc.getTournament(id);
+      app.title(`${t(`game_${st.view.summary.game}`)} · ${t(`system_${st.view.summary.system}`)}`);
+    } catch (e) { app.error(e); }
+    render();
+  }
+
+  // One event at a time; what Rust answers is what is drawn.
+  const send = (event, said) => app.exclusive(st, render, async () => {
+    st.view = await ipc.tournamentEvent(id, event);
+    st.entering = null;
+    if (said) app.announce(said);
+  });
+
+  const undo = () => app.exclusive(st, render, async () => {
+    st.view = await ipc.undoTournament(id);
+    st.entering = null;
+    app.announce(t('undone'));
+  });
+
+  const startTable = (table) => app.exclusive(st, render, async () => {
+    const m = await ipc.startTable(id, table);
+    app.go(`#/match/${m.id}`);
+  });
+
+  const exportAs = (what) => app.exclusive(st, render, async () => {
+    const w = await ipc.exportFile(what);
+    app.notice(t('file_written', { path: w.path }));
+  });
+
+  // The result form of a table: the winner, each side's score (and 20s at Crokinole), or a
+  // forfeit. With no winner chosen, the higher score wins and equal scores are a draw.
+  function resultForm(p, summary, knockout) {
+    const f = st.form;
+    const names = p.sides.map((e) => entrantName(summary, e));
+    const num = (key, side, label) => h('label', { class: 'field', for: `${key}-${side}` }, h('span', { text: label }),
+      h('input', {
+        id: `${key}-${side}`, type: 'number', inputmode: 'numeric', min: 0, value: f[key]?.[side] ?? '',
+        oninput: (ev) => { f[key] = f[key] || ['', '']; f[key][side] = ev.target.value; },
+      }));
+    const save = () => {
+      const scores = [0, 1].map((s) => Number(f.scores?.[s]));
+      if (scores.some((x) => !Number.isInteger(x) || x < 0) || f.scores?.some((x) => x === '')) {
+        app.error({ kind: 'bad_action', code: 'scores_needed', detail: '' });
+        return;
+      }
+      let winner = f.winner;
+      if (winner === undefined) winner = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
+      const result = { round: summary.round, table: p.table, winner, scores };
+      if (summary.game === 'crokinole' && f.twenties) result.twenties = [0, 1].map((s) => Number(f.twenties[s] || 0));
+      send({ result }, t('result_saved', { n: p.table + 1 }));
+    };
+    const winners = knockout ? [0, 1] : [0, 'draw', 1];
+    return h('div', { class: 'result-form', id: `result-form-${p.table}` },
+      segmented(`winner-${p.table}`, t('winner_is'), winners, f.winner === null ? 'draw' : f.winner,
+        (v) => (v === 'draw' ? t('drawn') : names[v]), (v) => { f.winner = v === 'draw' ? null : v; render(); }, { keyed: true }),
+      h('div', { class: 'field-row' }, num('scores', 0, t('score_of', { name: names[0] })), num('scores', 1, t('score_of', { name: names[1] }))),
+      summary.game === 'crokinole'
+        ? h('div', { class: 'field-row' }, num('twenties', 0, t('twenties_of', { name: names[0] })), num('twenties', 1, t('twenties_of', { name: names[1] })))
+        : null,
+      h('div', { class: 'end-row' },
+        h('button', { class: 'btn primary', type: 'button', id: `save-result-${p.table}`, onclick: save }, t('save_result')),
+        h('button', { class: 'btn ghost', type: 'button', onclick: () => { st.entering = null; render(); } }, t('cancel'))),
+      h('div', { class: 'end-row' }, [0, 1].map((s) => h('button', {
+        class: 'btn small foul', type: 'button', id: `forfeit-${p.table}-${s}`,
+        onclick: () => send({ result: { round: summary.round, table: p.table, forfeit: s } }, t('forfeit_by', { name: names[s] })),
+      }, t('forfeit_of', { name: names[s] })))));
+  }
+
+  function tableCard(p, summary, board, linked, knockout) {
+    const names = p.sides.map((e) => entrantName(summary, e));
+    const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
+    return h('li', { class: `table-card${p.result ? ' done' : ''}`, 'data-table': p.table },
+      h('div', { class: 'table-head' },
+        h('span', { class: 'table-no', text: t('table_n', { n: p.table + 1 }) }),
+        board ? h('span', { class: 'board-no', text: t(board.wave ? 'board_next' : 'board_n', { n: board.board + 1 }) }) : null,
+        linked && !p.result ? h('span', { class: 'tag', text: t(`match_${linked.status}`) }) : null),
+      h('div', { class: 'table-sides' },
+        names.map((n, s) => h('span', { class: `table-side${won === s ? ' won' : ''}`, text: n })),
+        h('span', { class: 'table-result', text: p.result ? resultText(summary, p) : t('vs') })),
+      p.result || summary.status === 'finished' ? null : h('div', { class: 'end-row' },
+        h('button', { class: 'btn primary', type: 'button', id: `start-${p.table}`, onclick: () => startTable(p.table) },
+          linked ? t('open_match') : t('start_match')),
+        h('button', {
+          class: 'btn', type: 'button', id: `enter-${p.table}`, 'aria-expanded': String(st.entering === p.table),
+          onclick: () => { st.entering = st.entering === p.table ? null : p.table; st.form = {}; render(); },
+        }, t('enter_result'))),
+      st.entering === p.table && !p.result ? resultForm(p, summary, knockout) : null);
+  }
+
+  function roundTab(v) {
+    const s = v.summary;
+    const boards = new Map(s.boards.map((b) => [b.table, b]));
+    const linked = new Map(v.tables.map((m) => [m.table, m]));
+    const knockout = !s.draws_allowed;
+    const missing = s.pairings.filter((p) => !p.result).length;
+    const byes = Array.isArray(s.bye) ? s.bye : s.bye == null ? [] : [s.bye];
+    const lateOk = s.status !== 'finished' && (s.system === 'swiss' || s.status === 'registering');
+    const now = s.pairings.filter((p) => (boards.get(p.table)?.wave ?? 0) === 0);
+    const later = s.pairings.filter((p) => (boards.get(p.table)?.wave ?? 0) > 0);
+    return [
+      s.status === 'registering'
+        ? h('div', {},
+          h('p', { class: 'status-line', text: t('registering_n', { n: s.entrants.length }) }),
+          h('ol', { class: 'entrant-list', id: 'registered' }, s.entrants.map((n) => h('li', { text: n }))))
+        : [
+          h('ul', { class: 'table-list', id: 'tables' }, now.map((p) => tableCard(p, s, boards.get(p.table), linked.get(p.table), knockout))),
+          later.length ? [
+            h('h3', { text: t('waiting_for_board') }),
+            h('ul', { class: 'table-list waiting', id: 'waiting' }, later.map((p) => tableCard(p, s, boards.get(p.table), linked.get(p.table), knockout))),
+          ] : null,
+          byes.length ? h('p', { class: 'bye-line', id: 'bye' }, t('bye_for', { names: byes.map((e) => entrantName(s, e)).join(', ') })) : null,
+        ],
+      s.status === 'finished'
+        ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { text: t('champion_is', { name: entrantName(s, s.champion) }) }))
+        : h('div', { class: 'sticky-actions' },
+          h('button', {
+            class: 'btn primary big', type: 'button', id: 'pair', disabled: missing > 0,
+            onclick: () => send({ pair: {} }, t('paired_round', { n: s.round + 1 })),
+          }, missing > 0 ? t('results_missing', { n: missing }) : t('pair_round', { n: s.round + 1 }))),
+      lateOk ? lateEntry() : null,
+    ];
+  }
+
+  // The late entrant's field lives across redraws.
+  const lateInput = h('input', {
+    id: 'late-name', type: 'text', maxlength: 130, autocomplete: 'off', placeholder: t('entrant_placeholder'),
+    oninput: (ev) => { st.late = ev.target.value; },
+  });
+  function lateEntry() {
+    return h('form', {
+      class: 'add-player late-entry', onsubmit: (ev) => {
+        ev.preventDefault();
+        const names = st.late.split('&').map((n) => n.trim()).filter(Boolean);
+        if (!names.length) return;
+        st.late = '';
+        lateInput.value = '';
+        send({ enter: names }, t('entrant_added', { name: names.join(' & ') }));
+      },
+    }, h('label', { class: 'sr-only', for: 'late-name', text: t('late_entry') }), lateInput,
+    h('button', { class: 'btn', type: 'submit', id: 'late-entry' }, t('late_entry')));
+  }
+
+  // Withdrawing takes two taps: the first arms the button for a few seconds.
+  function withdrawButton(r) {
+    const armed = st.armed === r.entrant;
+    return h('button', {
+      class: `btn small ghost discard${armed ? ' armed' : ''}`, type: 'button', id: `withdraw-${r.entrant}`,
+      'data-key': `withdraw-${r.entrant}`, 'aria-label': `${t('withdraw')} ${r.name}`,
+      onclick: () => {
+        if (!armed) {
+          st.armed = r.entrant;
+          render();
+          setTimeout(() => { if (st.armed === r.entrant) { st.armed = null; render(); } }, 4000);
+          return;
+        }
+        st.armed = null;
+        send({ withdraw: r.entrant }, t('withdrew', { name: r.name }));
+      },
+    }, armed ? t('withdraw_again') : t('withdraw'));
+  }
+
+  const draw = () => {
+    const v = st.view;
+    if (!v) return h('p', { class: 'empty', text: t('loading') });
+    const s = v.summary;
+    const tabs = s.system === 'pools_knockout' ? TABS : TABS.slice(0, 2);
+    const heading = s.status === 'registering' ? t('registration')
+      : t('round_of', { n: s.round, of: s.rounds });
+    return h('section', { class: 'tournament', 'data-status': s.status },
+      h('div', { class: 'tournament-head' },
+        h('h2', { id: 'round-title', text: heading }),
+        h('div', { class: 'end-row' },
+          h('button', { class: 'btn small', type: 'button', id: 'big-screen', onclick: () => app.go(`#/wall/${id}`) }, t('big_screen')),
+          h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo }, '↶ ', t('undo')))),
+      h('div', { class: 'tabs', role: 'tablist' }, tabs.map((name) => h('button', {
+        class: 'seg', type: 'button', role: 'tab', id: `tab-${name}`, 'aria-selected': String(st.tab === name), 'aria-pressed': String(st.tab === name),
+        onclick: () => { st.tab = name; render(); },
+      }, t(`tab_${name}`)))),
+      h('div', { class: 'tab-panel', role: 'tabpanel', 'aria-labelledby': `tab-${st.tab}` },
+        st.tab === 'round' ? roundTab(v)
+          : st.tab === 'standings' ? [
+            standingsTable(s, { withdraw: s.status === 'finished' ? null : withdrawButton }),
+            h('div', { class: 'end-row' },
+              h('button', { class: 'btn small', type: 'button', id: 'export-csv', onclick: () => exportAs(`tournament-${id}-csv`) }, t('export_csv')),
+              h('button', { class: 'btn small', type: 'button', id: 'export-tournament', onclick: () => exportAs(`tournament-${id}`) }, t('export'))),
+          ]
+            : bracketView(s)));
+  };
+  const render = scheduler(root, draw);
+  render();
+  load();
+  return { refresh: load };
+}
+

@@ -1,0 +1,70 @@
+// The big screen for a projector or a TV: the current round by board and the standings, in
+// letters readable from across the room, refreshed by itself every two seconds. Nothing here
+// takes a tap but "leave".
+
+import { ipc } from '../ipc.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { app } from '../app.js';
+import { standingsTable, entrantName, resultText } from '../standings.js';
+
+const REFRESH_MS = 2000;
+
+export function mount(root, [idText]) {
+  const id = Number(idText);
+  let timer = null;
+  let last = '';
+  const frame = h('section', { class: 'wall', id: 'wall' });
+  const leave = h('button', { class: 'btn small ghost wall-leave', type: 'button', id: 'leave-wall', onclick: () => app.go(`#/tournament/${id}`) }, t('leave_big_screen'));
+  root.replaceChildren(frame, leave);
+  document.documentElement.requestFullscreen?.().catch(() => {});
+
+  function draw(v) {
+    const s = v.summary;
+    const boards = new Map(s.boards.map((b) => [b.table, b]));
+    const byes = Array.isArray(s.bye) ? s.bye : s.bye == null ? [] : [s.bye];
+    const title = s.status === 'registering' ? t('registration')
+      : s.status === 'finished' ? t('champion_is', { name: entrantName(s, s.champion) })
+        : t('round_of', { n: s.round, of: s.rounds });
+    frame.replaceChildren(
+      h('header', { class: 'wall-head' },
+        h('h1', { id: 'wall-title', text: title }),
+        h('p', { class: 'wall-game', text: `${t(`game_${s.game}`)} · ${t(`system_${s.system}`)}` })),
+      h('div', { class: 'wall-cols' },
+        h('section', { class: 'wall-round', 'aria-label': t('tab_round') },
+          h('h2', { text: t('tab_round') }),
+          h('ol', { class: 'wall-tables', id: 'wall-tables' }, s.pairings.map((p) => {
+            const b = boards.get(p.table);
+            const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
+            return h('li', { class: `wall-table${p.result ? ' done' : ''}${b?.wave ? ' waiting' : ''}`, 'data-table': p.table },
+              h('span', { class: 'wall-board', text: b?.wave ? t('waiting_short') : t('board_n', { n: (b?.board ?? p.table) + 1 }) }),
+              h('span', { class: 'wall-sides' }, p.sides.map((e, i) => h('span', { class: won === i ? 'won' : null, text: entrantName(s, e) }))),
+              h('span', { class: 'wall-result', text: p.result ? resultText(s, p) : '' }));
+          })),
+          byes.length ? h('p', { class: 'wall-bye', text: t('bye_for', { names: byes.map((e) => entrantName(s, e)).join(', ') }) }) : null),
+        h('section', { class: 'wall-standings', 'aria-label': t('standings') },
+          h('h2', { text: t('standings') }),
+          standingsTable(s, { limit: 16, id: 'wall-standings' }))));
+  }
+
+  async function load() {
+    try {
+      const v = await ipc.getTournament(id);
+      const text = JSON.stringify(v.summary);
+      // Drawn again only when something changed: the screen does not flicker.
+      if (text !== last) {
+        last = text;
+        draw(v);
+      }
+    } catch (e) { app.error(e); }
+    timer = setTimeout(load, REFRESH_MS);
+  }
+  load();
+  return {
+    refresh: () => { clearTimeout(timer); load(); },
+    unmount() {
+      clearTimeout(timer);
+      if (document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// The tables a tournament shows on the round screen and on the big screen: standings with
+// every figure, the current round's tables, and a knockout bracket. Rust sends the figures;
+// this only lays them out.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+// The columns of the standings, the first ranking key first: Crokinole ranks by game points
+// and shows its 20s; the other games rank by match points and show the score difference.
+function columns(summary) {
+  const rest = [['buchholz', 'col_buchholz'], ['played', 'col_played'], ['wins', 'col_wins'], ['draws', 'col_draws'], ['losses', 'col_losses']];
+  return summary.game === 'crokinole'
+    ? [['game_points', 'col_game_points'], ['match_points', 'col_match_points'], ['twenties', 'col_twenties'], ...rest]
+    : [['match_points', 'col_match_points'], ['game_points', 'col_game_points'], ['score_diff', 'col_score_diff'], ...rest];
+}
+
+export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings' } = {}) {
+  const cols = columns(summary);
+  const rows = summary.standings.slice(0, limit);
+  return h('table', { class: 'standings', id },
+    h('caption', { class: 'sr-only', text: t('standings') }),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col', text: '#' }),
+      h('th', { scope: 'col', class: 'name', text: t('entrant') }),
+      cols.map(([key, label]) => h('th', { scope: 'col', 'data-col': key, title: t(`${label}_long`) }, t(label))),
+      withdraw ? h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('withdraw') })) : null)),
+    h('tbody', {}, rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : null, 'data-entrant': r.entrant },
+      h('td', { class: 'rank', text: r.rank }),
+      h('th', { scope: 'row', class: 'name' }, h('span', { text: r.name }),
+        r.withdrawn ? h('span', { class: 'tag', text: t('withdrawn') }) : null,
+        r.byes ? h('span', { class: 'tag', text: r.byes > 1 ? t('byes_n', { n: r.byes }) : t('bye') }) : null),
+      cols.map(([key]) => h('td', { 'data-col': key, text: key === 'score_diff' && r[key] > 0 ? `+${r[key]}` : r[key] })),
+      withdraw ? h('td', {}, r.withdrawn ? null : withdraw(r)) : null))));
+}
+
+export function entrantName(summary, e) {
+  return e == null ? '—' : summary.entrants[e];
+}
+
+// A result in one line: "7 – 3" with the winner marked, or who forfeited.
+export function resultText(summary, p) {
+  const r = p.result;
+  if (!r) return '';
+  if (r.forfeit != null) return t('forfeit_by', { name: entrantName(summary, p.sides[r.forfeit]) });
+  const s = r.scores.join(' – ');
+  return r.winner == null ? `${s} · ${t('drawn')}` : s;
+}
+
+export function bracketView(summary) {
+  const b = summary.bracket;
+  if (!b || (!b.main.length && !b.consolation.length)) return h('p', { class: 'empty', text: t('bracket_after_pools') });
+  const side = (m, s, j) => h('span', {
+    class: `bracket-side${m.winner != null && m.winner === s ? ' won' : ''}${s == null ? ' empty' : ''}`,
+    text: s == null ? (j === 0 ? t('bye') : '…') : entrantName(summary, s),
+  });
+  const round = (matches, j) => h('ol', { class: 'bracket-round', 'aria-label': t('ko_round', { n: j + 1 }) },
+    matches.map((m) => h('li', { class: 'bracket-match' }, m.sides.map((s) => side(m, s, j)))));
+  const one = (title, rounds, id) => (rounds.length
+    ? h('section', { class: 'bracket', id }, h('h3', { text: title }), h('div', { class: 'bracket-rounds' }, rounds.map(round)))
+    : null);
+  return h('div', { class: 'brackets' },
+    one(t('main_bracket'), b.main, 'bracket-main'),
+    one(t('consolation_bracket'), b.consolation, 'bracket-consolation'));
+}

@@ -150,16 +150,43 @@ fn errors_are_typed_and_write_nothing() {
     assert_eq!(e["kind"], "bad_setup");
     assert_eq!(h.actions_on_disk(), 0);
 
-    // Arguments of the wrong type are refused by the IPC layer, never a crash.
+    // Arguments of the wrong type are refused by the IPC layer, never a crash; a setup value of
+    // the wrong JSON type (or null) is bad_setup, as in a record (records.md section 4).
     assert!(h
         .call("play", json!({"matchId": "one", "action": {"pins": [1]}}))
         .is_err());
-    assert!(h
+    for (rules, sides) in [
+        (json!([]), json!([["A"], ["B"]])),
+        (json!(null), json!([["A"], ["B"]])),
+        (json!({}), json!("Anna")),
+        (json!({}), json!([["A"], [7]])),
+    ] {
+        let e = h
+            .call(
+                "new_match",
+                json!({"game": "molkky", "rules": rules, "sides": sides}),
+            )
+            .unwrap_err();
+        assert_eq!(e["kind"], "bad_setup", "{rules} {sides}: {e}");
+    }
+    let e = h
         .call(
-            "new_match",
-            json!({"game": "molkky", "rules": [], "sides": "Anna"})
+            "import_moves",
+            json!({"text": "1. a1 d6", "rules": 5, "sides": [["Ann"], ["Ben"]]}),
         )
-        .is_err());
+        .unwrap_err();
+    assert_eq!(e["kind"], "bad_setup");
+    // Two action keys, or a foul given as null: bad_action, nothing played.
+    for action in [
+        json!({"pins": [1], "twenty": 0}),
+        json!({"pins": [], "foul": null}),
+    ] {
+        let e = h
+            .call("play", json!({"matchId": id, "action": action}))
+            .unwrap_err();
+        assert_eq!(e["kind"], "bad_action", "{action}");
+    }
+    assert_eq!(h.actions_on_disk(), 0);
 }
 
 #[test]

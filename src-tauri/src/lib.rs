@@ -17,7 +17,7 @@ use partie_core::store::{
 };
 use partie_core::Error;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -137,14 +137,18 @@ fn add_player(state: State<'_, AppState>, name: String) -> Result<Player, Error>
     state.with(|s| s.add_player(&name))
 }
 
+/// `rules` and `sides` are taken as any JSON and read by the core, so that a value of the wrong
+/// type is `bad_setup` like any other invalid setup (`records.md` section 4).
 #[tauri::command(async)]
 fn new_match(
     state: State<'_, AppState>,
     game: String,
-    rules: Map<String, Value>,
-    sides: Vec<Vec<String>>,
+    rules: Value,
+    sides: Value,
     computer: Option<Computer>,
 ) -> Result<MatchView, Error> {
+    let rules = partie_core::record::rules_from_json(Some(&rules))?;
+    let sides = partie_core::record::sides_from_json(Some(&sides))?;
     state.with(|s| s.new_match_against(&game, &rules, &sides, &computer.unwrap_or_default()))
 }
 
@@ -206,9 +210,11 @@ fn choices(state: State<'_, AppState>, match_id: i64, action: Value) -> Result<V
 fn import_moves(
     state: State<'_, AppState>,
     text: String,
-    rules: Map<String, Value>,
-    sides: Vec<Vec<String>>,
+    rules: Value,
+    sides: Value,
 ) -> Result<MatchView, Error> {
+    let rules = partie_core::record::rules_from_json(Some(&rules))?;
+    let sides = partie_core::record::sides_from_json(Some(&sides))?;
     let record = partie_core::morris::record_from_move_list(&text, rules, Some(sides))?;
     state.with(|s| s.import_record(&record))
 }

@@ -3,7 +3,7 @@
 use crate::error::ErrorKind;
 use crate::game::MatchState;
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// A refusal the scenario expects.
@@ -26,11 +26,12 @@ pub struct Scenario {
     pub source: String,
     /// The game's record name.
     pub game: String,
-    /// The game's options.
-    #[serde(default)]
-    pub rules: Map<String, Value>,
-    /// The sides.
-    pub sides: Vec<Vec<String>>,
+    /// The game's options, as given (a value of the wrong type is the setup's error to find).
+    #[serde(default, deserialize_with = "present")]
+    pub rules: Option<Value>,
+    /// The sides, as given.
+    #[serde(default, deserialize_with = "present")]
+    pub sides: Option<Value>,
     /// The actions to replay.
     #[serde(default)]
     pub actions: Vec<Value>,
@@ -43,6 +44,11 @@ pub struct Scenario {
     /// The setup itself must be refused with this kind.
     #[serde(default)]
     pub expect_setup_error: Option<String>,
+}
+
+/// A key given, `null` included: `null` is a value, not a missing key (`records.md` §1).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
 }
 
 fn kind(name: &str) -> Result<ErrorKind, String> {
@@ -107,7 +113,11 @@ impl Scenario {
 
     /// Runs the scenario: `Ok(())` when everything it says holds, else what differed.
     pub fn run(&self) -> Result<(), String> {
-        let setup = MatchState::setup(&self.game, &self.rules, &self.sides);
+        // Read like a record's setup: `null` or a value of the wrong type is `bad_setup`.
+        let setup = crate::record::rules_from_json(self.rules.as_ref()).and_then(|rules| {
+            let sides = crate::record::sides_from_json(self.sides.as_ref())?;
+            MatchState::setup(&self.game, &rules, &sides)
+        });
         if let Some(want) = &self.expect_setup_error {
             let want = kind(want)?;
             return match setup {

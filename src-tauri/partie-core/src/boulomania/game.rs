@@ -658,7 +658,7 @@ impl Game for Boulomania {
     fn result(&self) -> Option<crate::game::MatchResult> {
         self.winner.map(|w| crate::game::MatchResult {
             winner: Some(w.into()),
-            scores: self.scores.iter().map(|&s| s.into()).collect(),
+            scores: self.scores.to_vec(),
             twenties: None,
         })
     }

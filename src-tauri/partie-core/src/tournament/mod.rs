@@ -134,11 +134,18 @@ pub enum Status {
 /// A tournament's state: its setup and everything its events did.
 #[derive(Debug, Clone)]
 pub struct Tournament {
+    /// What never changes after setup, shared by every state of a replay.
+    common: std::sync::Arc<Common>,
+    system: Box<dyn System>,
+    field: Box<Field>,
+}
+
+/// The setup every match of a tournament shares.
+#[derive(Debug)]
+struct Common {
     game: String,
     rules: Map<String, Value>,
     boards: Option<usize>,
-    system: Box<dyn System>,
-    field: Field,
 }
 
 /// One line of the standings.
@@ -179,27 +186,29 @@ impl Tournament {
         let s = Setup::parse(value)?;
         let n = s.entrants.len();
         Ok(Tournament {
-            game: s.game,
-            rules: s.rules,
-            boards: s.boards,
+            common: std::sync::Arc::new(Common {
+                game: s.game,
+                rules: s.rules,
+                boards: s.boards,
+            }),
             system: s.system,
-            field: Field {
+            field: Box::new(Field {
                 entrants: s.entrants,
                 withdrawn: vec![false; n],
                 rounds: Vec::new(),
                 keys: s.keys,
-            },
+            }),
         })
     }
 
     /// The game every match is played at.
     pub fn game(&self) -> &str {
-        &self.game
+        &self.common.game
     }
 
     /// The match rules of every match.
     pub fn rules(&self) -> &Map<String, Value> {
-        &self.rules
+        &self.common.rules
     }
 
     /// The entrants, the rounds and the ranking keys.
@@ -360,7 +369,7 @@ impl Tournament {
             .matches
             .iter()
             .enumerate()
-            .map(|(i, m)| match self.boards {
+            .map(|(i, m)| match self.common.boards {
                 Some(b) => Board {
                     table: m.table,
                     board: i % b,
@@ -434,7 +443,7 @@ impl Tournament {
             serde_json::to_value(v).expect("a summary serialises")
         }
         put("status", json(&self.status()));
-        put("game", self.game.clone().into());
+        put("game", self.common.game.clone().into());
         put("system", self.system.name().into());
         put("round", self.round().into());
         put("rounds", self.system.rounds(&self.field).into());

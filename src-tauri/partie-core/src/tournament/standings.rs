@@ -255,7 +255,7 @@ impl Table {
         };
         let mut order: Vec<(i64, usize)> = values.into_iter().zip(group).collect();
         // Stable: within equal values the seed order (the group's order) stays.
-        order.sort_by(|a, b| b.0.cmp(&a.0));
+        order.sort_by_key(|x| std::cmp::Reverse(x.0));
         let mut i = 0;
         while i < order.len() {
             let j = i + order[i..].iter().take_while(|x| x.0 == order[i].0).count();

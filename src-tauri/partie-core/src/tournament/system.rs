@@ -46,6 +46,9 @@ impl Clone for Box<dyn System> {
     }
 }
 
+/// Builds a system from the setup object and the number of entrants.
+pub type Build = fn(&Map<String, Value>, usize) -> Result<Box<dyn System>, Error>;
+
 /// A system's entry in the registry.
 pub struct Entry {
     /// The record name (`"swiss"`).
@@ -54,7 +57,7 @@ pub struct Entry {
     pub options: &'static [&'static str],
     /// Builds the system from the setup object and the number of entrants; `bad_setup` when
     /// its options are wrong.
-    pub build: fn(&Map<String, Value>, usize) -> Result<Box<dyn System>, Error>,
+    pub build: Build,
 }
 
 /// Every system this build knows.

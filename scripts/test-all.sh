@@ -25,6 +25,10 @@ if [ -d ../shared/scenarios ]; then
   step "partie check: the shared example scenarios"
   cargo run -q -p partie-core --bin partie -- check ../shared/scenarios
 fi
+if [ -d ../shared/tournament-scenarios ]; then
+  step "partie check: the shared example tournaments"
+  cargo run -q -p partie-core --bin partie -- check ../shared/tournament-scenarios
+fi
 
 step "UI strings (node --test)"
 node --test tests/ui/

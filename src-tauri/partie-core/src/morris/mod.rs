@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod board;
 pub mod endgame;
+pub mod fen;
 mod game;
 pub mod notation;
 pub mod perft;
@@ -13,7 +14,7 @@ pub mod search;
 pub mod uci;
 
 pub use game::{Action, Morris};
-pub use position::{Outcome, Position, Reason, Token};
+pub use position::{Outcome, Parts, Position, Reason, Token};
 pub use rules::{DoubleMill, MorrisRules, SameMill};
 
 /// The points, lines and option ranges, for the screens.

@@ -139,6 +139,24 @@ pub enum Outcome {
     Drawn(Reason),
 }
 
+/// What a position is made of, beyond the rules: the pieces removed follow from them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Parts {
+    /// Each side's points, as masks.
+    pub board: [u32; 2],
+    /// Each side's pieces still to place.
+    pub in_hand: [u8; 2],
+    /// The side to act.
+    pub turn: u8,
+    /// The removals it owes.
+    pub pending: u8,
+    /// Move tokens since the moving phase began or the last removal.
+    pub quiet: u16,
+    /// For each side, the lines (bits over the board's lines) that have given it a removal:
+    /// what `same_mill` `"once"` forbids closing again.
+    pub used: [u32; 2],
+}
+
 /// A position: the board, pieces in hand, the side to act and the removals it owes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -186,6 +204,83 @@ impl Position {
             used: [0, 0],
             quiet: 0,
         })
+    }
+
+    /// A position from its parts (as a FEN writes them, [`super::fen`]), with the pieces each
+    /// side has removed counted from what is missing; why not when the parts could not come
+    /// from a game under `rules`: overlapping or unknown points, more pieces than the rules
+    /// give, pieces in hand that do not fit the side to act (the first side places first),
+    /// removals owed without a mill or with nothing to remove, quiet moves while placing, or
+    /// lines that are not on the board.
+    pub fn from_parts(rules: MorrisRules, parts: Parts) -> Result<Position, String> {
+        let Parts {
+            board,
+            in_hand,
+            turn,
+            pending,
+            quiet,
+            used,
+        } = parts;
+        let g = Geometry::get(rules.diagonals);
+        if board[0] & board[1] != 0 || (board[0] | board[1]) & !FULL != 0 {
+            return Err("the sides' points overlap or leave the board".into());
+        }
+        if turn > 1 {
+            return Err("the side to act is the first (0) or the second (1)".into());
+        }
+        let on_board = |s: usize| board[s].count_ones() as u8;
+        if (0..2).any(|s| on_board(s) as u16 + in_hand[s] as u16 > rules.pieces as u16) {
+            return Err(format!(
+                "a side has more than the {} pieces the rules give",
+                rules.pieces
+            ));
+        }
+        // The first side places first: while pieces are in hand, the second has one more
+        // after the first has placed, until the side that placed has taken its pieces.
+        let ahead = u8::from((turn == 1) != (pending > 0));
+        if in_hand != [0, 0] && in_hand[1].checked_sub(in_hand[0]) != Some(ahead) {
+            return Err("the pieces in hand do not fit the side to act".into());
+        }
+        let most = match rules.double_mill {
+            DoubleMill::One => 1,
+            DoubleMill::Each => 3,
+        };
+        let theirs = board[1 - turn as usize];
+        let mills = g.in_mills(board[turn as usize]);
+        if pending > most || (pending > 0 && (theirs == 0 || mills == 0)) {
+            return Err(format!(
+                "{pending} removals owed: at most {most}, after a mill, with a piece to remove"
+            ));
+        }
+        if quiet > 0 && in_hand != [0, 0] {
+            return Err("quiet moves are counted in the moving phase only".into());
+        }
+        if used.iter().any(|&u| u >> g.lines.len() != 0) {
+            return Err("a mill used is not a line of this board".into());
+        }
+        let removed = |s: usize| rules.pieces - on_board(1 - s) - in_hand[1 - s];
+        Ok(Position {
+            rules,
+            board,
+            in_hand,
+            removed: [removed(0), removed(1)],
+            turn,
+            pending,
+            used,
+            quiet,
+        })
+    }
+
+    /// The parts [`Position::from_parts`] takes.
+    pub fn parts(&self) -> Parts {
+        Parts {
+            board: self.board,
+            in_hand: self.in_hand,
+            turn: self.turn,
+            pending: self.pending,
+            quiet: self.quiet,
+            used: self.used,
+        }
     }
 
     /// The options.
@@ -425,7 +520,11 @@ impl Position {
                 };
                 if due > 0 && self.board[o] != 0 {
                     self.pending = due;
-                    self.used[t] |= lines;
+                    // Kept only where it matters, so that positions that play the same are
+                    // equal (and write the same FEN).
+                    if self.rules.same_mill == SameMill::Once {
+                        self.used[t] |= lines;
+                    }
                 } else {
                     self.turn = o as u8;
                 }

@@ -63,6 +63,7 @@ fn bench(c: &mut Criterion) {
             time: None,
             extra: None,
             stop: None,
+            nodes: None,
         };
         let nodes = searcher
             .search(g.position(), g.repetitions(), &limits)

@@ -112,6 +112,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
                     time: Some(Duration::from_millis(ms)),
                     extra: extend.then(|| Duration::from_millis(2 * ms)),
                     stop: None,
+                    nodes: None,
                 };
                 s.search(g.position(), g.repetitions(), &limits).best
             }

@@ -36,6 +36,8 @@ pub struct Limits {
     pub extra: Option<Duration>,
     /// Set from elsewhere to stop at once (the best move so far is returned).
     pub stop: Option<Arc<AtomicBool>>,
+    /// The most positions to visit (the best move so far is returned).
+    pub nodes: Option<u64>,
 }
 
 /// What a search found.
@@ -120,6 +122,7 @@ pub struct Searcher {
     /// Whether the best score fell in this search.
     fell: bool,
     stop: Option<Arc<AtomicBool>>,
+    node_limit: Option<u64>,
     aborted: bool,
     path: Repetitions,
     killers: [[u16; 2]; MAX_PLY],
@@ -144,6 +147,7 @@ impl Searcher {
             extended: None,
             fell: false,
             stop: None,
+            node_limit: None,
             aborted: false,
             path: Repetitions::default(),
             killers: [[0; 2]; MAX_PLY],
@@ -178,6 +182,7 @@ impl Searcher {
             .zip(limits.extra)
             .map(|(t, extra)| start + t + extra);
         self.stop = limits.stop.clone();
+        self.node_limit = limits.nodes;
         self.path = history.clone();
         self.killers = [[0; 2]; MAX_PLY];
         // What cut off in earlier searches still says something, but less than what cuts now.
@@ -243,6 +248,7 @@ impl Searcher {
         self.aborted = false;
         self.deadline = None;
         self.stop = None;
+        self.node_limit = None;
         self.path = history.clone();
         let mut out: Vec<(Token, i32)> = pos
             .tokens()
@@ -429,7 +435,12 @@ impl Searcher {
     }
 
     /// Counts a node and, now and then, looks at the clock and the stop flag; whether to stop.
+    /// A node limit is kept exactly: once stopped, nothing more is counted.
     fn tick(&mut self) -> bool {
+        if self.aborted || self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+            return true;
+        }
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
@@ -687,8 +698,100 @@ impl Level {
         self.0
     }
 
-    /// Picks a token for the side to act; `seed` makes the weaker levels' mistakes replayable;
-    /// `stop` interrupts the thinking (the best token found so far is returned).
+    /// Whether this level keeps its searcher (and so its table) from one move to the next, or
+    /// starts each move with a new one.
+    pub fn keeps_table(self) -> bool {
+        self.0 == 5
+    }
+
+    /// The searcher this level thinks with: a small table for the levels that look a few turns
+    /// ahead, a larger one for level 4, and for level 5 the largest and the quiescence search.
+    pub fn searcher(self) -> Searcher {
+        match self.0 {
+            1..=3 => Searcher::new(12),
+            4 => Searcher::new(18),
+            _ => Searcher::new(22).with_quiescence(true),
+        }
+    }
+
+    /// The time this level takes for a move in the app (`None`: levels 1 to 3 look a fixed
+    /// number of turns ahead and answer at once). The strongest level thinks longer while
+    /// pieces are placed: most games are decided by the shape the board has when the moving
+    /// starts.
+    pub fn own_time(self, pos: &Position) -> Option<Duration> {
+        match self.0 {
+            1..=3 => None,
+            4 => Some(Duration::from_millis(400)),
+            _ if !pos.is_moving() => Some(Duration::from_millis(2500)),
+            _ => Some(Duration::from_millis(1500)),
+        }
+    }
+
+    /// The limits this level searches with when it may take `time`: level 4 looks at most 6
+    /// turns ahead; level 5 may think up to three times as long when its best token's score
+    /// falls, as that is when a game it could hold is lost.
+    pub fn limits(self, time: Option<Duration>, stop: Option<Arc<AtomicBool>>) -> Limits {
+        Limits {
+            depth: if self.0 == 4 { 6 } else { 64 },
+            time,
+            extra: time.filter(|_| self.0 == 5).map(|t| t * 2),
+            stop,
+            nodes: None,
+        }
+    }
+
+    /// Thinks as this level with `searcher` (one from [`Level::searcher`]) within `limits`
+    /// (from [`Level::limits`]). Levels 1 to 3 score every token at their fixed depth with
+    /// a fresh table, then add their noise or play a careless random token (from `seed`):
+    /// the limits do not change them. Levels 4 and 5 search within the limits.
+    pub fn think(
+        self,
+        searcher: &mut Searcher,
+        pos: &Position,
+        history: &Repetitions,
+        seed: u64,
+        limits: &Limits,
+    ) -> Report {
+        let start = Instant::now();
+        let tokens = pos.tokens();
+        let mut rng = Rng::new(seed ^ pos.search_key());
+        // (depth, noise in hundredths, chance in % of a careless random move)
+        let (depth, noise, careless) = match self.0 {
+            1 => (1, 120, 35),
+            2 => (2, 40, 10),
+            3 => (3, 0, 0),
+            _ => return searcher.search(pos, history, limits),
+        };
+        let mut report = Report {
+            best: None,
+            score: 0,
+            depth,
+            nodes: 0,
+            fell: false,
+            elapsed: Duration::ZERO,
+        };
+        if tokens.is_empty() {
+            report.depth = 0;
+        } else if rng.below(100) < careless {
+            report.best = Some(tokens.as_slice()[rng.below(tokens.len() as u64) as usize]);
+            report.depth = 0;
+        } else {
+            let noisy = searcher
+                .score_all(pos, history, depth)
+                .into_iter()
+                .map(|(t, v)| (t, v + rng.below(2 * noise as u64 + 1) as i32 - noise))
+                .max_by_key(|&(_, v)| v);
+            report.best = noisy.map(|(t, _)| t);
+            report.score = noisy.map_or(0, |(_, v)| v);
+            report.nodes = searcher.nodes;
+        }
+        report.elapsed = start.elapsed();
+        report
+    }
+
+    /// Picks a token for the side to act as the app does, on the level's own time;
+    /// `seed` makes the weaker levels' mistakes replayable; `stop` interrupts the thinking
+    /// (the best token found so far is returned).
     pub fn choose(
         self,
         pos: &Position,
@@ -696,49 +799,15 @@ impl Level {
         seed: u64,
         stop: Option<Arc<AtomicBool>>,
     ) -> Option<Token> {
-        let tokens = pos.tokens();
-        if tokens.is_empty() {
+        if pos.tokens().is_empty() {
             return None;
         }
-        let mut rng = Rng::new(seed ^ pos.search_key());
-        // (depth, noise in hundredths, chance in % of a careless random move)
-        let (depth, noise, careless) = match self.0 {
-            1 => (1, 120, 35),
-            2 => (2, 40, 10),
-            3 => (3, 0, 0),
-            _ => (0, 0, 0),
-        };
-        if depth > 0 {
-            if rng.below(100) < careless {
-                return Some(tokens.as_slice()[rng.below(tokens.len() as u64) as usize]);
-            }
-            let mut s = Searcher::new(12);
-            return s
-                .score_all(pos, history, depth)
-                .into_iter()
-                .map(|(t, v)| (t, v + rng.below(2 * noise as u64 + 1) as i32 - noise))
-                .max_by_key(|&(_, v)| v)
-                .map(|(t, _)| t);
+        let limits = self.limits(self.own_time(pos), stop);
+        if !self.keeps_table() {
+            return self
+                .think(&mut self.searcher(), pos, history, seed, &limits)
+                .best;
         }
-        // The strongest level thinks longer while pieces are placed: most games are decided
-        // by the shape the board has when the moving starts.
-        let (depth, time, bits) = match self.0 {
-            4 => (6, Duration::from_millis(400), 18),
-            _ if !pos.is_moving() => (64, Duration::from_millis(2500), 22),
-            _ => (64, Duration::from_millis(1500), 22),
-        };
-        // The strongest level may think up to three times as long when its best token's
-        // score falls: that is when a game it could hold is lost.
-        let limits = Limits {
-            depth,
-            time: Some(time),
-            extra: (self.0 == 5).then_some(time * 2),
-            stop,
-        };
-        if self.0 == 4 {
-            return Searcher::new(bits).search(pos, history, &limits).best;
-        }
-        let strongest = || Searcher::new(bits).with_quiescence(true);
         // The strongest level keeps its table between moves: what it looked at a move ago is
         // most of what it looks at now. Another game thought about at the same time (tests,
         // matches) gets a table of its own.
@@ -746,13 +815,15 @@ impl Level {
             Ok(kept) => kept,
             Err(TryLockError::Poisoned(p)) => p.into_inner(),
             Err(TryLockError::WouldBlock) => {
-                return strongest().search(pos, history, &limits).best;
+                return self
+                    .think(&mut self.searcher(), pos, history, seed, &limits)
+                    .best;
             }
         };
         if !matches!(&*kept, Some((rules, _)) if rules == pos.rules()) {
-            *kept = Some((*pos.rules(), strongest()));
+            *kept = Some((*pos.rules(), self.searcher()));
         }
         let (_, searcher) = kept.as_mut().expect("set just above");
-        searcher.search(pos, history, &limits).best
+        self.think(searcher, pos, history, seed, &limits).best
     }
 }

@@ -102,6 +102,7 @@ pub fn run(input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
                     time: Some(Duration::from_millis(1000)),
                     extra: None,
                     stop: None,
+                    nodes: None,
                 };
                 match rest {
                     ["movetime", ms, ..] => {

@@ -47,6 +47,7 @@ export function mount(root) {
   }
 
   const draw = () => h('section', { class: 'history' },
+    h('button', { class: 'btn small', type: 'button', id: 'history-tournaments', onclick: () => app.go('#/club') }, t('tournaments')),
     h('div', { class: 'filters field-row three' },
       select('filter-when', t('when'), st.when, [['', t('all_time')], ['7', t('last_7_days')], ['30', t('last_30_days')], ['365', t('this_year')]],
         (v) => { st.when = v; st.filter.from = v ? Date.now() - Number(v) * 86400000 : undefined; load(); }),

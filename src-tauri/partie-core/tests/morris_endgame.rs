@@ -2,7 +2,7 @@
 //! themselves (the position's own move generator and outcome), and followed by the search.
 
 use partie_core::morris::endgame::{Exact, Table};
-use partie_core::morris::search::{Limits, Searcher};
+use partie_core::morris::search::{Limits, Searcher, WIN};
 use partie_core::morris::{MorrisRules, Position, Token};
 use partie_core::rng::Rng;
 
@@ -219,5 +219,37 @@ fn a_result_after_the_quiet_move_draw_is_a_draw_only_where_no_piece_is_taken_on_
                 within = true;
             }
         }
+    }
+}
+
+/// The engine protocol's default level plays with the tables: one turn deep, it scores a won
+/// ending as won in the number of plies the table gives, which no evaluation could.
+#[test]
+fn the_engine_protocol_scores_won_endings_from_the_tables() {
+    let rules = MorrisRules::default();
+    let table = Table::for_rules(&Position::start(rules)).unwrap();
+    let mut rng = Rng::new(5);
+    let mut checked = 0;
+    while checked < 3 {
+        let pos = random_position(&mut rng, rules, 3, 3);
+        let Some(Exact::Won(n)) = table.settles(&pos) else {
+            continue;
+        };
+        if n < 5 {
+            continue;
+        }
+        let fen = partie_core::morris::fen::write(&pos);
+        let input = format!("position fen {fen}\ngo depth 1\n");
+        let mut out = Vec::new();
+        partie_core::morris::uci::run(input.as_bytes(), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let score: i32 = out
+            .split_whitespace()
+            .skip_while(|&w| w != "cp")
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no score: {out}"));
+        assert_eq!(score, WIN - n as i32, "{fen}: {out}");
+        checked += 1;
     }
 }

@@ -6,12 +6,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 
-def add_players(p, *names):
+def add_players(p, *names, field="#new-player", button="#add-player", listing="#sides"):
     for n in names:
-        p.type("#new-player", n)
-        p.tap_until("#add-player", f"return (document.querySelector('#sides')?.innerText || '').includes({n!r})")
+        p.type(field, n)
+        p.tap_until(button, f"return (document.querySelector({listing!r})?.innerText || '').includes({n!r})")
         # The redraw after an add empties the field: type the next name only then.
-        p.wait_until("return document.querySelector('#new-player').value === ''")
+        p.wait_until(f"return document.querySelector({field!r}).value === ''")
 
 
 def set_number(p, css, value):

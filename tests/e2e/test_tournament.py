@@ -4,19 +4,16 @@ the big screen), and a 12-entrant Mölkky cup in pools then knockout played to i
 import json
 import time
 
-from selenium.webdriver.common.keys import Keys
 
 from conftest import SHOTS
 from test_crokinole import count_round, score_round
+from test_molkky import add_players, set_number
 
 BIG = (1920, 1080)
 
 
 def add_entrants(p, *names):
-    for n in names:
-        p.type("#entrant-name", n)
-        p.tap_until("#add-entrant", f"return (document.querySelector('#entrants')?.innerText || '').includes({n!r})")
-        p.wait_until("return document.querySelector('#entrant-name').value === ''")
+    add_players(p, *names, field="#entrant-name", button="#add-entrant", listing="#entrants")
 
 
 def summary(p):
@@ -35,14 +32,6 @@ def open_new_tournament(p):
     p.wait_css("#new-tournament")
     p.tap("#new-tournament")
     p.wait_css("#entrant-name")
-
-
-def set_number(p, css, value):
-    el = p.css(css)
-    p.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-    el.clear()
-    el.send_keys(str(value))
-    el.send_keys(Keys.TAB)
 
 
 def enter_result(p, table, a, b, twenties=None):

@@ -48,6 +48,16 @@ function focusKey(el) {
   return null;
 }
 
+// A shuffled copy (Fisher-Yates): a random throwing order or seed order.
+export function shuffled(list) {
+  const a = list.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
 export function names(side) {
   return side.join(' · ');
 }

@@ -118,7 +118,50 @@ impl Scenario {
             let sides = crate::record::sides_from_json(self.sides.as_ref())?;
             MatchState::setup(&self.game, &rules, &sides)
         });
-        if let Some(want) = &self.expect_setup_error {
+        let checks = Checks {
+            what: "action",
+            steps: &self.actions,
+            expect: self.expect.as_ref(),
+            reject: self.reject.as_ref(),
+            expect_setup_error: self.expect_setup_error.as_deref(),
+        };
+        checks.run(
+            setup,
+            |s, a| s.play(a),
+            MatchState::summary,
+            |a, b| a == b && a.summary() == b.summary(),
+            |expect, summary| subset_diff(expect, summary, ""),
+        )
+    }
+}
+
+/// What a scenario checks, for a match (its actions) or a tournament (its events) alike.
+pub(crate) struct Checks<'a> {
+    /// "action" or "event", for the messages.
+    pub what: &'a str,
+    /// The actions or events to replay.
+    pub steps: &'a [Value],
+    /// Keys the summary must have after the steps (before the refused one).
+    pub expect: Option<&'a Value>,
+    /// A step that must be refused, leaving the state as it was.
+    pub reject: Option<&'a Reject>,
+    /// The setup itself must be refused with this kind.
+    pub expect_setup_error: Option<&'a str>,
+}
+
+impl Checks<'_> {
+    /// Runs the checks on a setup: `play` applies a step, `same` says whether a refusal left
+    /// the state as it was, `diff` compares the expected keys with the summary.
+    pub(crate) fn run<S: Clone>(
+        &self,
+        setup: Result<S, crate::Error>,
+        play: impl Fn(S, &Value) -> Result<S, crate::game::Refused<S>>,
+        summary: impl Fn(&S) -> Value,
+        same: impl Fn(&S, &S) -> bool,
+        diff: impl Fn(&Value, &Value) -> Option<String>,
+    ) -> Result<(), String> {
+        let what = self.what;
+        if let Some(want) = self.expect_setup_error {
             let want = kind(want)?;
             return match setup {
                 Err(e) if e.kind == want => Ok(()),
@@ -130,51 +173,46 @@ impl Scenario {
             };
         }
         let mut state = setup.map_err(|e| format!("setup refused: {e}"))?;
-        let stop = self.reject.as_ref().map_or(self.actions.len(), |r| r.at);
-        if stop >= self.actions.len() && self.reject.is_some() {
+        let stop = self.reject.map_or(self.steps.len(), |r| r.at);
+        if stop >= self.steps.len() && self.reject.is_some() {
             return Err(format!(
-                "reject.at is {stop} but there are only {} actions",
-                self.actions.len()
+                "reject.at is {stop} but there are only {} {what}s",
+                self.steps.len()
             ));
         }
-        for (i, action) in self.actions[..stop].iter().enumerate() {
-            state = state
-                .play(action)
-                .map_err(|r| format!("action {i} {action} refused: {}", r.error))?;
+        for (i, step) in self.steps[..stop].iter().enumerate() {
+            state =
+                play(state, step).map_err(|r| format!("{what} {i} {step} refused: {}", r.error))?;
         }
-        if let Some(reject) = &self.reject {
+        if let Some(reject) = self.reject {
             let want = kind(&reject.error)?;
-            let before = state.summary();
-            let action = &self.actions[reject.at];
-            match state.clone().play(action) {
+            let step = &self.steps[reject.at];
+            match play(state.clone(), step) {
                 Ok(_) => {
                     return Err(format!(
-                        "action {} {action} accepted, expected {want}",
+                        "{what} {} {step} accepted, expected {want}",
                         reject.at
                     ))
                 }
                 Err(r) if r.error.kind != want => {
                     return Err(format!(
-                        "action {} refused with {} ({}), expected {want}",
+                        "{what} {} refused with {} ({}), expected {want}",
                         reject.at, r.error.kind, r.error.detail
                     ))
                 }
-                Err(r) => {
-                    if r.state != state || r.state.summary() != before {
-                        return Err(format!(
-                            "action {}: the refusal changed the state",
-                            reject.at
-                        ));
-                    }
+                Err(r) if !same(&r.state, &state) => {
+                    return Err(format!(
+                        "{what} {}: the refusal changed the state",
+                        reject.at
+                    ))
                 }
+                Err(_) => {}
             }
         }
-        if let Some(expect) = &self.expect {
-            if let Some(diff) = subset_diff(expect, &state.summary(), "") {
-                return Err(diff);
-            }
+        match self.expect {
+            Some(expect) => diff(expect, &summary(&state)).map_or(Ok(()), Err),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 

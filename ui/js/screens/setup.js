@@ -1,7 +1,7 @@
 // New game: players (known ones first, a new one in one step), teams, throwing order, rules.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, segmented } from '../dom.js';
+import { h, scheduler, names, segmented, shuffled } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { rulesForm } from '../molkky-rules.js';
@@ -15,15 +15,6 @@ export const FORMS = { molkky: rulesForm, crokinole: crokinoleForm, morris: morr
 const MAX_SIDES = { molkkout: 2, crokinole: 3, morris: 2, boulomania: 2 };
 // Games the computer plays, with its levels.
 const COMPUTER_LEVELS = { morris: [1, 2, 3, 4, 5], boulomania: [1, 2] };
-
-function shuffled(list) {
-  const a = list.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
 
 export function mount(root, [game = 'molkky']) {
   if (!GAMES.includes(game)) game = 'molkky';

@@ -3,20 +3,11 @@
 // Rust checks everything; this screen only collects it.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented } from '../dom.js';
+import { h, scheduler, segmented, shuffled } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { GAMES } from '../games.js';
 import { FORMS } from './setup.js';
-
-function shuffled(list) {
-  const a = list.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
 
 // "Cyril & Dora" is a team of two; a plain name is one player.
 const entrantOf = (text) => text.split('&').map((n) => n.trim()).filter(Boolean);

@@ -88,6 +88,38 @@ fn events_of(tx: &rusqlite::Connection, id: i64) -> Result<Vec<Value>, Error> {
     .collect()
 }
 
+/// A stored tournament's id and record.
+fn stored(conn: &rusqlite::Connection, id: i64) -> Result<(String, TournamentRecord), Error> {
+    let (uid, setup): (String, String) = conn
+        .query_row(
+            "SELECT uid, setup FROM tournament WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?
+        .ok_or_else(|| Error::not_found(format!("no tournament {id}")))?;
+    let setup = serde_json::from_str(&setup)
+        .map_err(|e| Error::storage(format!("tournament {id}: setup is not JSON: {e}")))?;
+    let events = events_of(conn, id)?;
+    Ok((uid, TournamentRecord { setup, events }))
+}
+
+/// A stored tournament replayed; a record that no longer replays is a `storage` error.
+fn replayed(
+    conn: &rusqlite::Connection,
+    id: i64,
+) -> Result<(String, TournamentRecord, Tournament), Error> {
+    let (uid, record) = stored(conn, id)?;
+    let state = replay_checked(id, &record)?;
+    Ok((uid, record, state))
+}
+
+fn replay_checked(id: i64, record: &TournamentRecord) -> Result<Tournament, Error> {
+    record
+        .replay()
+        .map_err(|e| Error::storage(format!("tournament {id} no longer replays: {e}")))
+}
+
 /// Seats an entrant's players as players of the history (new names become players).
 fn seat_entrant(tx: &Transaction, id: i64, entrant: usize, names: &[String]) -> Result<(), Error> {
     for (seat, name) in names.iter().enumerate() {
@@ -167,28 +199,8 @@ impl Store {
         self.tournament(id)
     }
 
-    fn tournament_record(&self, id: i64) -> Result<(String, TournamentRecord), Error> {
-        let (uid, setup): (String, String) = self
-            .conn
-            .query_row(
-                "SELECT uid, setup FROM tournament WHERE id = ?1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?
-            .ok_or_else(|| Error::not_found(format!("no tournament {id}")))?;
-        let setup = serde_json::from_str(&setup)
-            .map_err(|e| Error::storage(format!("tournament {id}: setup is not JSON: {e}")))?;
-        let events = events_of(&self.conn, id)?;
-        Ok((uid, TournamentRecord { setup, events }))
-    }
-
     fn tournament_state(&self, id: i64) -> Result<(String, TournamentRecord, Tournament), Error> {
-        let (uid, record) = self.tournament_record(id)?;
-        let state = record
-            .replay()
-            .map_err(|e| Error::storage(format!("tournament {id} no longer replays: {e}")))?;
-        Ok((uid, record, state))
+        replayed(&self.conn, id)
     }
 
     /// A tournament, replayed.
@@ -237,9 +249,7 @@ impl Store {
         let Some(last) = record.events.pop() else {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         };
-        let state = record
-            .replay()
-            .map_err(|e| Error::storage(format!("tournament {id} no longer replays: {e}")))?;
+        let state = replay_checked(id, &record)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -326,17 +336,9 @@ impl Store {
         let Some(event) = result_event(round, table, &uid, state) else {
             return Ok(());
         };
-        let setup: String =
-            tx.query_row("SELECT setup FROM tournament WHERE id = ?1", [tid], |r| {
-                r.get(0)
-            })?;
-        let setup: Value = serde_json::from_str(&setup)
-            .map_err(|e| Error::storage(format!("tournament {tid}: setup is not JSON: {e}")))?;
-        let events = events_of(tx, tid)?;
-        let t = tournament::replay(&setup, &events)
-            .map_err(|e| Error::storage(format!("tournament {tid} no longer replays: {e}")))?;
+        let (_, record, t) = replayed(tx, tid)?;
         if let Ok(next) = t.play_json(&event) {
-            append(tx, tid, events.len(), &event, &next)?;
+            append(tx, tid, record.events.len(), &event, &next)?;
         }
         Ok(())
     }
@@ -355,25 +357,18 @@ impl Store {
         let Some((tid, uid)) = link else {
             return Ok(());
         };
-        let mut events = events_of(tx, tid)?;
-        if events
+        let (_, mut record) = stored(tx, tid)?;
+        if record
+            .events
             .last()
             .is_some_and(|e| e["result"]["match"] == uid.as_str())
         {
-            events.pop();
+            record.events.pop();
             tx.execute(
                 "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq = ?2",
-                params![tid, events.len() as i64],
+                params![tid, record.events.len() as i64],
             )?;
-            let setup: String =
-                tx.query_row("SELECT setup FROM tournament WHERE id = ?1", [tid], |r| {
-                    r.get(0)
-                })?;
-            let setup: Value = serde_json::from_str(&setup)
-                .map_err(|e| Error::storage(format!("tournament {tid}: setup is not JSON: {e}")))?;
-            let t = tournament::replay(&setup, &events)
-                .map_err(|e| Error::storage(format!("tournament {tid} no longer replays: {e}")))?;
-            write_summary(tx, tid, &t)?;
+            write_summary(tx, tid, &replay_checked(tid, &record)?)?;
         }
         Ok(())
     }
@@ -455,7 +450,7 @@ impl Store {
     /// A tournament's record with its matches: `{"format", "id", "created_at", "tournament",
     /// "events", "matches": [match records with their "table": {"round", "table"}]}`.
     pub fn export_tournament(&self, id: i64) -> Result<Value, Error> {
-        let (uid, record) = self.tournament_record(id)?;
+        let (uid, record) = stored(&self.conn, id)?;
         let created: i64 = self.conn.query_row(
             "SELECT created_at FROM tournament WHERE id = ?1",
             [id],

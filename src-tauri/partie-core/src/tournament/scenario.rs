@@ -2,19 +2,9 @@
 //! must hold after replaying it, run by `partie check` beside the match scenarios.
 
 use super::{Tournament, TournamentRecord};
-use crate::error::ErrorKind;
-use crate::scenario::subset_diff;
+use crate::scenario::{subset_diff, Checks, Reject};
 use serde::Deserialize;
 use serde_json::Value;
-
-/// A refused event.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Reject {
-    /// The 0-based number of the refused event.
-    pub at: usize,
-    /// The error kind, in snake_case.
-    pub error: String,
-}
 
 /// One tournament scenario file.
 #[derive(Debug, Clone, Deserialize)]
@@ -40,10 +30,6 @@ pub struct Scenario {
     /// The setup itself must be refused with this kind.
     #[serde(default)]
     pub expect_setup_error: Option<String>,
-}
-
-fn kind(name: &str) -> Result<ErrorKind, String> {
-    ErrorKind::parse(name).ok_or_else(|| format!("unknown error kind {name:?}"))
 }
 
 /// What differs between the expected keys and the summary; standings rows compare as subsets.
@@ -80,58 +66,20 @@ fn diff(expect: &Value, summary: &Value) -> Option<String> {
 impl Scenario {
     /// Runs the scenario: `Ok(())` when everything it says holds, else what differed.
     pub fn run(&self) -> Result<(), String> {
-        let setup = Tournament::setup(&self.tournament);
-        if let Some(want) = &self.expect_setup_error {
-            let want = kind(want)?;
-            return match setup {
-                Err(e) if e.kind == want => Ok(()),
-                Err(e) => Err(format!("setup refused with {e}, expected {want}")),
-                Ok(_) => Err(format!("setup accepted, expected {want}")),
-            };
-        }
-        let mut state = setup.map_err(|e| format!("setup refused: {e}"))?;
-        let stop = self.reject.as_ref().map_or(self.events.len(), |r| r.at);
-        if stop >= self.events.len() && self.reject.is_some() {
-            return Err(format!(
-                "reject.at is {stop} but there are only {} events",
-                self.events.len()
-            ));
-        }
-        for (i, event) in self.events[..stop].iter().enumerate() {
-            state = state
-                .play_json(event)
-                .map_err(|r| format!("event {i} {event} refused: {}", r.error))?;
-        }
-        if let Some(reject) = &self.reject {
-            let want = kind(&reject.error)?;
-            let before = state.summary();
-            let event = &self.events[reject.at];
-            match state.clone().play_json(event) {
-                Ok(_) => {
-                    return Err(format!(
-                        "event {} {event} accepted, expected {want}",
-                        reject.at
-                    ))
-                }
-                Err(r) if r.error.kind != want => {
-                    return Err(format!(
-                        "event {} refused with {}, expected {want}",
-                        reject.at, r.error
-                    ))
-                }
-                Err(r) if r.state.summary() != before => {
-                    return Err(format!(
-                        "event {}: the refusal changed the state",
-                        reject.at
-                    ))
-                }
-                Err(_) => {}
-            }
-        }
-        match &self.expect {
-            Some(expect) => diff(expect, &state.summary()).map_or(Ok(()), Err),
-            None => Ok(()),
-        }
+        let checks = Checks {
+            what: "event",
+            steps: &self.events,
+            expect: self.expect.as_ref(),
+            reject: self.reject.as_ref(),
+            expect_setup_error: self.expect_setup_error.as_deref(),
+        };
+        checks.run(
+            Tournament::setup(&self.tournament),
+            |t, e| t.play_json(e),
+            Tournament::summary,
+            |a, b| a.summary() == b.summary(),
+            diff,
+        )
     }
 }
 

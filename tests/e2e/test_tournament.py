@@ -4,7 +4,6 @@ the big screen), and a 12-entrant Mölkky cup in pools then knockout played to i
 import json
 import time
 
-
 from conftest import SHOTS
 from test_crokinole import count_round, score_round
 from test_molkky import add_players, set_number

@@ -161,6 +161,18 @@ def test_swiss_crokinole_night_on_two_boards(partie):
     p.tap("#leave-wall")
     p.wait_css("#round-title")
 
+    # An entrant leaves with a match still to play: the second tap withdraws and forfeits it.
+    s = summary(p)
+    pending = next(x for x in s["pairings"] if x["result"] is None)
+    leaver = pending["sides"][1]
+    p.press("#tab-standings")
+    p.tap(f"#withdraw-{leaver}")
+    p.wait_text(f"#withdraw-{leaver}", f"forfeit at table {pending['table'] + 1}")
+    p.tap(f"#withdraw-{leaver}")
+    p.wait_until(f"return document.querySelector('#standings tr[data-entrant=\"{leaver}\"]').classList.contains('withdrawn')")
+    s = summary(p)
+    assert next(x for x in s["pairings"] if x["table"] == pending["table"])["result"] == {"forfeit": 1}
+
 
 def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     p = partie
@@ -212,3 +224,15 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     final = s["bracket"]["main"][-1][0]
     assert final["winner"] == 0
     p.shot("48-cup-bracket-final")
+
+    # The club night's list, and Anna's page with her tournament and her finish.
+    p.d.execute_script("location.hash = '#/club'")
+    p.wait_css("#tournament-list [data-tournament]")
+    assert "Anna" in p.text("#tournament-list")
+    p.shot("49-club-night-list")
+    p.d.execute_script("location.hash = '#/players'")
+    p.wait_css('#player-list [data-player]')
+    anna = p.d.execute_script("return [...document.querySelectorAll('#player-list [data-player]')].find(b => b.innerText.trim() === 'Anna').dataset.player")
+    p.d.execute_script(f"location.hash = '#/players/{anna}'")
+    p.wait_text("#player-tournaments", "best finish: 1")
+    p.shot("50-player-tournaments")

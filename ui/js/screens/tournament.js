@@ -159,9 +159,12 @@ export function mount(root, [idText, tab = 'round']) {
     h('button', { class: 'btn', type: 'submit', id: 'late-entry' }, t('late_entry')));
   }
 
-  // Withdrawing takes two taps: the first arms the button for a few seconds.
+  // Withdrawing takes two taps: the first arms the button for a few seconds. An entrant who
+  // leaves with a match still to play forfeits it, so that the round can end.
   function withdrawButton(r) {
     const armed = st.armed === r.entrant;
+    const s = st.view.summary;
+    const open = s.pairings.find((p) => !p.result && p.sides.includes(r.entrant));
     return h('button', {
       class: `btn small ghost discard${armed ? ' armed' : ''}`, type: 'button', id: `withdraw-${r.entrant}`,
       'data-key': `withdraw-${r.entrant}`, 'aria-label': `${t('withdraw')} ${r.name}`,
@@ -173,9 +176,16 @@ export function mount(root, [idText, tab = 'round']) {
           return;
         }
         st.armed = null;
-        send({ withdraw: r.entrant }, t('withdrew', { name: r.name }));
+        app.exclusive(st, render, async () => {
+          st.view = await ipc.tournamentEvent(id, { withdraw: r.entrant });
+          if (open) {
+            const forfeit = open.sides.indexOf(r.entrant);
+            st.view = await ipc.tournamentEvent(id, { result: { round: s.round, table: open.table, forfeit } });
+          }
+          app.announce(t('withdrew', { name: r.name }));
+        });
       },
-    }, armed ? t('withdraw_again') : t('withdraw'));
+    }, armed ? t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }) : t('withdraw'));
   }
 
   const draw = () => {

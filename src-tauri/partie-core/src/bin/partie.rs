@@ -8,9 +8,11 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   partie check PATH...   run scenario files and folders (recursively, *.json)
   partie replay FILE     print the summary of a match record as JSON
-  partie tournament FILE [--csv] [--add EVENT]
+  partie tournament FILE [--csv] [--add EVENT] [--pdf pairings|standings OUT.pdf] [--lang en|fr]
                          print a tournament record's summary as JSON (--csv: the standings);
-                         --add appends an event (JSON) to FILE when the rules accept it
+                         --add appends an event (JSON) to FILE when the rules accept it;
+                         --pdf writes the current round's pairings with a score sheet per
+                         table, or the standings, as a PDF for A4 (--lang: the labels)
   partie perft DEPTH [--rules JSON] [TOKEN...]
                          count Morris token sequences from the position the tokens reach
   partie uci             speak the Morris engine protocol on stdin/stdout
@@ -187,13 +189,39 @@ fn replay(file: &str) -> ExitCode {
     }
 }
 
-/// `tournament FILE [--csv] [--add EVENT]`: the summary of a tournament record, its standings
-/// as CSV, or the record with one more event written back (only when the event is accepted).
+/// `tournament FILE [--csv] [--add EVENT] [--pdf pairings|standings OUT.pdf] [--lang en|fr]`:
+/// the summary of a tournament record, its standings as CSV, the record with one more event
+/// written back (only when the event is accepted), or its paper as a PDF.
 fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
+    use partie_core::tournament::paper::{self, Lang};
     use partie_core::tournament::TournamentRecord;
     use partie_core::Error;
     let csv = flag(&mut args, "--csv");
     let add = option(&mut args, "--add");
+    let pdf = match args.iter().position(|a| a == "--pdf") {
+        None => None,
+        Some(i) if i + 2 < args.len() => {
+            let out = args.remove(i + 2);
+            let kind = args.remove(i + 1);
+            args.remove(i);
+            if kind != "pairings" && kind != "standings" {
+                return Err(Error::bad_action(format!(
+                    "--pdf takes pairings or standings, not {kind:?}"
+                )));
+            }
+            Some((kind, out))
+        }
+        Some(_) => {
+            return Err(Error::bad_action(
+                "--pdf needs pairings or standings, then the file to write",
+            ))
+        }
+    };
+    let lang = match option(&mut args, "--lang") {
+        None => Lang::En,
+        Some(code) => Lang::from_code(&code)
+            .ok_or_else(|| Error::bad_action(format!("--lang is en or fr, not {code:?}")))?,
+    };
     let file = args
         .first()
         .ok_or_else(|| Error::bad_record("tournament needs a FILE"))?;
@@ -218,6 +246,16 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
             state
         }
     };
+    if let Some((kind, out)) = pdf {
+        let bytes = if kind == "pairings" {
+            paper::pairings_pdf(&state, lang)
+        } else {
+            paper::standings_pdf(&state, lang)
+        };
+        std::fs::write(&out, bytes)
+            .map_err(|e| Error::storage(format!("cannot write {out}: {e}")))?;
+        return Ok(format!("{kind} written to {out}"));
+    }
     if csv {
         return Ok(state.standings_csv().trim_end().to_string());
     }

@@ -7,6 +7,7 @@
 
 mod event;
 mod matching;
+pub mod paper;
 mod pools;
 mod round_robin;
 pub mod scenario;

@@ -75,7 +75,11 @@ fn stored_night(dir: &std::path::Path) -> (partie_core::store::Store, i64) {
             for turn in 0..10 {
                 let side = turn % 2;
                 let pins = if side == winner {
-                    if turn / 2 < 4 { json!([12]) } else { json!([2]) }
+                    if turn / 2 < 4 {
+                        json!([12])
+                    } else {
+                        json!([2])
+                    }
                 } else {
                     json!([1])
                 };
@@ -95,14 +99,20 @@ fn bench(c: &mut Criterion) {
     c.bench_function("tournament_64_entrants_288_matches_from_database", |b| {
         b.iter(|| store.tournament(black_box(id)).unwrap())
     });
-    c.bench_function("tournament_and_its_288_match_records_replayed_from_database", |b| {
-        b.iter(|| {
-            let export = store.export_tournament(black_box(id)).unwrap();
-            for m in export["matches"].as_array().unwrap() {
-                partie_core::Record::from_json(&m.to_string()).unwrap().replay().unwrap();
-            }
-        })
-    });
+    c.bench_function(
+        "tournament_and_its_288_match_records_replayed_from_database",
+        |b| {
+            b.iter(|| {
+                let export = store.export_tournament(black_box(id)).unwrap();
+                for m in export["matches"].as_array().unwrap() {
+                    partie_core::Record::from_json(&m.to_string())
+                        .unwrap()
+                        .replay()
+                        .unwrap();
+                }
+            })
+        },
+    );
 
     let (setup, events) = swiss(64, 9, 8);
     let before_9 = replay(&setup, &events).unwrap();

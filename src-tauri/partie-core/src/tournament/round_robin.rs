@@ -38,7 +38,11 @@ pub fn circle_round(order: &[usize], k: usize, withdrawn: &[bool], first_table: 
     pos[1..].rotate_right((k - 1) % (m - 1));
     for i in 0..m / 2 {
         let (a, b) = (pos[i], pos[m - 1 - i]);
-        let sides = if i == 0 && k.is_multiple_of(2) { [b, a] } else { [a, b] };
+        let sides = if i == 0 && k.is_multiple_of(2) {
+            [b, a]
+        } else {
+            [a, b]
+        };
         let table = first_table + i;
         let playing = |s: Option<usize>| s.filter(|&e| !withdrawn[e]);
         match (playing(sides[0]), playing(sides[1])) {

@@ -50,7 +50,11 @@ pub fn entrant(value: &Value) -> Result<Vec<String>, String> {
         })
         .collect::<Result<_, _>>()?;
     game::check_sides(std::slice::from_ref(&names)).map_err(|e| e.detail)?;
-    if let Some(twice) = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)) {
+    if let Some(twice) = names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| names[..*i].contains(n))
+    {
         return Err(format!("{:?} is twice in one team", twice.1));
     }
     Ok(names)

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use tauri::{Manager, Runtime, State};
 
 /// The folder exports and backups go to, created on demand.
-fn folder<R: Runtime>(app: &tauri::AppHandle<R>) -> Result<PathBuf, Error> {
+pub(crate) fn folder<R: Runtime>(app: &tauri::AppHandle<R>) -> Result<PathBuf, Error> {
     let dir = match std::env::var_os("PARTIE_EXPORT_DIR") {
         Some(d) => PathBuf::from(d),
         None => match app.path().document_dir() {
@@ -41,7 +41,7 @@ fn named(dir: &std::path::Path, name: &str) -> Result<PathBuf, Error> {
     Ok(dir.join(name))
 }
 
-fn stamp() -> String {
+pub(crate) fn stamp() -> String {
     partie_core::time::iso(partie_core::store::now_ms())
         .replace([':', '.'], "-")
         .trim_end_matches('Z')

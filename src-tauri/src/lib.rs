@@ -412,6 +412,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         tournaments::list_tournaments,
         tournaments::delete_tournament,
         tournaments::player_tournaments,
+        tournaments::export_tournament_pdf,
     ])
 }
 

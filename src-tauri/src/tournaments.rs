@@ -1,10 +1,11 @@
 //! Tournament commands: thin calls over the core's tournaments and the store.
 
+use crate::files::{folder, stamp, Written};
 use crate::AppState;
 use partie_core::store::{MatchView, PlayerTournament, TournamentListItem, TournamentView};
 use partie_core::Error;
 use serde_json::Value;
-use tauri::State;
+use tauri::{Runtime, State};
 
 /// The systems, ranking keys and limits a tournament's setup offers.
 #[tauri::command]
@@ -75,4 +76,22 @@ pub fn player_tournaments(
     player: i64,
 ) -> Result<Vec<PlayerTournament>, Error> {
     state.with(|s| s.player_tournaments(player))
+}
+
+/// Writes the round's pairings with a score sheet per table, or the standings, as a PDF in the
+/// exports folder, in the app's language.
+#[tauri::command(async)]
+pub fn export_tournament_pdf<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    tournament_id: i64,
+    which: String,
+    lang: String,
+) -> Result<Written, Error> {
+    let bytes = state.with(|s| s.tournament_paper(tournament_id, &which, &lang))?;
+    let name = format!("partie-{which}-{tournament_id}-{}.pdf", stamp());
+    let path = folder(&app)?.join(&name);
+    std::fs::write(&path, bytes)
+        .map_err(|e| Error::storage(format!("cannot write {}: {e}", path.display())))?;
+    Ok(Written { path, name })
 }

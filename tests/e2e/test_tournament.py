@@ -52,8 +52,17 @@ def pair(p, n):
     p.wait_text("#round-title", f"Round {n} of")
 
 
-def test_swiss_crokinole_night_on_two_boards(partie):
-    p = partie
+def test_swiss_crokinole_night_on_two_boards(tmp_path, monkeypatch):
+    from conftest import Partie
+    monkeypatch.setenv("PARTIE_EXPORT_DIR", str(tmp_path))
+    p = Partie()
+    try:
+        swiss_night(p, tmp_path)
+    finally:
+        p.close()
+
+
+def swiss_night(p, exports):
     open_new_tournament(p)
     p.press("#t-game-crokinole")
     p.press("#t-system-swiss")
@@ -80,6 +89,14 @@ def test_swiss_crokinole_night_on_two_boards(partie):
     assert p.count("#waiting [data-table]") == 1
     assert "Gina" in p.text("#bye")
     p.shot("42-tournament-round-1")
+
+    # The round on paper: pairings with a score sheet per table, as a PDF file.
+    p.tap("#pdf-pairings")
+    p.wait_until("return !document.querySelector('#toast').hidden")
+    pdfs = list(exports.glob("partie-pairings-*.pdf"))
+    assert len(pdfs) == 1 and pdfs[0].read_bytes().startswith(b"%PDF-")
+    p.tap("#toast")
+    p.wait_until("return document.querySelector('#toast').hidden")
 
     # Table 1 (index 0) is scored on the Crokinole scorepad: Anna wins every round.
     p.tap("#start-0")
@@ -111,6 +128,16 @@ def test_swiss_crokinole_night_on_two_boards(partie):
     p.tap("#withdraw-5")
     p.wait_until("return document.querySelector('#standings tr[data-entrant=\"5\"]').classList.contains('withdrawn')")
     p.shot("43-tournament-standings")
+    p.tap("#pdf-standings")
+    p.wait_until(f"return [...document.querySelectorAll('#toast')].some(t => !t.hidden && t.innerText.includes('standings'))")
+    assert len(list(exports.glob("partie-standings-*.pdf"))) == 1
+    p.tap("#export-csv")
+    p.wait_until("return !document.querySelector('#toast').hidden && document.querySelector('#toast').innerText.includes('.csv')")
+    csv = next(exports.glob("partie-standings-*.csv")).read_text()
+    assert csv.splitlines()[0].startswith("rank,entrant,name,match_points")
+    assert "Farid" in csv and ",true" in csv          # the withdrawn entrant stays, marked
+    p.tap("#toast")                                   # a tap puts the notice away
+    p.wait_until("return document.querySelector('#toast').hidden")
     p.press("#tab-round")
     p.type("#late-name", "Hugo")
     p.tap("#late-entry")

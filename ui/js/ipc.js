@@ -60,6 +60,7 @@ export const ipc = {
   tournaments: () => invoke('list_tournaments'),
   deleteTournament: (tournamentId) => invoke('delete_tournament', { tournamentId }),
   playerTournaments: (player) => invoke('player_tournaments', { player }),
+  exportTournamentPdf: (tournamentId, which, lang) => invoke('export_tournament_pdf', { tournamentId, which, lang }),
   settings: () => invoke('get_settings'),
   setSetting: (key, value) => invoke('set_setting', { key, value }),
 };

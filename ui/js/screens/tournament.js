@@ -5,7 +5,7 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, segmented } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, language } from '../i18n.js';
 import { app } from '../app.js';
 import { standingsTable, bracketView, entrantName, resultText } from '../standings.js';
 
@@ -43,6 +43,12 @@ export function mount(root, [idText, tab = 'round']) {
 
   const exportAs = (what) => app.exclusive(st, render, async () => {
     const w = await ipc.exportFile(what);
+    app.notice(t('file_written', { path: w.path }));
+  });
+
+  // Paper for the tables and the wall: a PDF in the exports folder, in the app's language.
+  const printPdf = (which) => app.exclusive(st, render, async () => {
+    const w = await ipc.exportTournamentPdf(id, which, language());
     app.notice(t('file_written', { path: w.path }));
   });
 
@@ -136,6 +142,8 @@ export function mount(root, [idText, tab = 'round']) {
             class: 'btn primary big', type: 'button', id: 'pair', disabled: missing > 0,
             onclick: () => send({ pair: {} }, t('paired_round', { n: s.round + 1 })),
           }, missing > 0 ? t('results_missing', { n: missing }) : t('pair_round', { n: s.round + 1 }))),
+      s.pairings.length ? h('div', { class: 'end-row' },
+        h('button', { class: 'btn small', type: 'button', id: 'pdf-pairings', onclick: () => printPdf('pairings') }, t('pdf_pairings'))) : null,
       lateOk ? lateEntry() : null,
     ];
   }
@@ -210,6 +218,7 @@ export function mount(root, [idText, tab = 'round']) {
           : st.tab === 'standings' ? [
             standingsTable(s, { withdraw: s.status === 'finished' ? null : withdrawButton }),
             h('div', { class: 'end-row' },
+              h('button', { class: 'btn small', type: 'button', id: 'pdf-standings', onclick: () => printPdf('standings') }, t('pdf_standings')),
               h('button', { class: 'btn small', type: 'button', id: 'export-csv', onclick: () => exportAs(`tournament-${id}-csv`) }, t('export_csv')),
               h('button', { class: 'btn small', type: 'button', id: 'export-tournament', onclick: () => exportAs(`tournament-${id}`) }, t('export'))),
           ]

@@ -547,6 +547,22 @@ impl Store {
         Ok(id)
     }
 
+    /// A tournament on paper: `pairings` (the round's tables with a score sheet each) or
+    /// `standings`, as PDF, in `lang` (`en` or `fr`).
+    pub fn tournament_paper(&self, id: i64, which: &str, lang: &str) -> Result<Vec<u8>, Error> {
+        use crate::tournament::paper::{pairings_pdf, standings_pdf, Lang};
+        let lang = match lang {
+            "fr" => Lang::Fr,
+            _ => Lang::En,
+        };
+        let t = self.tournament_state(id)?.2;
+        match which {
+            "pairings" => Ok(pairings_pdf(&t, lang)),
+            "standings" => Ok(standings_pdf(&t, lang)),
+            other => Err(Error::bad_action(format!("no paper named {other:?}"))),
+        }
+    }
+
     /// The standings of a tournament as CSV.
     pub fn tournament_standings_csv(&self, id: i64) -> Result<String, Error> {
         Ok(self.tournament_state(id)?.2.standings_csv())

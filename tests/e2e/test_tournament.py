@@ -4,6 +4,8 @@ the big screen), and a 12-entrant Mölkky cup in pools then knockout played to i
 import json
 import time
 
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
 from conftest import SHOTS
 from test_crokinole import count_round, score_round
 from test_molkky import add_players, set_number
@@ -31,6 +33,18 @@ def open_new_tournament(p):
     p.wait_css("#new-tournament")
     p.tap("#new-tournament")
     p.wait_css("#entrant-name")
+
+
+def drag(p, handle, rows):
+    """Drags a row by its handle `rows` rows up (negative) or down, as a finger does."""
+    x, y = p._centre(handle)
+    step = p.d.execute_script("return document.querySelector('#entrants li').getBoundingClientRect().height + 8")
+    actions = ActionBuilder(p.d)
+    actions.pointer_action.move_to_location(x, y).pointer_down()
+    for i in range(1, 5):
+        actions.pointer_action.move_to_location(x, int(y + rows * step * i / 4))
+    actions.pointer_action.pointer_up()
+    actions.perform()
 
 
 def enter_result(p, table, a, b, twenties=None):
@@ -72,6 +86,11 @@ def swiss_night(p, exports):
     p.tap('[data-key="up-6"]')
     p.wait_until("return document.querySelector('#entrants li:nth-child(6)').innerText.includes('Gina')")
     p.tap('[data-key="down-5"]')
+    p.wait_until("return document.querySelector('#entrants li:nth-child(7)').innerText.includes('Gina')")
+    # Dragged by its handle, Gina's row drops two places up; dragged back down, it returns.
+    drag(p, '[data-key="drag-6"]', -2)
+    p.wait_until("return document.querySelector('#entrants li:nth-child(5)').innerText.includes('Gina')")
+    drag(p, '[data-key="drag-4"]', 2)
     p.wait_until("return document.querySelector('#entrants li:nth-child(7)').innerText.includes('Gina')")
     assert p.attr("#rule-format-rounds", "aria-pressed") == "true", "a Crokinole night plays fixed rounds"
     p.shot("40-tournament-new")

@@ -192,3 +192,35 @@ fn a_file_from_before_tournaments_is_upgraded() {
     let t = store.new_tournament(&four_entrants()).unwrap();
     assert_eq!(store.tournaments(10).unwrap()[0].id, t.id);
 }
+
+#[test]
+fn a_file_import_takes_a_tournament_export_or_match_records() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let m = store.start_table(t.id, 0).unwrap();
+    play_out(&mut store, m.id);
+    let tournament = store.export_tournament(t.id).unwrap().to_string();
+    let matches = store.export_all().unwrap().to_string();
+
+    let mut other = Store::open_in_memory().unwrap();
+    let r = other.import_any(&tournament).unwrap();
+    assert_eq!((r.imported, r.already_present), (1, 0));
+    let r = other.import_any(&tournament).unwrap();
+    assert_eq!((r.imported, r.already_present), (0, 1));
+    // The match came with its tournament: importing the records again adds nothing.
+    let r = other.import_any(&matches).unwrap();
+    assert_eq!((r.imported, r.already_present), (0, 1));
+    let id = other.tournaments(10).unwrap()[0].id;
+    assert_eq!(
+        other.tournament(id).unwrap().summary,
+        store.tournament(t.id).unwrap().summary
+    );
+    // A tournament export that does not replay changes nothing.
+    let mut bad: Value = serde_json::from_str(&tournament).unwrap();
+    bad["id"] = json!("another");
+    bad["events"] = json!([{"pair": {}}, {"pair": {}}]);
+    let e = other.import_any(&bad.to_string()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::IllegalAction);
+    assert_eq!(other.tournaments(10).unwrap().len(), 1);
+}

@@ -16,6 +16,7 @@ pub mod game;
 pub mod molkky;
 pub mod morris;
 mod options;
+pub mod ratings;
 pub mod record;
 pub mod rng;
 pub mod scenario;

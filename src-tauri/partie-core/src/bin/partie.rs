@@ -26,6 +26,10 @@ On the app's history (or the database given with --db FILE, or $PARTIE_DB):
   partie export [--match ID] [--csv]      print one match or the whole history
   partie import FILE                      add the matches of a record or an export
   partie stats [--game G] [--player NAME] statistics (a leaderboard without --player)
+  partie ratings [--game G] [--from DATE] [--to DATE] [--csv]
+                                          ratings by game (every game without --game) over
+                                          the matches finished from DATE to DATE included
+                                          (YYYY-MM-DD, UTC), as JSON or CSV
   partie backup FILE                      copy the whole history to a new file
   partie restore FILE                     replace the history with a backup";
 
@@ -118,6 +122,7 @@ fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Erro
                 }
             }
         }
+        "ratings" => ratings(&store, args),
         "backup" => {
             let file = args
                 .first()
@@ -134,6 +139,41 @@ fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Erro
         }
         _ => unreachable!("dispatched by main"),
     }
+}
+
+/// `ratings [--game G] [--from DATE] [--to DATE] [--csv]`: the rating table of each game.
+fn ratings(
+    store: &partie_core::store::Store,
+    mut args: Vec<String>,
+) -> Result<String, partie_core::Error> {
+    use partie_core::Error;
+    // A day is UTC midnight to midnight, so --to names the last day counted.
+    let date = |name: &str, args: &mut Vec<String>, next_day: bool| match option(args, name) {
+        None => Ok(None),
+        Some(text) => partie_core::time::parse_iso(&text)
+            .or_else(|| {
+                partie_core::time::parse_iso(&format!("{text}T00:00:00Z"))
+                    .map(|d| d + if next_day { 86_400_000 } else { 0 })
+            })
+            .map(Some)
+            .ok_or_else(|| {
+                Error::bad_setup(format!("{name} takes a date (YYYY-MM-DD), not {text:?}"))
+            }),
+    };
+    let csv = flag(&mut args, "--csv");
+    let (from, to) = (
+        date("--from", &mut args, false)?,
+        date("--to", &mut args, true)?,
+    );
+    let game = option(&mut args, "--game");
+    if csv {
+        return Ok(store
+            .ratings_csv(game.as_deref(), from, to)?
+            .trim_end()
+            .to_string());
+    }
+    let report = store.ratings_report(game.as_deref(), from, to)?;
+    Ok(serde_json::to_string_pretty(&report).expect("JSON"))
 }
 
 fn check(paths: &[String]) -> ExitCode {
@@ -386,7 +426,7 @@ fn main() -> ExitCode {
                 Err(_) => ExitCode::FAILURE,
             }
         }
-        Some(cmd @ ("export" | "import" | "stats" | "backup" | "restore")) => {
+        Some(cmd @ ("export" | "import" | "stats" | "ratings" | "backup" | "restore")) => {
             print(history(cmd, args[1..].to_vec()))
         }
         _ => {

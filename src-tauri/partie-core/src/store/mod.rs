@@ -5,10 +5,12 @@
 
 mod history;
 pub mod migrations;
+mod ratings;
 mod tournaments;
 mod transfer;
 
 pub use history::{HistoryFilter, PlayerStats};
+pub use ratings::{ExpectedResult, RatingRow};
 pub use tournaments::{PlayerTournament, TableMatch, TournamentListItem, TournamentView};
 pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 
@@ -174,6 +176,8 @@ struct Live {
 pub struct Store {
     conn: Connection,
     live: Option<Live>,
+    /// Ratings computed since the history last changed.
+    ratings: ratings::RatingsCache,
 }
 
 fn is_damage(e: &rusqlite::Error) -> bool {
@@ -209,7 +213,11 @@ impl Store {
     pub fn open_in_memory() -> Result<Store, Error> {
         let mut conn = Connection::open_in_memory()?;
         Self::prepare(&mut conn)?;
-        Ok(Store { conn, live: None })
+        Ok(Store {
+            conn,
+            live: None,
+            ratings: Default::default(),
+        })
     }
 
     /// Derives the player figures a file from before [`migrations::FIGURES_SINCE`] lacks.
@@ -250,7 +258,11 @@ impl Store {
         // Refuse a newer database before anything (even the journal mode) touches the file.
         migrations::refuse_newer(&conn).map_err(Some)?;
         let found = Self::prepare(&mut conn).map_err(Some)?;
-        let mut store = Store { conn, live: None };
+        let mut store = Store {
+            conn,
+            live: None,
+            ratings: Default::default(),
+        };
         store.derive_figures_after_upgrade(found).map_err(Some)?;
         Ok(store)
     }

@@ -359,6 +359,8 @@ impl Store {
         if version < 1 || !has_matches {
             return Err(bad("not a Partie history"));
         }
+        // The ratings' watch and cache belong to the database being replaced.
+        self.forget_ratings()?;
         {
             let backup = rusqlite::backup::Backup::new(&src, &mut self.conn)?;
             backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;

@@ -103,6 +103,64 @@ pub const MIGRATIONS: &[&str] = &[
         tab INTEGER NOT NULL,
         UNIQUE (tournament_id, round, tab)
     );",
+    // 6: sync with a club hub (hub.md). Every match and tournament carries a revision, raised by
+    // one for every action or event added or taken back (triggers, so that every way of
+    // changing a record counts); the change log keeps one row per record, renumbered at its
+    // latest change, which is the hub's cursor; each hub a device syncs with keeps how far it
+    // pushed and pulled.
+    "ALTER TABLE match ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournament ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    UPDATE match SET revision = (SELECT count(*) FROM action a WHERE a.match_id = match.id);
+    UPDATE tournament SET revision =
+        (SELECT count(*) FROM tournament_event e WHERE e.tournament_id = tournament.id);
+    CREATE TABLE sync_change (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        uid TEXT NOT NULL,
+        UNIQUE (kind, uid)
+    );
+    INSERT INTO sync_change (kind, uid)
+        SELECT kind, uid FROM (
+            SELECT 'match' AS kind, uid, updated_at, id FROM match
+            UNION ALL SELECT 'tournament', uid, updated_at, id FROM tournament)
+        ORDER BY updated_at, id;
+    CREATE TABLE sync_peer (
+        hub TEXT PRIMARY KEY,
+        pushed INTEGER NOT NULL DEFAULT 0,
+        pulled TEXT
+    );
+    CREATE TRIGGER sync_action_added AFTER INSERT ON action BEGIN
+        UPDATE match SET revision = revision + 1 WHERE id = NEW.match_id;
+    END;
+    CREATE TRIGGER sync_action_removed AFTER DELETE ON action BEGIN
+        UPDATE match SET revision = revision + 1 WHERE id = OLD.match_id;
+    END;
+    CREATE TRIGGER sync_match_added AFTER INSERT ON match BEGIN
+        INSERT OR REPLACE INTO sync_change (kind, uid) VALUES ('match', NEW.uid);
+    END;
+    CREATE TRIGGER sync_match_revised AFTER UPDATE OF revision ON match
+        WHEN NEW.revision IS NOT OLD.revision BEGIN
+        INSERT OR REPLACE INTO sync_change (kind, uid) VALUES ('match', NEW.uid);
+    END;
+    CREATE TRIGGER sync_match_removed AFTER DELETE ON match BEGIN
+        DELETE FROM sync_change WHERE kind = 'match' AND uid = OLD.uid;
+    END;
+    CREATE TRIGGER sync_event_added AFTER INSERT ON tournament_event BEGIN
+        UPDATE tournament SET revision = revision + 1 WHERE id = NEW.tournament_id;
+    END;
+    CREATE TRIGGER sync_event_removed AFTER DELETE ON tournament_event BEGIN
+        UPDATE tournament SET revision = revision + 1 WHERE id = OLD.tournament_id;
+    END;
+    CREATE TRIGGER sync_tournament_added AFTER INSERT ON tournament BEGIN
+        INSERT OR REPLACE INTO sync_change (kind, uid) VALUES ('tournament', NEW.uid);
+    END;
+    CREATE TRIGGER sync_tournament_revised AFTER UPDATE OF revision ON tournament
+        WHEN NEW.revision IS NOT OLD.revision BEGIN
+        INSERT OR REPLACE INTO sync_change (kind, uid) VALUES ('tournament', NEW.uid);
+    END;
+    CREATE TRIGGER sync_tournament_removed AFTER DELETE ON tournament BEGIN
+        DELETE FROM sync_change WHERE kind = 'tournament' AND uid = OLD.uid;
+    END;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

@@ -6,11 +6,13 @@
 mod history;
 pub mod migrations;
 mod ratings;
+mod sync;
 mod tournaments;
 mod transfer;
 
 pub use history::{HistoryFilter, PlayerStats};
 pub use ratings::{ExpectedResult, RatingRow};
+pub use sync::{Change, MergeReport, Outbox, Page, RecordKind, Refusal, Source, MAX_ID_CHARS};
 pub use tournaments::{PlayerTournament, TableMatch, TournamentListItem, TournamentView};
 pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 

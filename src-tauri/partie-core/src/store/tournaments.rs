@@ -89,7 +89,10 @@ fn events_of(tx: &rusqlite::Connection, id: i64) -> Result<Vec<Value>, Error> {
 }
 
 /// A stored tournament's id and record.
-fn stored(conn: &rusqlite::Connection, id: i64) -> Result<(String, TournamentRecord), Error> {
+pub(super) fn stored(
+    conn: &rusqlite::Connection,
+    id: i64,
+) -> Result<(String, TournamentRecord), Error> {
     let (uid, setup): (String, String) = conn
         .query_row(
             "SELECT uid, setup FROM tournament WHERE id = ?1",
@@ -114,14 +117,19 @@ fn replayed(
     Ok((uid, record, state))
 }
 
-fn replay_checked(id: i64, record: &TournamentRecord) -> Result<Tournament, Error> {
+pub(super) fn replay_checked(id: i64, record: &TournamentRecord) -> Result<Tournament, Error> {
     record
         .replay()
         .map_err(|e| Error::storage(format!("tournament {id} no longer replays: {e}")))
 }
 
 /// Seats an entrant's players as players of the history (new names become players).
-fn seat_entrant(tx: &Transaction, id: i64, entrant: usize, names: &[String]) -> Result<(), Error> {
+pub(super) fn seat_entrant(
+    tx: &Transaction,
+    id: i64,
+    entrant: usize,
+    names: &[String],
+) -> Result<(), Error> {
     for (seat, name) in names.iter().enumerate() {
         let pid = find_or_create_player(tx, name)?;
         tx.execute(
@@ -132,7 +140,7 @@ fn seat_entrant(tx: &Transaction, id: i64, entrant: usize, names: &[String]) -> 
     Ok(())
 }
 
-fn write_summary(tx: &Transaction, id: i64, t: &Tournament) -> Result<(), Error> {
+pub(super) fn write_summary(tx: &Transaction, id: i64, t: &Tournament) -> Result<(), Error> {
     let summary = t.summary();
     tx.execute(
         "UPDATE tournament SET status = ?2, summary = ?3, updated_at = ?4 WHERE id = ?1",
@@ -451,10 +459,10 @@ impl Store {
     /// "events", "matches": [match records with their "table": {"round", "table"}]}`.
     pub fn export_tournament(&self, id: i64) -> Result<Value, Error> {
         let (uid, record) = stored(&self.conn, id)?;
-        let created: i64 = self.conn.query_row(
-            "SELECT created_at FROM tournament WHERE id = ?1",
+        let (created, revision): (i64, i64) = self.conn.query_row(
+            "SELECT created_at, revision FROM tournament WHERE id = ?1",
             [id],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         let mut stmt = self.conn.prepare_cached(
             "SELECT match_id, round, tab FROM tournament_match WHERE tournament_id = ?1 ORDER BY round, tab",
@@ -471,6 +479,7 @@ impl Store {
         Ok(json!({
             "format": tournament::FORMAT,
             "id": uid,
+            "revision": revision,
             "created_at": iso(created),
             "tournament": record.setup,
             "events": record.events,
@@ -543,6 +552,13 @@ impl Store {
             )?;
         }
         write_summary(&tx, id, &t)?;
+        // The revision it was exported with (the events just written counted one each).
+        if let Some(revision) = value["revision"].as_i64() {
+            tx.execute(
+                "UPDATE tournament SET revision = ?2 WHERE id = ?1",
+                params![id, revision],
+            )?;
+        }
         tx.commit()?;
         Ok(id)
     }

@@ -47,6 +47,8 @@ struct Incoming {
     /// The sides the computer played, when the record says them.
     computer: super::Computer,
     ats: Vec<i64>,
+    /// The revision as exported, when the record says it.
+    revision: Option<i64>,
 }
 
 fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
@@ -100,6 +102,7 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         place: text("place"),
         notes: text("notes"),
         ats,
+        revision: obj.get("revision").and_then(Value::as_i64),
     })
 }
 
@@ -107,11 +110,12 @@ impl Store {
     /// One match as an exported record.
     pub fn export_match(&self, id: i64) -> Result<Value, Error> {
         let record = self.record(id)?;
-        let (uid, started_at, finished_at): (String, i64, Option<i64>) = self.conn().query_row(
-            "SELECT uid, started_at, finished_at FROM match WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
+        let (uid, started_at, finished_at, revision): (String, i64, Option<i64>, i64) =
+            self.conn().query_row(
+                "SELECT uid, started_at, finished_at, revision FROM match WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )?;
         let ats: Vec<i64> = {
             let mut stmt = self
                 .conn()
@@ -134,6 +138,7 @@ impl Store {
             }
         }
         obj.insert("id".into(), json!(uid));
+        obj.insert("revision".into(), json!(revision));
         obj.insert("started_at".into(), json!(iso(started_at)));
         obj.insert("finished_at".into(), json!(finished_at.map(iso)));
         let (place, notes) = self.notes(id)?;
@@ -263,6 +268,13 @@ impl Store {
                 params![id, m.place, m.notes, super::computer_json(&m.computer)],
             )?;
             write_figures(&tx, id, figs)?;
+            // The revision it was exported with (the actions just written counted one each).
+            if let Some(revision) = m.revision {
+                tx.execute(
+                    "UPDATE match SET revision = ?2 WHERE id = ?1",
+                    params![id, revision],
+                )?;
+            }
             report.imported += 1;
         }
         tx.commit()?;

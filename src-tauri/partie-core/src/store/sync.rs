@@ -1,0 +1,990 @@
+//! Sync with a club hub (`hub.md`): records with a stable id and a revision, merged by the
+//! hub's rules, and a change log that serves as the cursor of `GET /v1/records`.
+//!
+//! Revisions and the change log are kept by triggers (migration 6): every action or event added
+//! or taken back raises its record's revision by one, and every change renumbers the record's
+//! row of `sync_change`, so every way of changing a record (playing, undo, import, a merge)
+//! counts the same. A merge writes the revision it was given last, over what the triggers
+//! counted while it wrote.
+//!
+//! A batch is merged in one transaction, each record inside a savepoint: a refused record
+//! leaves nothing behind and the others are still taken. A storage failure refuses the whole
+//! batch and nothing changes.
+
+use super::tournaments::{replay_checked, seat_entrant, stored, write_summary};
+use super::{seat_players, update_match, write_figures, Computer, Store};
+use crate::error::{Error, ErrorKind};
+use crate::game::MatchState;
+use crate::record::{Record, FORMAT};
+use crate::time::{iso, parse_iso};
+use crate::tournament::{self, Tournament, TournamentRecord};
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+/// The longest record id taken.
+pub const MAX_ID_CHARS: usize = 100;
+
+/// A record's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordKind {
+    /// A match record (`records.md`).
+    Match,
+    /// A tournament record (`tournaments.md`).
+    Tournament,
+}
+
+impl RecordKind {
+    fn parse(s: &str) -> Option<Self> {
+        match s {
+            "match" => Some(RecordKind::Match),
+            "tournament" => Some(RecordKind::Tournament),
+            _ => None,
+        }
+    }
+}
+
+/// Where a batch of records comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Devices pushing to this hub: the rules of `hub.md` §2, and a finished table match enters
+    /// its result in the tournament (once).
+    Device,
+    /// The hub, as pulled by a device. The same rules for matches, except that a conflict keeps
+    /// the device's own record (reported); a tournament, whose writer is the hub, always takes
+    /// the hub's version; no result is appended (the hub's tournament brings it); a table match
+    /// whose tournament is not here is kept without its link.
+    Hub,
+}
+
+/// A record refused in a batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// The record's `id` as given (`null` when it had none).
+    pub id: Value,
+    /// The kind: those of `records.md` §4, or `conflict`.
+    pub kind: String,
+    /// A human detail.
+    pub detail: String,
+}
+
+/// What a merge took and refused, record by record (`hub.md` §2's push answer).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MergeReport {
+    /// Records new here.
+    pub accepted: usize,
+    /// Records replaced by a newer revision.
+    pub updated: usize,
+    /// Records that changed nothing (already here, or an older revision).
+    pub already: usize,
+    /// Records refused.
+    pub refused: Vec<Refusal>,
+}
+
+/// A record changed, from the change log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// Its place in the change log.
+    pub seq: i64,
+    /// The record's id.
+    pub id: String,
+    /// Match or tournament.
+    pub record: RecordKind,
+    /// Its number of actions (a tournament: of events).
+    pub actions: i64,
+    /// Its revision.
+    pub revision: i64,
+}
+
+/// A page of records changed since a cursor.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Page {
+    /// The records, as stored, in order of their latest change.
+    pub records: Vec<Value>,
+    /// Where the next page starts.
+    pub cursor: String,
+}
+
+/// What a device has to push: its matches changed since its last push.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outbox {
+    /// The match records, as stored, with their revision.
+    pub records: Vec<Value>,
+    /// What to pass to [`Store::sync_pushed`] once the hub answered.
+    pub upto: i64,
+}
+
+enum Taken {
+    Accepted,
+    Updated,
+    Already,
+}
+
+enum Refused {
+    Kind(Error),
+    Conflict(String),
+    /// The database failed: the whole batch is refused.
+    Storage(Error),
+}
+
+impl From<Error> for Refused {
+    fn from(e: Error) -> Self {
+        if e.kind == ErrorKind::Storage {
+            Refused::Storage(e)
+        } else {
+            Refused::Kind(e)
+        }
+    }
+}
+
+impl From<rusqlite::Error> for Refused {
+    fn from(e: rusqlite::Error) -> Self {
+        Refused::Storage(e.into())
+    }
+}
+
+fn conflict(detail: impl Into<String>) -> Refused {
+    Refused::Conflict(detail.into())
+}
+
+/// The record's kind by its shape: a match names its `game`, a tournament has its setup under
+/// `tournament` and no `game`.
+fn kind_of(value: &Value) -> Option<RecordKind> {
+    if value.get("game").is_some() {
+        Some(RecordKind::Match)
+    } else if value.get("tournament").is_some_and(Value::is_object) {
+        Some(RecordKind::Tournament)
+    } else {
+        None
+    }
+}
+
+/// The revision a record carries: absent is 0, else a whole number.
+fn revision_of(value: &Value) -> Result<i64, Error> {
+    match value.get("revision") {
+        None => Ok(0),
+        Some(v) => v
+            .as_u64()
+            .filter(|&r| r <= i64::MAX as u64)
+            .map(|r| r as i64)
+            .ok_or_else(|| Error::bad_record(format!("revision must be a whole number, not {v}"))),
+    }
+}
+
+/// The id a record carries: a non-empty string of at most [`MAX_ID_CHARS`] characters.
+fn id_of(value: &Value) -> Result<String, Error> {
+    match value.get("id") {
+        Some(Value::String(s)) if !s.is_empty() && s.chars().count() <= MAX_ID_CHARS => {
+            Ok(s.clone())
+        }
+        Some(Value::String(_)) => Err(Error::bad_record(format!(
+            "id must be 1 to {MAX_ID_CHARS} characters"
+        ))),
+        _ => Err(Error::bad_record("a record needs a string id")),
+    }
+}
+
+/// The tournament table a pushed match says it was played for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Link {
+    tournament: String,
+    round: i64,
+    table: i64,
+}
+
+fn link_of(value: &Value) -> Result<Option<Link>, Error> {
+    let Some(t) = value.get("tournament") else {
+        return Ok(None);
+    };
+    let bad = || Error::bad_record("tournament is {\"id\": string, \"round\": r, \"table\": t}");
+    let id = t.get("id").and_then(Value::as_str).ok_or_else(bad)?;
+    let round = t.get("round").and_then(Value::as_u64).ok_or_else(bad)?;
+    let table = t.get("table").and_then(Value::as_u64).ok_or_else(bad)?;
+    if round == 0 || round > i64::MAX as u64 || table > i64::MAX as u64 {
+        return Err(bad());
+    }
+    Ok(Some(Link {
+        tournament: id.to_string(),
+        round: round as i64,
+        table: table as i64,
+    }))
+}
+
+/// A pushed match, read and replayed.
+struct IncomingMatch {
+    uid: String,
+    revision: i64,
+    record: Record,
+    state: MatchState,
+    ats: Vec<i64>,
+    started_at: i64,
+    finished_at: Option<i64>,
+    place: Option<String>,
+    notes: Option<String>,
+    computer: Computer,
+    link: Option<Link>,
+}
+
+fn incoming_match(value: &Value) -> Result<IncomingMatch, Error> {
+    let uid = id_of(value)?;
+    let revision = revision_of(value)?;
+    let link = link_of(value)?;
+    let mut record = Record::from_value(value.clone())?;
+    let obj = value.as_object().expect("a record is an object");
+    let time = |key: &str| obj.get(key).and_then(Value::as_str).and_then(parse_iso);
+    let text = |key: &str| {
+        obj.get(key)
+            .and_then(Value::as_str)
+            .map(|s| s.chars().take(5000).collect::<String>())
+    };
+    let started_at = time("started_at").unwrap_or_else(super::now_ms);
+    let mut ats = Vec::with_capacity(record.actions.len());
+    for action in &mut record.actions {
+        let at = action
+            .get("at")
+            .and_then(Value::as_str)
+            .and_then(parse_iso)
+            .unwrap_or(started_at);
+        if let Some(o) = action.as_object_mut() {
+            o.remove("at");
+        }
+        ats.push(at);
+    }
+    let state = record.replay()?;
+    let computer: Computer = match obj.get("computer") {
+        None | Some(Value::Null) => Computer::new(),
+        Some(v) => serde_json::from_value(v.clone())
+            .map_err(|e| Error::bad_record(format!("computer: {e}")))?,
+    };
+    super::check_computer(&record.game, record.sides.len(), &computer)?;
+    Ok(IncomingMatch {
+        uid,
+        revision,
+        record,
+        state,
+        ats,
+        started_at,
+        finished_at: time("finished_at"),
+        place: text("place"),
+        notes: text("notes"),
+        computer,
+        link,
+    })
+}
+
+/// A stored match's row: what a merge compares.
+struct StoredMatch {
+    id: i64,
+    game: String,
+    rules: Map<String, Value>,
+    revision: i64,
+    status: String,
+}
+
+fn stored_match(conn: &Connection, uid: &str) -> Result<Option<StoredMatch>, Error> {
+    let row = conn
+        .query_row(
+            "SELECT id, game, rules, revision, status FROM match WHERE uid = ?1",
+            [uid],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((id, game, rules, revision, status)) = row else {
+        return Ok(None);
+    };
+    let rules = match serde_json::from_str(&rules) {
+        Ok(Value::Object(m)) => m,
+        _ => return Err(Error::storage(format!("match {uid} has unreadable rules"))),
+    };
+    Ok(Some(StoredMatch {
+        id,
+        game,
+        rules,
+        revision,
+        status,
+    }))
+}
+
+fn stored_sides(conn: &Connection, id: i64) -> Result<Vec<Vec<String>>, Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT side, name FROM match_player WHERE match_id = ?1 ORDER BY side, seat",
+    )?;
+    let mut sides: Vec<Vec<String>> = Vec::new();
+    for row in stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+        let (side, name) = row?;
+        while sides.len() <= side as usize {
+            sides.push(Vec::new());
+        }
+        sides[side as usize].push(name);
+    }
+    Ok(sides)
+}
+
+fn stored_actions(conn: &Connection, id: i64) -> Result<Vec<Value>, Error> {
+    let mut stmt =
+        conn.prepare_cached("SELECT body FROM action WHERE match_id = ?1 ORDER BY seq")?;
+    let rows = stmt.query_map([id], |r| r.get::<_, String>(0))?;
+    rows.map(|b| {
+        serde_json::from_str(&b?)
+            .map_err(|e| Error::storage(format!("match {id} has an unreadable action: {e}")))
+    })
+    .collect()
+}
+
+fn stored_link(conn: &Connection, match_id: i64) -> Result<Option<Link>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT t.uid, tm.round, tm.tab FROM tournament_match tm
+             JOIN tournament t ON t.id = tm.tournament_id WHERE tm.match_id = ?1",
+            [match_id],
+            |r| {
+                Ok(Link {
+                    tournament: r.get(0)?,
+                    round: r.get(1)?,
+                    table: r.get(2)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+fn trimmed(sides: &[Vec<String>]) -> Vec<Vec<String>> {
+    sides
+        .iter()
+        .map(|s| s.iter().map(|n| n.trim().to_string()).collect())
+        .collect()
+}
+
+fn common_prefix(a: &[Value], b: &[Value]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Checks a pushed match against the table it says it was played for; the tournament's row id.
+fn check_table(tx: &Connection, m: &IncomingMatch, link: &Link) -> Result<i64, Refused> {
+    let tid: i64 = tx
+        .query_row(
+            "SELECT id FROM tournament WHERE uid = ?1",
+            [&link.tournament],
+            |r| r.get(0),
+        )
+        .optional()?
+        .ok_or_else(|| {
+            Refused::Kind(Error::not_found(format!(
+                "no tournament {} here",
+                link.tournament
+            )))
+        })?;
+    let (_, record) = stored(tx, tid)?;
+    let t = replay_checked(tid, &record)?;
+    let pairing = t
+        .field()
+        .rounds
+        .get(link.round as usize - 1)
+        .and_then(|r| r.matches.iter().find(|p| p.table as i64 == link.table))
+        .ok_or_else(|| {
+            Refused::Kind(Error::illegal(format!(
+                "round {} has no table {}",
+                link.round, link.table
+            )))
+        })?;
+    let sides: Vec<Vec<String>> = pairing
+        .sides
+        .iter()
+        .map(|&e| t.field().entrants[e].clone())
+        .collect();
+    if m.record.game != t.game()
+        || &m.record.rules != t.rules()
+        || trimmed(&m.record.sides) != trimmed(&sides)
+    {
+        return Err(Refused::Kind(Error::bad_setup(format!(
+            "the match is not the one of round {} table {}: its game, rules and sides are the tournament's and the pairing's",
+            link.round, link.table
+        ))));
+    }
+    let taken: Option<String> = tx
+        .query_row(
+            "SELECT m.uid FROM tournament_match tm JOIN match m ON m.id = tm.match_id
+             WHERE tm.tournament_id = ?1 AND tm.round = ?2 AND tm.tab = ?3",
+            params![tid, link.round, link.table],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(other) = taken {
+        if other != m.uid {
+            return Err(conflict(format!(
+                "round {} table {} is already played by match {other}",
+                link.round, link.table
+            )));
+        }
+    }
+    Ok(tid)
+}
+
+/// Writes a match's actions from `from` on, its cached summary, times, figures and revision.
+fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Result<(), Error> {
+    tx.execute(
+        "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
+        params![id, from as i64],
+    )?;
+    {
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (seq, (action, at)) in m.record.actions.iter().zip(&m.ats).enumerate().skip(from) {
+            insert.execute(params![id, seq as i64, action.to_string(), at])?;
+        }
+    }
+    update_match(tx, id, &m.state.summary())?;
+    if m.state.is_over() {
+        let end = m
+            .finished_at
+            .or_else(|| m.ats.last().copied())
+            .unwrap_or(m.started_at);
+        tx.execute(
+            "UPDATE match SET finished_at = ?2 WHERE id = ?1",
+            params![id, end],
+        )?;
+    }
+    let figures = if m.state.is_over() {
+        crate::stats::figures(&m.record, &m.computer)?
+    } else {
+        Vec::new()
+    };
+    write_figures(tx, id, &figures)?;
+    tx.execute(
+        "UPDATE match SET place = ?2, notes = ?3, computer = ?4, revision = ?5 WHERE id = ?1",
+        params![
+            id,
+            m.place,
+            m.notes,
+            super::computer_json(&m.computer),
+            m.revision
+        ],
+    )?;
+    Ok(())
+}
+
+fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken, Refused> {
+    let m = incoming_match(value)?;
+    let Some(old) = stored_match(tx, &m.uid)? else {
+        let tid = match (&m.link, source) {
+            (Some(link), Source::Device) => Some(check_table(tx, &m, link)?),
+            (Some(link), Source::Hub) => tx
+                .query_row(
+                    "SELECT id FROM tournament WHERE uid = ?1",
+                    [&link.tournament],
+                    |r| r.get::<_, i64>(0),
+                )
+                .optional()?,
+            (None, _) => None,
+        };
+        tx.execute(
+            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', NULL)",
+            params![
+                m.uid,
+                m.record.game,
+                FORMAT,
+                Value::Object(m.record.rules.clone()).to_string(),
+                m.started_at
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        let last = m.ats.last().copied().unwrap_or(m.started_at);
+        seat_players(tx, id, &trimmed(&m.record.sides), last)?;
+        write_match(tx, id, &m, 0)?;
+        if let (Some(tid), Some(link)) = (tid, &m.link) {
+            tx.execute(
+                "INSERT OR IGNORE INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
+                params![id, tid, link.round, link.table],
+            )?;
+            if source == Source::Device && m.state.is_over() {
+                Store::enter_table_result(tx, id, &m.state)?;
+            }
+        }
+        return Ok(Taken::Accepted);
+    };
+    let link = stored_link(tx, old.id)?;
+    let same_link = match source {
+        Source::Device => link == m.link,
+        // A device may hold a match whose tournament it has not pulled yet.
+        Source::Hub => link.is_none() || link == m.link,
+    };
+    if old.game != m.record.game
+        || old.rules != m.record.rules
+        || stored_sides(tx, old.id)? != trimmed(&m.record.sides)
+        || !same_link
+    {
+        return Err(conflict(format!(
+            "match {} is here with another setup",
+            m.uid
+        )));
+    }
+    if m.revision < old.revision {
+        return Ok(Taken::Already);
+    }
+    let actions = stored_actions(tx, old.id)?;
+    if m.revision == old.revision {
+        return if actions == m.record.actions {
+            Ok(Taken::Already)
+        } else {
+            Err(conflict(format!(
+                "match {} revision {} is here with other actions",
+                m.uid, m.revision
+            )))
+        };
+    }
+    let from = common_prefix(&actions, &m.record.actions);
+    // What a finished table match entered changes only when its result does.
+    let old_result = if old.status != "playing" {
+        let mut old_record = m.record.clone();
+        old_record.actions = actions;
+        old_record.replay().ok().and_then(|s| s.result())
+    } else {
+        None
+    };
+    let new_result = m.state.result();
+    write_match(tx, old.id, &m, from)?;
+    if source == Source::Device && link.is_some() && old_result != new_result {
+        if old_result.is_some() {
+            Store::take_back_table_result(tx, old.id)?;
+        }
+        if new_result.is_some() {
+            Store::enter_table_result(tx, old.id, &m.state)?;
+        }
+    }
+    if source == Source::Hub && link.is_none() {
+        if let Some(l) = &m.link {
+            tx.execute(
+                "INSERT OR IGNORE INTO tournament_match (match_id, tournament_id, round, tab)
+                 SELECT ?1, id, ?3, ?4 FROM tournament WHERE uid = ?2",
+                params![old.id, l.tournament, l.round, l.table],
+            )?;
+        }
+    }
+    Ok(Taken::Updated)
+}
+
+/// Writes a tournament's events from `from` on, its entrants, summary and revision.
+fn write_tournament(
+    tx: &Transaction,
+    id: i64,
+    events: &[Value],
+    from: usize,
+    t: &Tournament,
+    revision: i64,
+) -> Result<(), Error> {
+    tx.execute(
+        "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq >= ?2",
+        params![id, from as i64],
+    )?;
+    let now = super::now_ms();
+    for (seq, e) in events.iter().enumerate().skip(from) {
+        tx.execute(
+            "INSERT INTO tournament_event (tournament_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
+            params![id, seq as i64, e.to_string(), now],
+        )?;
+    }
+    tx.execute(
+        "DELETE FROM tournament_entrant WHERE tournament_id = ?1",
+        [id],
+    )?;
+    for (e, names) in t.field().entrants.iter().enumerate() {
+        seat_entrant(tx, id, e, names)?;
+    }
+    // Matches linked to rounds that are no longer paired stay in the history, unlinked.
+    tx.execute(
+        "DELETE FROM tournament_match WHERE tournament_id = ?1 AND round > ?2",
+        params![id, t.round() as i64],
+    )?;
+    write_summary(tx, id, t)?;
+    tx.execute(
+        "UPDATE tournament SET revision = ?2 WHERE id = ?1",
+        params![id, revision],
+    )?;
+    Ok(())
+}
+
+fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<Taken, Refused> {
+    let uid = id_of(value)?;
+    let revision = revision_of(value)?;
+    let record = TournamentRecord::from_value(value)?;
+    let t = record.replay()?;
+    let known: Option<(i64, i64)> = tx
+        .query_row(
+            "SELECT id, revision FROM tournament WHERE uid = ?1",
+            [&uid],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let Some((id, old_revision)) = known else {
+        let created = value
+            .get("created_at")
+            .and_then(Value::as_str)
+            .and_then(parse_iso)
+            .unwrap_or_else(super::now_ms);
+        tx.execute(
+            "INSERT INTO tournament (uid, setup, created_at, updated_at, status) VALUES (?1, ?2, ?3, ?3, 'registering')",
+            params![uid, record.setup.to_string(), created],
+        )?;
+        let id = tx.last_insert_rowid();
+        write_tournament(tx, id, &record.events, 0, &t, revision)?;
+        return Ok(Taken::Accepted);
+    };
+    let (_, old) = stored(tx, id)?;
+    if old.setup != record.setup {
+        return Err(conflict(format!(
+            "tournament {uid} is here with another setup"
+        )));
+    }
+    let same = old.events == record.events;
+    let replace = match source {
+        // The hub writes tournaments: its version is the one.
+        Source::Hub => !same || revision != old_revision,
+        Source::Device if revision < old_revision => false,
+        Source::Device if revision == old_revision && same => false,
+        Source::Device if revision == old_revision => {
+            return Err(conflict(format!(
+                "tournament {uid} revision {revision} is here with other events"
+            )))
+        }
+        Source::Device => true,
+    };
+    if !replace {
+        return Ok(Taken::Already);
+    }
+    let from = common_prefix(&old.events, &record.events);
+    write_tournament(tx, id, &record.events, from, &t, revision)?;
+    Ok(if same { Taken::Already } else { Taken::Updated })
+}
+
+impl Store {
+    /// Merges records into this database: a hub's push (`Source::Device`) or a device's pull
+    /// (`Source::Hub`). One transaction; a refused record changes nothing and the others are
+    /// still taken; `Err` (storage) means nothing changed.
+    pub fn merge_records(
+        &mut self,
+        records: &[Value],
+        source: Source,
+    ) -> Result<MergeReport, Error> {
+        let mut order: Vec<usize> = (0..records.len()).collect();
+        if source == Source::Hub {
+            // Tournaments first, so that their table matches find them.
+            order.sort_by_key(|&i| kind_of(&records[i]) != Some(RecordKind::Tournament));
+        }
+        let mut report = MergeReport::default();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for i in order {
+            let value = &records[i];
+            let id = match value.get("id") {
+                Some(Value::String(s)) => Value::String(s.clone()),
+                _ => Value::Null,
+            };
+            tx.execute_batch("SAVEPOINT record")?;
+            let taken = match (value.is_object(), kind_of(value)) {
+                (false, _) => Err(Refused::Kind(Error::bad_record(
+                    "a record is a JSON object",
+                ))),
+                (true, None) => Err(Refused::Kind(Error::bad_record(
+                    "neither a match (no game) nor a tournament",
+                ))),
+                (true, Some(RecordKind::Match)) => merge_match(&tx, value, source),
+                (true, Some(RecordKind::Tournament)) => merge_tournament(&tx, value, source),
+            };
+            let refusal = match taken {
+                Ok(Taken::Accepted) => {
+                    report.accepted += 1;
+                    None
+                }
+                Ok(Taken::Updated) => {
+                    report.updated += 1;
+                    None
+                }
+                Ok(Taken::Already) => {
+                    report.already += 1;
+                    None
+                }
+                Err(Refused::Storage(e)) => {
+                    self.live = None;
+                    return Err(e);
+                }
+                Err(Refused::Kind(e)) => Some((e.kind.as_str().to_string(), e.detail)),
+                Err(Refused::Conflict(d)) => Some(("conflict".to_string(), d)),
+            };
+            match refusal {
+                None => tx.execute_batch("RELEASE record")?,
+                Some((kind, detail)) => {
+                    tx.execute_batch("ROLLBACK TO record; RELEASE record")?;
+                    report.refused.push(Refusal { id, kind, detail });
+                }
+            }
+        }
+        let committed = tx.commit();
+        // The match kept replayed in memory may have been replaced.
+        self.live = None;
+        committed?;
+        Ok(report)
+    }
+
+    /// The latest place in the change log (0 when empty).
+    pub fn change_seq(&self) -> Result<i64, Error> {
+        Ok(self
+            .conn
+            .query_row("SELECT COALESCE(max(seq), 0) FROM sync_change", [], |r| {
+                r.get(0)
+            })?)
+    }
+
+    /// The records changed after `seq` in the change log, at most `limit`, oldest first.
+    pub fn changes_since(&self, seq: i64, limit: i64) -> Result<Vec<Change>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT c.seq, c.kind, c.uid,
+                    CASE c.kind WHEN 'match' THEN
+                        (SELECT count(*) FROM action a WHERE a.match_id = m.id)
+                    ELSE (SELECT count(*) FROM tournament_event e WHERE e.tournament_id = t.id) END,
+                    COALESCE(m.revision, t.revision)
+             FROM sync_change c
+             LEFT JOIN match m ON c.kind = 'match' AND m.uid = c.uid
+             LEFT JOIN tournament t ON c.kind = 'tournament' AND t.uid = c.uid
+             WHERE c.seq > ?1 AND (m.id IS NOT NULL OR t.id IS NOT NULL)
+             ORDER BY c.seq LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![seq, limit], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (seq, kind, id, actions, revision) = row?;
+            let Some(record) = RecordKind::parse(&kind) else {
+                continue;
+            };
+            out.push(Change {
+                seq,
+                id,
+                record,
+                actions,
+                revision,
+            });
+        }
+        Ok(out)
+    }
+
+    /// A stored record as sync serves it: a match as exported, with its revision and its
+    /// `"tournament": {"id", "round", "table"}` when played for one; a tournament's record
+    /// (setup and events, without its matches, which are records of their own).
+    pub fn sync_record(&self, kind: RecordKind, uid: &str) -> Result<Value, Error> {
+        match kind {
+            RecordKind::Match => {
+                let id: i64 = self
+                    .conn
+                    .query_row("SELECT id FROM match WHERE uid = ?1", [uid], |r| r.get(0))
+                    .optional()?
+                    .ok_or_else(|| Error::not_found(format!("no match {uid}")))?;
+                let mut out = self.export_match(id)?;
+                if let Some(link) = stored_link(&self.conn, id)? {
+                    out["tournament"] =
+                        json!({"id": link.tournament, "round": link.round, "table": link.table});
+                }
+                Ok(out)
+            }
+            RecordKind::Tournament => {
+                let (id, revision, created): (i64, i64, i64) = self
+                    .conn
+                    .query_row(
+                        "SELECT id, revision, created_at FROM tournament WHERE uid = ?1",
+                        [uid],
+                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    )
+                    .optional()?
+                    .ok_or_else(|| Error::not_found(format!("no tournament {uid}")))?;
+                let (_, record) = stored(&self.conn, id)?;
+                Ok(json!({
+                    "format": tournament::FORMAT,
+                    "id": uid,
+                    "revision": revision,
+                    "created_at": iso(created),
+                    "tournament": record.setup,
+                    "events": record.events,
+                }))
+            }
+        }
+    }
+
+    /// The records changed since `cursor` (none: from the start), each once, in order of their
+    /// latest change, at most `limit`; `bad_record` for a cursor this store did not give.
+    pub fn records_since(&self, cursor: Option<&str>, limit: usize) -> Result<Page, Error> {
+        let since = match cursor {
+            None => 0,
+            Some(c) => c
+                .parse::<i64>()
+                .ok()
+                .filter(|&n| n >= 0)
+                .ok_or_else(|| Error::bad_record(format!("{c:?} is not a cursor")))?,
+        };
+        let changes = self.changes_since(since, limit.min(i64::MAX as usize) as i64)?;
+        let records = changes
+            .iter()
+            .map(|c| self.sync_record(c.record, &c.id))
+            .collect::<Result<Vec<_>, _>>()?;
+        let cursor = match changes.last() {
+            Some(c) => c.seq.to_string(),
+            None => cursor.map_or_else(|| "0".to_string(), str::to_string),
+        };
+        Ok(Page { records, cursor })
+    }
+
+    /// The tournament changed most recently (the big screen's), by id.
+    pub fn current_tournament(&self) -> Result<Option<String>, Error> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT uid FROM tournament ORDER BY updated_at DESC, id DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// A tournament's summary (`tournaments.md` §5) by its id, with its `id`, `revision`, and
+    /// `live`: the matches being scored for the current round's tables (table, match id,
+    /// status, scores).
+    pub fn tournament_summary(&self, uid: &str) -> Result<Value, Error> {
+        let (id, revision): (i64, i64) = self
+            .conn
+            .query_row(
+                "SELECT id, revision FROM tournament WHERE uid = ?1",
+                [uid],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no tournament {uid}")))?;
+        let (_, record) = stored(&self.conn, id)?;
+        let t = replay_checked(id, &record)?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT tm.tab, m.uid, m.status, m.summary FROM tournament_match tm
+             JOIN match m ON m.id = tm.match_id
+             WHERE tm.tournament_id = ?1 AND tm.round = ?2 ORDER BY tm.tab",
+        )?;
+        let live = stmt
+            .query_map(params![id, t.round() as i64], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
+            })?
+            .map(|row| {
+                let (table, uid, status, summary) = row?;
+                let summary: Value = summary
+                    .and_then(|s| serde_json::from_str(&s).ok())
+                    .unwrap_or(Value::Null);
+                Ok(json!({"table": table, "match": uid, "status": status,
+                          "scores": summary["scores"]}))
+            })
+            .collect::<Result<Vec<Value>, Error>>()?;
+        let mut summary = t.summary();
+        summary["id"] = json!(uid);
+        summary["revision"] = json!(revision);
+        summary["live"] = json!(live);
+        Ok(summary)
+    }
+
+    /// What this device has to push to `hub` (a name the app chooses, such as the hub's
+    /// address): its matches changed since the last [`Store::sync_pushed`], at most `limit`.
+    /// Tournaments are left out: their writer is the hub.
+    pub fn sync_outbox(&self, hub: &str, limit: usize) -> Result<Outbox, Error> {
+        let since: i64 = self
+            .conn
+            .query_row("SELECT pushed FROM sync_peer WHERE hub = ?1", [hub], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .unwrap_or(0);
+        let mut records = Vec::new();
+        let mut upto = since;
+        let mut from = since;
+        // Tournaments in the log are stepped over, not counted against the limit.
+        while records.len() < limit {
+            let changes = self.changes_since(from, 500)?;
+            let Some(last) = changes.last() else { break };
+            from = last.seq;
+            for c in changes {
+                if records.len() == limit {
+                    break;
+                }
+                upto = c.seq;
+                if c.record == RecordKind::Match {
+                    records.push(self.sync_record(c.record, &c.id)?);
+                }
+            }
+        }
+        Ok(Outbox { records, upto })
+    }
+
+    /// Notes that the hub answered a push of the outbox up to `upto` (never moves back).
+    pub fn sync_pushed(&mut self, hub: &str, upto: i64) -> Result<(), Error> {
+        self.conn.execute(
+            "INSERT INTO sync_peer (hub, pushed) VALUES (?1, ?2)
+             ON CONFLICT (hub) DO UPDATE SET pushed = max(pushed, excluded.pushed)",
+            params![hub, upto],
+        )?;
+        Ok(())
+    }
+
+    /// The cursor of the last page pulled from `hub`, if any.
+    pub fn sync_pulled(&self, hub: &str) -> Result<Option<String>, Error> {
+        Ok(self
+            .conn
+            .query_row("SELECT pulled FROM sync_peer WHERE hub = ?1", [hub], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .flatten())
+    }
+
+    /// Keeps the cursor of the last page pulled from `hub` (after its records were merged).
+    pub fn set_sync_pulled(&mut self, hub: &str, cursor: &str) -> Result<(), Error> {
+        self.conn.execute(
+            "INSERT INTO sync_peer (hub, pulled) VALUES (?1, ?2)
+             ON CONFLICT (hub) DO UPDATE SET pulled = excluded.pulled",
+            params![hub, cursor],
+        )?;
+        Ok(())
+    }
+
+    /// The id of a match by its database id (what a device pushes and the hub names it by).
+    pub fn match_uid(&self, id: i64) -> Result<String, Error> {
+        self.conn
+            .query_row("SELECT uid FROM match WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no match {id}")))
+    }
+
+    /// The database id of a tournament by its id, if it is here.
+    pub fn tournament_by_uid(&self, uid: &str) -> Result<Option<i64>, Error> {
+        Ok(self
+            .conn
+            .query_row("SELECT id FROM tournament WHERE uid = ?1", [uid], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+}

@@ -1,0 +1,334 @@
+//! Sync with a club hub (`hub.md`) in the store: revisions, the merge rules, a table match's
+//! result entered once, the change log's pages, and a device's outbox and pull.
+
+use partie_core::store::{migrations, MergeReport, Source, Store};
+use rusqlite::Connection;
+use serde_json::{json, Value};
+
+/// A Mölkky match record: A wins at its 9th action (12, 12, 12, 12, 2 against 1s).
+fn molkky(id: &str, revision: i64, n: usize) -> Value {
+    let all = [12, 1, 12, 1, 12, 1, 12, 1, 2];
+    let actions: Vec<Value> = all[..n].iter().map(|p| json!({"pins": [p]})).collect();
+    json!({"format": 1, "id": id, "revision": revision, "game": "molkky",
+           "sides": [["A"], ["B"]], "actions": actions})
+}
+
+fn push(store: &mut Store, records: &[Value]) -> MergeReport {
+    store.merge_records(records, Source::Device).unwrap()
+}
+
+fn counts(r: &MergeReport) -> (usize, usize, usize, Vec<&str>) {
+    (
+        r.accepted,
+        r.updated,
+        r.already,
+        r.refused.iter().map(|x| x.kind.as_str()).collect(),
+    )
+}
+
+fn stored(store: &Store, id: &str) -> Value {
+    let page = store.records_since(None, 1000).unwrap();
+    page.records
+        .into_iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or(Value::Null)
+}
+
+#[test]
+fn every_action_and_every_undo_adds_one_to_the_revision_and_exports_carry_it() {
+    let mut store = Store::open_in_memory().unwrap();
+    let m = store
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["A".into()], vec!["B".into()]],
+        )
+        .unwrap();
+    store.play(m.id, &json!({"pins": [5]})).unwrap();
+    store.play(m.id, &json!({"pins": [3]})).unwrap();
+    store.undo(m.id).unwrap();
+    let exported = store.export_match(m.id).unwrap();
+    assert_eq!(exported["revision"], 3);
+    assert_eq!(exported["id"], m.uid);
+    // Import elsewhere keeps it; the actions written there do not count again.
+    let mut other = Store::open_in_memory().unwrap();
+    other
+        .import(&json!({"format": 1, "matches": [exported]}).to_string())
+        .unwrap();
+    let id = other.recent_results(5).unwrap();
+    assert!(id.is_empty());
+    let again = other.unfinished(5).unwrap()[0].id;
+    assert_eq!(other.export_match(again).unwrap()["revision"], 3);
+    // A tournament's events count the same, and its export carries it.
+    let t = store
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["A"], ["B"], ["C"]]}))
+        .unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    store.undo_tournament(t.id).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    assert_eq!(store.export_tournament(t.id).unwrap()["revision"], 3);
+}
+
+#[test]
+fn an_old_database_gets_revisions_from_its_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations::migrate_to(&mut conn, 5).unwrap();
+        conn.execute_batch(
+            "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status)
+                 VALUES (1, 'old-1', 'molkky', 1, '{}', 1, 1, 'playing');
+             INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
+             INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 3);",
+        )
+        .unwrap();
+    }
+    let (store, _) = Store::open(&path).unwrap();
+    let page = store.records_since(None, 10).unwrap();
+    assert_eq!(page.records.len(), 1);
+    assert_eq!(page.records[0]["id"], "old-1");
+    assert_eq!(page.records[0]["revision"], 2);
+}
+
+#[test]
+fn the_merge_rules_of_a_push() {
+    let mut hub = Store::open_in_memory().unwrap();
+    // Unknown: replayed and stored; an invalid one is refused and the rest still taken.
+    let mut bad = molkky("bad", 1, 1);
+    bad["actions"][0] = json!({"pins": [13]});
+    let r = push(
+        &mut hub,
+        &[
+            molkky("m", 3, 3),
+            bad,
+            json!(5),
+            json!({"format": 1, "game": "molkky"}),
+        ],
+    );
+    assert_eq!(
+        counts(&r),
+        (1, 0, 0, vec!["bad_action", "bad_record", "bad_record"])
+    );
+    assert_eq!(r.refused[0].id, "bad");
+    // The same again: already; a lower revision: already, nothing changes.
+    let r = push(&mut hub, &[molkky("m", 3, 3), molkky("m", 2, 2)]);
+    assert_eq!(counts(&r), (0, 0, 2, vec![]));
+    assert_eq!(stored(&hub, "m")["actions"].as_array().unwrap().len(), 3);
+    // A higher revision with an action taken back (an undo on the phone): replaced.
+    let r = push(&mut hub, &[molkky("m", 4, 2)]);
+    assert_eq!(counts(&r), (0, 1, 0, vec![]));
+    let m = stored(&hub, "m");
+    assert_eq!(
+        (
+            m["revision"].clone(),
+            m["actions"].as_array().unwrap().len()
+        ),
+        (json!(4), 2)
+    );
+    // The same revision with other content, or another setup: conflict, nothing changes.
+    let mut other_side = molkky("m", 5, 2);
+    other_side["sides"] = json!([["A"], ["Z"]]);
+    let r = push(&mut hub, &[molkky("m", 4, 3), other_side]);
+    assert_eq!(counts(&r), (0, 0, 0, vec!["conflict", "conflict"]));
+    // A higher revision that does not replay is refused with its kind.
+    let mut wrong = molkky("m", 9, 3);
+    wrong["actions"][2] = json!({"pins": [0]});
+    assert_eq!(
+        counts(&push(&mut hub, &[wrong])),
+        (0, 0, 0, vec!["bad_action"])
+    );
+    assert_eq!(stored(&hub, "m")["revision"], 4);
+    // No id, or not a string: refused as bad_record; no revision means 0.
+    let mut no_id = molkky("x", 0, 1);
+    no_id.as_object_mut().unwrap().remove("id");
+    let mut no_rev = molkky("r0", 0, 1);
+    no_rev.as_object_mut().unwrap().remove("revision");
+    let r = push(
+        &mut hub,
+        &[
+            no_id,
+            json!({"id": 7, "format": 1, "game": "molkky"}),
+            no_rev,
+        ],
+    );
+    assert_eq!(counts(&r), (1, 0, 0, vec!["bad_record", "bad_record"]));
+    assert_eq!(stored(&hub, "r0")["revision"], 0);
+}
+
+/// A hub with a round robin of four, paired; the match record of table `table`.
+fn hub_with_tournament() -> (Store, String, Value) {
+    let mut hub = Store::open_in_memory().unwrap();
+    let t = hub
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["A"], ["B"], ["C"], ["D"]]}))
+        .unwrap();
+    let t = hub.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    (hub, t.uid, t.summary)
+}
+
+fn table_match(tid: &str, summary: &Value, table: usize, id: &str, rev: i64, n: usize) -> Value {
+    let p = &summary["pairings"][table];
+    let names = |e: &Value| json!([summary["entrants"][e.as_u64().unwrap() as usize]]);
+    let mut m = molkky(id, rev, n);
+    m["sides"] = json!([names(&p["sides"][0]), names(&p["sides"][1])]);
+    m["tournament"] = json!({"id": tid, "round": 1, "table": p["table"]});
+    m
+}
+
+#[test]
+fn a_finished_table_match_enters_its_result_once_and_an_undo_takes_it_back() {
+    let (mut hub, tid, summary) = hub_with_tournament();
+    let results = |hub: &Store| {
+        let s = hub.tournament_summary(&tid).unwrap();
+        s["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["result"].clone())
+            .collect::<Vec<_>>()
+    };
+    // Playing: linked, no result yet.
+    let r = push(&mut hub, &[table_match(&tid, &summary, 0, "t0", 8, 8)]);
+    assert_eq!(counts(&r), (1, 0, 0, vec![]));
+    assert_eq!(results(&hub), vec![Value::Null, Value::Null]);
+    assert_eq!(
+        hub.tournament_summary(&tid).unwrap()["live"][0]["match"],
+        "t0"
+    );
+    // Finished: the result enters, once, whoever pushes it again.
+    let finished = table_match(&tid, &summary, 0, "t0", 9, 9);
+    let r = push(&mut hub, &[finished.clone(), finished.clone()]);
+    assert_eq!(counts(&r), (0, 1, 1, vec![]));
+    let entered = json!({"winner": 0, "scores": [1, 0], "match": "t0"});
+    assert_eq!(results(&hub), vec![entered.clone(), Value::Null]);
+    let events = stored(&hub, &tid)["events"].as_array().unwrap().len();
+    assert_eq!(events, 2);
+    // An undo on the phone after the push: the result goes back out.
+    push(&mut hub, &[table_match(&tid, &summary, 0, "t0", 10, 8)]);
+    assert_eq!(results(&hub), vec![Value::Null, Value::Null]);
+    push(&mut hub, &[table_match(&tid, &summary, 0, "t0", 11, 9)]);
+    assert_eq!(results(&hub), vec![entered, Value::Null]);
+    // Another match for a table that has one, a table that is not there, a stranger's sides,
+    // an unknown tournament: refused.
+    let mut stranger = table_match(&tid, &summary, 1, "t1", 1, 1);
+    stranger["sides"] = json!([["A"], ["Q"]]);
+    let mut missing = table_match(&tid, &summary, 1, "t2", 1, 1);
+    missing["tournament"]["table"] = json!(7);
+    let mut unknown = table_match(&tid, &summary, 1, "t3", 1, 1);
+    unknown["tournament"]["id"] = json!("nope");
+    let r = push(
+        &mut hub,
+        &[
+            table_match(&tid, &summary, 0, "t4", 1, 1),
+            stranger,
+            missing,
+            unknown,
+        ],
+    );
+    assert_eq!(
+        counts(&r),
+        (
+            0,
+            0,
+            0,
+            vec!["conflict", "bad_setup", "illegal_action", "not_found"]
+        )
+    );
+}
+
+#[test]
+fn pages_of_changes_give_each_record_once_in_order_of_its_latest_change() {
+    let mut hub = Store::open_in_memory().unwrap();
+    push(
+        &mut hub,
+        &[molkky("a", 1, 1), molkky("b", 1, 1), molkky("c", 1, 1)],
+    );
+    let first = hub.records_since(None, 2).unwrap();
+    let ids = |p: &partie_core::store::Page| {
+        p.records
+            .iter()
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&first), ["a", "b"]);
+    push(&mut hub, &[molkky("a", 2, 2)]);
+    let second = hub.records_since(Some(&first.cursor), 10).unwrap();
+    assert_eq!(ids(&second), ["c", "a"]);
+    assert_eq!(second.records[1]["revision"], 2);
+    let empty = hub.records_since(Some(&second.cursor), 10).unwrap();
+    assert!(empty.records.is_empty());
+    assert_eq!(empty.cursor, second.cursor);
+    assert_eq!(ids(&hub.records_since(None, 10).unwrap()), ["b", "c", "a"]);
+    assert_eq!(
+        hub.records_since(Some("x"), 10).unwrap_err().kind.as_str(),
+        "bad_record"
+    );
+}
+
+#[test]
+fn a_device_pushes_its_outbox_and_pulls_the_hubs_records() {
+    let (mut hub, tid, _) = hub_with_tournament();
+    let mut phone = Store::open_in_memory().unwrap();
+    // Pull: the tournament arrives; the phone starts table 1's match from it and plays.
+    let page = hub.records_since(None, 100).unwrap();
+    let r = phone.merge_records(&page.records, Source::Hub).unwrap();
+    assert_eq!(r.accepted, 1);
+    phone.set_sync_pulled("club", &page.cursor).unwrap();
+    let local = phone.tournament_by_uid(&tid).unwrap().unwrap();
+    let m = phone.start_table(local, 1).unwrap();
+    for p in [12, 1, 12, 1, 12, 1, 12, 1, 2] {
+        phone.play(m.id, &json!({"pins": [p]})).unwrap();
+    }
+    // Push: the hub takes the match and enters its result itself.
+    let outbox = phone.sync_outbox("club", 100).unwrap();
+    assert_eq!(outbox.records.len(), 1);
+    assert_eq!(outbox.records[0]["tournament"]["table"], 1);
+    let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
+    assert_eq!((r.accepted, r.refused.len()), (1, 0));
+    phone.sync_pushed("club", outbox.upto).unwrap();
+    assert!(phone.sync_outbox("club", 100).unwrap().records.is_empty());
+    // Pull again: both hold the same records and the same standings.
+    let since = phone.sync_pulled("club").unwrap();
+    let page = hub.records_since(since.as_deref(), 100).unwrap();
+    phone.merge_records(&page.records, Source::Hub).unwrap();
+    let a = hub.tournament_summary(&tid).unwrap();
+    let b = phone.tournament_summary(&tid).unwrap();
+    assert_eq!(a["standings"], b["standings"]);
+    assert_eq!(a["pairings"], b["pairings"]);
+    let all = |s: &Store| {
+        let mut v = s.records_since(None, 100).unwrap().records;
+        for r in &mut v {
+            strip_times(r);
+        }
+        v.sort_by_key(|r| r["id"].as_str().unwrap().to_string());
+        v
+    };
+    assert_eq!(all(&hub), all(&phone));
+    // A device that joins now pulls the match before the tournament it was played for (its
+    // result came later): it still keeps the match's table.
+    let page = hub.records_since(None, 100).unwrap();
+    assert_eq!(page.records[0]["id"], outbox.records[0]["id"]);
+    let mut late = Store::open_in_memory().unwrap();
+    let r = late.merge_records(&page.records, Source::Hub).unwrap();
+    assert_eq!((r.accepted, r.refused.len()), (2, 0));
+    assert_eq!(all(&hub), all(&late));
+    assert_eq!(late.tournament_summary(&tid).unwrap()["live"], a["live"]);
+}
+
+/// Leaves out what each store stamps itself (times), which sync does not compare.
+fn strip_times(r: &mut Value) {
+    let o = r.as_object_mut().unwrap();
+    for k in ["started_at", "finished_at", "created_at"] {
+        o.remove(k);
+    }
+    if let Some(actions) = o.get_mut("actions").and_then(Value::as_array_mut) {
+        for a in actions {
+            if let Some(a) = a.as_object_mut() {
+                a.remove("at");
+            }
+        }
+    }
+}

@@ -1,5 +1,7 @@
 //! Scale targets of the history issue, on a generated club history of 100,000 matches and
-//! 5 million actions: the history's first page, a player's statistics, opening the store.
+//! 5 million actions: the history's first page, a player's statistics, opening the store; and
+//! of the ratings issue: every rating of the club from scratch, and the leaderboard by rating
+//! once they are computed.
 //!
 //! The database is generated once into $CARGO_TARGET_DIR/partie-club-100k.db (about a
 //! minute) and reused; `PARTIE_CLUB_MATCHES` makes a smaller one for a quick look.
@@ -191,6 +193,27 @@ fn club(c: &mut Criterion) {
     });
     c.bench_function("leaderboard", |b| {
         b.iter(|| black_box(store.leaderboard("molkky", 20).unwrap()))
+    });
+    // The two halves of a computation from scratch, once, for the notes.
+    let t = Instant::now();
+    let rated = store.rated_matches("molkky", None, None).unwrap();
+    let read = t.elapsed();
+    let t = Instant::now();
+    let ratings = partie_core::ratings::Ratings::compute(rated);
+    eprintln!(
+        "ratings: {} matches read in {:.0} ms, rated in {:.0} ms ({} players)",
+        ratings.matches_rated(),
+        read.as_secs_f64() * 1e3,
+        t.elapsed().as_secs_f64() * 1e3,
+        ratings.table().len()
+    );
+    c.bench_function("ratings_from_scratch_100k", |b| {
+        b.iter(|| black_box(store.compute_ratings("molkky", None, None).unwrap()))
+    });
+    // Computed once (the first call fills the cache), then read as the leaderboard asks.
+    store.ratings("molkky", None, None).unwrap();
+    c.bench_function("leaderboard_with_ratings", |b| {
+        b.iter(|| black_box(store.rating_leaderboard("molkky", None, None, 20).unwrap()))
     });
     drop(store);
     c.bench_function("open_store", |b| {

@@ -31,7 +31,10 @@ On the app's history (or the database given with --db FILE, or $PARTIE_DB):
                                           the matches finished from DATE to DATE included
                                           (YYYY-MM-DD, UTC), as JSON or CSV
   partie backup FILE                      copy the whole history to a new file
-  partie restore FILE                     replace the history with a backup";
+  partie restore FILE                     replace the history with a backup
+
+The club hub (built beside partie: cargo build -p partie-hub):
+  partie serve [--db FILE] [--listen ADDR:PORT] [--token-file FILE]";
 
 /// The app's database: $PARTIE_DB, else the app's data folder.
 fn default_db() -> PathBuf {
@@ -372,6 +375,41 @@ fn print(result: Result<String, partie_core::Error>) -> ExitCode {
     }
 }
 
+/// `partie serve`: the club hub is its own program (`partie-hub`, with the network code the
+/// core keeps out), found beside this one.
+fn serve(args: &[String]) -> ExitCode {
+    let name = format!("partie-hub{}", std::env::consts::EXE_SUFFIX);
+    let hub = std::env::current_exe()
+        .ok()
+        .and_then(|me| me.parent().map(|dir| dir.join(&name)))
+        .filter(|p| p.is_file());
+    let Some(hub) = hub else {
+        eprintln!(
+            "{name} is not beside partie: build it with `cargo build -p partie-hub` \
+             (--release for a release build of partie)"
+        );
+        return ExitCode::from(2);
+    };
+    let mut command = std::process::Command::new(&hub);
+    command.arg("serve").args(args);
+    #[cfg(unix)]
+    {
+        // The hub takes this process's place: a signal to it reaches the hub.
+        use std::os::unix::process::CommandExt;
+        let e = command.exec();
+        eprintln!("cannot start {}: {e}", hub.display());
+        ExitCode::from(2)
+    }
+    #[cfg(not(unix))]
+    match command.status() {
+        Ok(s) => ExitCode::from(s.code().unwrap_or(1).clamp(0, 255) as u8),
+        Err(e) => {
+            eprintln!("cannot start {}: {e}", hub.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -426,6 +464,7 @@ fn main() -> ExitCode {
                 Err(_) => ExitCode::FAILURE,
             }
         }
+        Some("serve") => serve(&args[1..]),
         Some(cmd @ ("export" | "import" | "stats" | "ratings" | "backup" | "restore")) => {
             print(history(cmd, args[1..].to_vec()))
         }

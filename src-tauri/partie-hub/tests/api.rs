@@ -1,0 +1,501 @@
+//! The hub's API on loopback (`hub.md` §2): the token, pushes and their rules, limits and
+//! malformed bodies, pages, the event stream, tournaments and the big-screen page.
+
+mod common;
+
+use common::{molkky, raw, Client, TestHub};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+fn counts(a: &common::Answer) -> (u64, u64, u64, Vec<String>) {
+    let b = &a.body;
+    (
+        b["accepted"].as_u64().unwrap(),
+        b["updated"].as_u64().unwrap(),
+        b["already"].as_u64().unwrap(),
+        b["refused"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["kind"].as_str().unwrap().to_string())
+            .collect(),
+    )
+}
+
+#[tokio::test]
+async fn health_needs_no_token_and_everything_else_does() {
+    let hub = TestHub::start().await;
+    let anyone = hub.client().with_token(None);
+    let a = anyone.get("/v1/health").await;
+    assert_eq!(a.status, 200);
+    assert_eq!(a.body["hub"], "partie");
+    assert_eq!(a.body["schema"], partie_core::store::migrations::latest());
+    assert!(a.body["version"].is_string());
+    hub.client().push(&[molkky("m", 1, 1)]).await;
+    let wrong = hub.client().with_token(Some("not-the-token"));
+    let almost = {
+        let mut t = hub.token.clone();
+        t.pop();
+        hub.client().with_token(Some(&t))
+    };
+    for client in [&anyone, &wrong, &almost] {
+        for (method, path) in [
+            ("GET", "/"),
+            ("GET", "/v1/records"),
+            ("POST", "/v1/records"),
+            ("GET", "/v1/events"),
+            ("GET", "/v1/tournaments/current"),
+            ("GET", "/nothing/here"),
+        ] {
+            let body = json!({"records": [molkky("x", 1, 1)]})
+                .to_string()
+                .into_bytes();
+            let a = client.send(method, path, body).await;
+            assert_eq!(a.status, 401, "{method} {path}");
+            assert_eq!(a.body["kind"], "unauthorized");
+            assert!(
+                !a.text.contains("\"m\""),
+                "nothing is served without the token"
+            );
+        }
+    }
+    // Nothing was taken from those pushes.
+    let all = hub.client().pull_all(100).await;
+    assert_eq!(all.len(), 1);
+    // The page and the event stream take it in the address; the API does not.
+    let query = |path: &str| format!("{path}?token={}", hub.token);
+    let page = anyone.get(&query("/")).await;
+    assert_eq!(page.status, 200);
+    assert!(page.content_type.starts_with("text/html"));
+    assert!(page.text.contains("EventSource"));
+    assert_eq!(anyone.get(&query("/v1/records")).await.status, 401);
+    assert_eq!(anyone.get("/?token=wrong").await.status, 401);
+    // With the token, an unknown path is not_found.
+    let a = hub.client().get("/nothing/here").await;
+    assert_eq!(
+        (a.status, a.body["kind"].as_str()),
+        (404, Some("not_found"))
+    );
+}
+
+#[tokio::test]
+async fn a_push_takes_what_replays_and_refuses_the_rest_record_by_record() {
+    let hub = TestHub::start().await;
+    let c = hub.client();
+    let mut illegal = molkky("illegal", 1, 9);
+    illegal["actions"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"pins": [3]}));
+    let mut setup = molkky("setup", 1, 1);
+    setup["rules"] = json!({"target": "fifty"});
+    let a = c
+        .push(&[
+            molkky("a", 3, 3),
+            json!("not an object"),
+            json!({"format": 1, "game": "molkky", "sides": [["A"], ["B"]]}),
+            json!({"id": 5, "format": 1, "game": "molkky", "sides": [["A"], ["B"]]}),
+            illegal,
+            setup,
+            json!({"id": "f", "format": 2, "game": "molkky"}),
+            molkky("b", 1, 1),
+        ])
+        .await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(
+        counts(&a),
+        (
+            2,
+            0,
+            0,
+            vec![
+                "bad_record".into(),
+                "bad_record".into(),
+                "bad_record".into(),
+                "illegal_action".into(),
+                "bad_setup".into(),
+                "bad_record".into()
+            ]
+        )
+    );
+    assert_eq!(a.body["refused"][3]["id"], "illegal");
+    assert!(a.body["refused"][3]["detail"].is_string());
+    let ids: Vec<Value> = c
+        .pull_all(100)
+        .await
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    assert_eq!(ids, vec![json!("a"), json!("b")]);
+}
+
+#[tokio::test]
+async fn pushing_the_same_body_twice_or_at_once_stores_it_once() {
+    let hub = TestHub::start().await;
+    let c = hub.client();
+    let body = [molkky("m", 5, 5), molkky("n", 2, 2)];
+    assert_eq!(counts(&c.push(&body).await), (2, 0, 0, vec![]));
+    assert_eq!(counts(&c.push(&body).await), (0, 0, 2, vec![]));
+    // Eight devices push the same new record at the same moment: one takes it.
+    let same = [molkky("together", 4, 4)];
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let c = c.clone();
+            let same = same.clone();
+            tokio::spawn(async move { counts(&c.push(&same).await) })
+        })
+        .collect();
+    let mut accepted = 0;
+    let mut already = 0;
+    for t in tasks {
+        let (a, u, al, r) = t.await.unwrap();
+        assert_eq!((u, r.len()), (0, 0));
+        accepted += a;
+        already += al;
+    }
+    assert_eq!((accepted, already), (1, 7));
+    let all = c.pull_all(100).await;
+    assert_eq!(all.len(), 3);
+}
+
+#[tokio::test]
+async fn an_undo_after_a_push_arrives_as_a_newer_revision_and_conflicts_are_refused() {
+    let hub = TestHub::start().await;
+    let c = hub.client();
+    c.push(&[molkky("m", 4, 4)]).await;
+    // The phone undid the last throw: revision 5, three actions.
+    assert_eq!(
+        counts(&c.push(&[molkky("m", 5, 3)]).await),
+        (0, 1, 0, vec![])
+    );
+    // An older push arriving late changes nothing.
+    assert_eq!(
+        counts(&c.push(&[molkky("m", 4, 4)]).await),
+        (0, 0, 1, vec![])
+    );
+    let stored = c.pull_all(100).await;
+    assert_eq!(stored[0]["revision"], 5);
+    assert_eq!(stored[0]["actions"].as_array().unwrap().len(), 3);
+    // The same revision with other actions, or another setup: conflict, nothing changes.
+    let mut other = molkky("m", 6, 3);
+    other["sides"] = json!([["A"], ["C"]]);
+    let a = c.push(&[molkky("m", 5, 4), other]).await;
+    assert_eq!(
+        counts(&a),
+        (0, 0, 0, vec!["conflict".into(), "conflict".into()])
+    );
+    assert_eq!(a.body["refused"][0]["id"], "m");
+    assert_eq!(c.pull_all(100).await[0]["revision"], 5);
+}
+
+#[tokio::test]
+async fn malformed_and_oversized_bodies_are_refused_whole() {
+    let hub = TestHub::start().await;
+    let c = hub.client();
+    for body in [
+        "{\"records\": [",
+        "[]",
+        "{\"records\": {}}",
+        "{\"record\": []}",
+        "not json",
+        "",
+    ] {
+        let a = c
+            .send("POST", "/v1/records", body.as_bytes().to_vec())
+            .await;
+        assert_eq!(a.status, 400, "{body}");
+        assert_eq!(a.body["kind"], "bad_record", "{body}");
+        assert!(a.body["detail"].is_string());
+    }
+    // Over 8 MiB: 413 too_large, whether the length is announced or not.
+    let big = {
+        let pad = "x".repeat(partie_hub::MAX_BODY);
+        json!({"records": [molkky("big", 1, 1)], "pad": pad})
+            .to_string()
+            .into_bytes()
+    };
+    let a = c.send("POST", "/v1/records", big.clone()).await;
+    assert_eq!(
+        (a.status, a.body["kind"].as_str()),
+        (413, Some("too_large"))
+    );
+    let head = format!(
+        "POST /v1/records HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {}\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        hub.token
+    );
+    let mut chunked = head.into_bytes();
+    for part in big.chunks(1 << 20) {
+        chunked.extend(format!("{:x}\r\n", part.len()).as_bytes());
+        chunked.extend(part);
+        chunked.extend(b"\r\n");
+    }
+    chunked.extend(b"0\r\n\r\n");
+    let answer = raw(hub.addr, &chunked, Duration::from_secs(10)).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer:.200}");
+    assert!(answer.contains("too_large"));
+    // Just under the limit: taken whole.
+    let under = {
+        let record = molkky("under", 1, 1);
+        let frame = json!({"records": [record], "pad": ""}).to_string().len();
+        let pad = "y".repeat(partie_hub::MAX_BODY - frame);
+        json!({"records": [molkky("under", 1, 1)], "pad": pad})
+            .to_string()
+            .into_bytes()
+    };
+    assert_eq!(under.len(), partie_hub::MAX_BODY);
+    let a = c.send("POST", "/v1/records", under).await;
+    assert_eq!(counts(&a), (1, 0, 0, vec![]));
+    // Not HTTP at all, or a request cut short: the hub answers 400 or closes, and stays up.
+    let junk = raw(hub.addr, b"\x00\x01garbage\r\n\r\n", Duration::from_secs(5)).await;
+    assert!(
+        junk.is_empty() || junk.starts_with("HTTP/1.1 400"),
+        "{junk}"
+    );
+    let cut = format!(
+        "POST /v1/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\nContent-Length: 1000\r\n\r\n{{\"records\": [",
+        hub.token
+    );
+    let mut s = tokio::net::TcpStream::connect(hub.addr).await.unwrap();
+    tokio::io::AsyncWriteExt::write_all(&mut s, cut.as_bytes())
+        .await
+        .unwrap();
+    drop(s);
+    let records = c.pull_all(100).await;
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["id"], "under");
+}
+
+#[tokio::test]
+async fn pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change() {
+    let hub = TestHub::start().await;
+    let c = hub.client();
+    let first: Vec<Value> = (0..7).map(|i| molkky(&format!("m{i}"), 1, 1)).collect();
+    c.push(&first).await;
+    let ids = |a: &common::Answer| -> Vec<String> {
+        a.body["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let p1 = c.get("/v1/records?limit=3").await;
+    assert_eq!(ids(&p1), ["m0", "m1", "m2"]);
+    let cursor = p1.body["cursor"].as_str().unwrap().to_string();
+    // m1 changes: it comes again, after the others, once.
+    c.push(&[molkky("m1", 2, 2), molkky("m8", 1, 1)]).await;
+    let p2 = c.get(&format!("/v1/records?since={cursor}&limit=3")).await;
+    assert_eq!(ids(&p2), ["m3", "m4", "m5"]);
+    let c2 = p2.body["cursor"].as_str().unwrap().to_string();
+    let p3 = c.get(&format!("/v1/records?since={c2}")).await;
+    assert_eq!(ids(&p3), ["m6", "m1", "m8"]);
+    assert_eq!(p3.body["records"][1]["revision"], 2);
+    let c3 = p3.body["cursor"].as_str().unwrap().to_string();
+    let empty = c.get(&format!("/v1/records?since={c3}")).await;
+    assert_eq!(
+        (ids(&empty).len(), empty.body["cursor"].as_str()),
+        (0, Some(c3.as_str()))
+    );
+    // From the start: every record once, the changed one last but one.
+    let all = c.get("/v1/records").await;
+    assert_eq!(ids(&all), ["m0", "m2", "m3", "m4", "m5", "m6", "m1", "m8"]);
+    for bad in [
+        "since=abc",
+        "since=-1",
+        "limit=0",
+        "limit=x",
+        "limit=999999",
+    ] {
+        let a = c.get(&format!("/v1/records?{bad}")).await;
+        assert_eq!(
+            (a.status, a.body["kind"].as_str()),
+            (400, Some("bad_record")),
+            "{bad}"
+        );
+    }
+}
+
+/// Reads the event stream until `n` record events arrived (or the time is up).
+async fn events(c: &Client, n: usize, within: Duration) -> Vec<Value> {
+    use http_body_util::BodyExt;
+    let stream = tokio::net::TcpStream::connect(c.addr).await.unwrap();
+    let (mut sender, conn) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .unwrap();
+    tokio::spawn(conn);
+    let req = hyper::Request::builder()
+        .uri(format!("/v1/events?token={}", c.token.as_deref().unwrap()))
+        .header("host", "127.0.0.1")
+        .body(http_body_util::Full::new(hyper::body::Bytes::new()))
+        .unwrap();
+    let res = sender.send_request(req).await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        res.headers()["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    let mut body = res.into_body();
+    let mut text = String::new();
+    let mut found = Vec::new();
+    let deadline = tokio::time::Instant::now() + within;
+    while found.len() < n {
+        let Ok(Some(Ok(frame))) = tokio::time::timeout_at(deadline, body.frame()).await else {
+            break;
+        };
+        if let Ok(data) = frame.into_data() {
+            text.push_str(&String::from_utf8_lossy(&data));
+        }
+        while let Some(end) = text.find("\n\n") {
+            let block: String = text.drain(..end + 2).collect();
+            if block.contains("event: record") {
+                let data = block
+                    .lines()
+                    .find_map(|l| l.strip_prefix("data: "))
+                    .unwrap();
+                found.push(serde_json::from_str(data).unwrap());
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn the_event_stream_tells_each_accepted_or_updated_record() {
+    let hub = TestHub::start().await;
+    let c = hub.client();
+    let watcher = {
+        let c = c.clone();
+        tokio::spawn(async move { events(&c, 3, Duration::from_secs(10)).await })
+    };
+    // Let the watcher subscribe before the pushes.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    c.push(&[molkky("a", 2, 2), molkky("b", 1, 1)]).await;
+    c.push(&[molkky("a", 2, 2)]).await; // already: no event
+    c.push(&[molkky("a", 5, 5)]).await;
+    let seen = watcher.await.unwrap();
+    let short: Vec<(String, u64)> = seen
+        .iter()
+        .map(|e| {
+            (
+                e["id"].as_str().unwrap().into(),
+                e["actions"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(short, [("a".into(), 2), ("b".into(), 1), ("a".into(), 5)]);
+}
+
+#[tokio::test]
+async fn a_change_made_by_another_program_reaches_the_stream_too() {
+    let hub = TestHub::start().await;
+    let c = hub.client();
+    let watcher = {
+        let c = c.clone();
+        tokio::spawn(async move { events(&c, 1, Duration::from_secs(10)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The desktop app creates a tournament in the same database, through its own connection.
+    let (mut app, _) = partie_core::store::Store::open(&hub.db()).unwrap();
+    let t = app
+        .new_tournament(&json!({"game": "molkky", "system": "swiss",
+                                "entrants": [["A"], ["B"], ["C"], ["D"]]}))
+        .unwrap();
+    let seen = watcher.await.unwrap();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0]["id"], t.uid);
+    assert_eq!(seen[0]["actions"], 0);
+}
+
+#[tokio::test]
+async fn a_tournament_summary_by_id_or_the_current_one() {
+    let hub = TestHub::start().await;
+    let c = hub.client();
+    let missing = c.get("/v1/tournaments/current").await;
+    assert_eq!(
+        (missing.status, missing.body["kind"].as_str()),
+        (404, Some("not_found"))
+    );
+    let (mut app, _) = partie_core::store::Store::open(&hub.db()).unwrap();
+    let setup = |n: usize| {
+        json!({"game": "molkky", "system": "round_robin",
+               "entrants": (0..n).map(|i| vec![format!("P{i}")]).collect::<Vec<_>>()})
+    };
+    let old = app.new_tournament(&setup(4)).unwrap();
+    std::thread::sleep(Duration::from_millis(5));
+    let new = app.new_tournament(&setup(6)).unwrap();
+    let new = app.tournament_event(new.id, &json!({"pair": {}})).unwrap();
+    let a = c.get(&format!("/v1/tournaments/{}", old.uid)).await;
+    assert_eq!(a.status, 200);
+    assert_eq!(a.body["status"], "registering");
+    assert_eq!(a.body["standings"].as_array().unwrap().len(), 4);
+    let cur = c.get("/v1/tournaments/current").await;
+    assert_eq!(cur.body["id"], new.uid);
+    assert_eq!(cur.body["round"], 1);
+    assert_eq!(cur.body["pairings"].as_array().unwrap().len(), 3);
+    // The other one changes: it becomes the current one.
+    std::thread::sleep(Duration::from_millis(5));
+    app.tournament_event(old.id, &json!({"pair": {}})).unwrap();
+    assert_eq!(c.get("/v1/tournaments/current").await.body["id"], old.uid);
+    let nope = c.get("/v1/tournaments/nope").await;
+    assert_eq!(
+        (nope.status, nope.body["kind"].as_str()),
+        (404, Some("not_found"))
+    );
+}
+
+#[test]
+fn the_token_file_is_created_once_with_a_random_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sub").join("token");
+    let t1 = partie_hub::load_or_create_token(&path).unwrap();
+    assert_eq!(t1.len(), 32);
+    assert!(t1.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(partie_hub::load_or_create_token(&path).unwrap(), t1);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "only its owner reads it");
+    }
+    let other = dir.path().join("other");
+    assert_ne!(partie_hub::load_or_create_token(&other).unwrap(), t1);
+    // Surrounding whitespace is not part of it; an empty file is refused.
+    std::fs::write(&other, "  club-secret \n").unwrap();
+    assert_eq!(
+        partie_hub::load_or_create_token(&other).unwrap(),
+        "club-secret"
+    );
+    std::fs::write(&other, " \n").unwrap();
+    assert!(partie_hub::load_or_create_token(&other).is_err());
+}
+
+#[test]
+fn the_token_is_compared_whole() {
+    let store = partie_core::store::Store::open_in_memory().unwrap();
+    let hub = partie_hub::Hub::new(store, "abcdef").unwrap();
+    assert!(hub.token_matches(b"abcdef"));
+    for wrong in [&b"abcdeF"[..], b"abcde", b"abcdefg", b"", b"Abcdef"] {
+        assert!(!hub.token_matches(wrong), "{wrong:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_binary_says_where_it_listens_first_and_partie_serve_starts_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut hub = common::SpawnedHub::start(&dir.path().join("h.db"), &dir.path().join("tok"));
+    let a = hub.client().get("/v1/health").await;
+    assert_eq!(a.status, 200);
+    hub.kill();
+    // `partie serve` is the same program, found beside `partie`.
+    let partie = std::path::Path::new(env!("CARGO_BIN_EXE_partie-hub")).with_file_name("partie");
+    if partie.is_file() {
+        let hub = common::SpawnedHub::start_with(
+            partie.to_str().unwrap(),
+            &dir.path().join("h.db"),
+            &dir.path().join("tok"),
+        );
+        assert_eq!(hub.client().get("/v1/health").await.status, 200);
+    }
+}

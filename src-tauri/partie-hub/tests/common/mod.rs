@@ -367,7 +367,11 @@ impl Device {
         for attempt in 0..tries {
             let pushed = self.try_push(client).await;
             let pulled = match pushed {
-                Ok(_) => self.try_pull(client).await,
+                Ok(answer) => {
+                    let refused = &answer["refused"];
+                    assert_eq!(refused, &json!([]), "{} pushed: {answer}", self.name);
+                    self.try_pull(client).await
+                }
                 Err(e) => Err(e),
             };
             match pulled {

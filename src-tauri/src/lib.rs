@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 mod files;
+mod ratings;
 mod settings;
 mod tournaments;
 
@@ -413,6 +414,12 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         tournaments::delete_tournament,
         tournaments::player_tournaments,
         tournaments::export_tournament_pdf,
+        ratings::rating_leaderboard,
+        ratings::player_rating,
+        ratings::rating_history,
+        ratings::expected_result,
+        ratings::seed_by_rating,
+        ratings::tournament_rating_changes,
     ])
 }
 

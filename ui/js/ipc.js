@@ -61,6 +61,12 @@ export const ipc = {
   deleteTournament: (tournamentId) => invoke('delete_tournament', { tournamentId }),
   playerTournaments: (player) => invoke('player_tournaments', { player }),
   exportTournamentPdf: (tournamentId, which, lang) => invoke('export_tournament_pdf', { tournamentId, which, lang }),
+  ratingLeaderboard: (game, from = null, to = null) => invoke('rating_leaderboard', { game, from, to }),
+  playerRating: (player, game) => invoke('player_rating', { player, game }),
+  ratingHistory: (player, game) => invoke('rating_history', { player, game }),
+  expectedResult: (game, a, b) => invoke('expected_result', { game, a, b }),
+  seedByRating: (game, entrants) => invoke('seed_by_rating', { game, entrants }),
+  tournamentRatingChanges: (tournamentId) => invoke('tournament_rating_changes', { tournamentId }),
   settings: () => invoke('get_settings'),
   setSetting: (key, value) => invoke('set_setting', { key, value }),
 };

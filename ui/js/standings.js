@@ -14,7 +14,8 @@ function columns(summary) {
     : [['match_points', 'col_match_points'], ['game_points', 'col_game_points'], ['score_diff', 'col_score_diff'], ...rest];
 }
 
-export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings' } = {}) {
+// `extra`: one more column, {key, label, value(row)} (the rating change over the night).
+export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings', extra = null } = {}) {
   const cols = columns(summary);
   const rows = summary.standings.slice(0, limit);
   return h('table', { class: 'standings', id },
@@ -23,6 +24,7 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
       h('th', { scope: 'col', text: '#' }),
       h('th', { scope: 'col', class: 'name', text: t('entrant') }),
       cols.map(([key, label]) => h('th', { scope: 'col', 'data-col': key, title: t(`${label}_long`) }, t(label))),
+      extra ? h('th', { scope: 'col', 'data-col': extra.key, title: t(`${extra.label}_long`) }, t(extra.label)) : null,
       withdraw ? h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('withdraw') })) : null)),
     h('tbody', {}, rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : null, 'data-entrant': r.entrant },
       h('td', { class: 'rank', text: r.rank }),
@@ -30,6 +32,7 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
         r.withdrawn ? h('span', { class: 'tag', text: t('withdrawn') }) : null,
         r.byes ? h('span', { class: 'tag', text: r.byes > 1 ? t('byes_n', { n: r.byes }) : t('bye') }) : null),
       cols.map(([key]) => h('td', { 'data-col': key, text: key === 'score_diff' && r[key] > 0 ? `+${r[key]}` : r[key] })),
+      extra ? h('td', { 'data-col': extra.key, text: extra.value(r) }) : null,
       withdraw ? h('td', {}, r.withdrawn ? null : withdraw(r)) : null))));
 }
 

@@ -26,7 +26,8 @@ const RATES = {
 export function mount(root, [id]) {
   const st = {
     query: '', list: [], player: null, stats: {}, series: {}, newName: '', mergeWith: '',
-    board: { game: 'molkky', rows: null }, versus: { other: '', game: 'molkky', result: null }, tournaments: [],
+    board: { game: 'molkky', rows: null, from: '', to: '' }, versus: { other: '', game: 'molkky', result: null, expected: null },
+    tournaments: [], ratings: {}, ratingSeries: {},
   };
 
   async function loadList() {
@@ -39,6 +40,10 @@ export function mount(root, [id]) {
       const series = await Promise.all(GAMES.map((g) => (st.stats[g]?.matches ? ipc.playerSeries(Number(id), g).catch(() => []) : [])));
       GAMES.forEach((g, i) => { st.series[g] = series[i]; });
       st.tournaments = await ipc.playerTournaments(Number(id)).catch((e) => { app.error(e); return []; });
+      const rated = await Promise.all(GAMES.map((g) => (st.stats[g]?.matches ? ipc.playerRating(Number(id), g).catch(() => null) : null)));
+      GAMES.forEach((g, i) => { st.ratings[g] = rated[i]; });
+      const history = await Promise.all(GAMES.map((g) => (st.ratings[g] ? ipc.ratingHistory(Number(id), g).catch(() => []) : [])));
+      GAMES.forEach((g, i) => { st.ratingSeries[g] = history[i]; });
     } else {
       loadBoard();
     }
@@ -65,7 +70,20 @@ export function mount(root, [id]) {
       h('dl', { class: 'rates' }, Object.entries(s.rates).filter(([, v]) => v != null).map(([k, v]) => [
         h('dt', { text: t(`rate_${k}`) }), h('dd', { 'data-rate': k, text: (RATES[k] || String)(v) })])),
       opponents(s.totals),
+      ratingBlock(game),
       charts(game));
+  }
+
+  // The rating in this game, its range, and its course over the matches rated.
+  function ratingBlock(game) {
+    const r = st.ratings[game];
+    if (!r) return null;
+    const series = st.ratingSeries[game] || [];
+    return h('div', { class: 'rating', 'data-rating': game },
+      h('p', { class: 'stats-line', text: t('rating_line', { r: Math.round(r.rating), lo: Math.round(r.low), hi: Math.round(r.high), n: r.matches }) },
+        r.provisional ? h('span', { class: 'tag', text: t('provisional') }) : null),
+      series.length >= 2 ? [h('h4', { text: t('rating_over_time') }),
+        lineChart(series.map((x) => x.rating), t('rating_over_time'), (v) => String(Math.round(v)))] : null);
   }
 
   function charts(game) {
@@ -80,14 +98,22 @@ export function mount(root, [id]) {
       key ? [h('h4', { text: t(key) }), lineChart(series.map((m) => value(m.counters || {})), t(key))] : null);
   }
 
+  // The season: from the first day to the last day given, both included.
+  const day = (text, plus = 0) => (text ? Date.parse(`${text}T00:00:00`) + plus * 86400000 : null);
+
   async function loadBoard() {
-    try { st.board.rows = await ipc.leaderboard(st.board.game); } catch (e) { app.error(e); }
+    try { st.board.rows = await ipc.ratingLeaderboard(st.board.game, day(st.board.from), day(st.board.to, 1)); } catch (e) { app.error(e); }
     render();
   }
 
   async function loadVersus() {
-    if (!st.versus.other) { st.versus.result = null; render(); return; }
-    try { st.versus.result = await ipc.headToHead(Number(id), Number(st.versus.other), st.versus.game); } catch (e) { app.error(e); }
+    if (!st.versus.other) { st.versus.result = null; st.versus.expected = null; render(); return; }
+    try {
+      [st.versus.result, st.versus.expected] = await Promise.all([
+        ipc.headToHead(Number(id), Number(st.versus.other), st.versus.game),
+        ipc.expectedResult(st.versus.game, Number(id), Number(st.versus.other)),
+      ]);
+    } catch (e) { app.error(e); }
     render();
   }
 
@@ -105,18 +131,27 @@ export function mount(root, [id]) {
         h('select', { id: 'versus-player', 'aria-label': t('head_to_head'), onchange: (ev) => { st.versus.other = ev.target.value; loadVersus(); } },
           h('option', { value: '' }, '—'), others.map((o) => h('option', { value: o.id, selected: String(o.id) === String(st.versus.other) }, o.name))),
         gameSelect('versus-game', st.versus.game, (g) => { st.versus.game = g; loadVersus(); })),
-      r && other ? h('p', { class: 'stats-line', id: 'versus-result', text: t('versus_line', { a: p.name, b: other.name, wa: r.a, wb: r.b, d: r.draws }) }) : null];
+      r && other ? h('p', { class: 'stats-line', id: 'versus-result', text: t('versus_line', { a: p.name, b: other.name, wa: r.a, wb: r.b, d: r.draws }) }) : null,
+      st.versus.expected && other ? h('p', { class: 'stats-line', id: 'versus-expected', text: t('expected_line', {
+        a: p.name, b: other.name, pa: Math.round(st.versus.expected.expected[0] * 100), pb: Math.round(st.versus.expected.expected[1] * 100),
+      }) }) : null];
   }
 
+  // The leaderboard by rating: its 95 % range, the matches rated, provisional players marked;
+  // a season from one day to another.
   function leaderboard() {
     const rows = st.board.rows;
+    const date = (key, label) => h('label', { class: 'field', for: `board-${key}` }, h('span', { text: label }),
+      h('input', { id: `board-${key}`, type: 'date', value: st.board[key], onchange: (ev) => { st.board[key] = ev.target.value; loadBoard(); } }));
     return h('section', { class: 'leaderboard' },
       h('h2', { text: t('leaderboard') }),
       gameSelect('board-game', st.board.game, (g) => { st.board.game = g; loadBoard(); }),
+      h('div', { class: 'field-row' }, date('from', t('season_from')), date('to', t('season_to'))),
       rows && rows.length
-        ? h('ol', { class: 'board-list', id: 'leaderboard' }, rows.map(([pid, name, n, w]) => h('li', null,
-          h('button', { class: 'link', type: 'button', onclick: () => app.go(`#/players/${pid}`) }, name),
-          h('span', { class: 'board-figures', text: t('board_line', { n, w, rate: Math.round((w / n) * 100) }) }))))
+        ? h('ol', { class: 'board-list', id: 'leaderboard' }, rows.map((r) => h('li', { 'data-player': r.player, class: r.provisional ? 'provisional' : null },
+          h('button', { class: 'link', type: 'button', onclick: () => app.go(`#/players/${r.player}`) }, r.name),
+          r.provisional ? h('span', { class: 'tag', text: t('provisional') }) : null,
+          h('span', { class: 'board-figures rating-figures', text: t('rating_line', { r: Math.round(r.rating), lo: Math.round(r.low), hi: Math.round(r.high), n: r.matches }) }))))
         : h('p', { class: 'empty', text: rows ? t('no_finished_match') : t('loading') }));
   }
 

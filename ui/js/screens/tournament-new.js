@@ -69,6 +69,17 @@ export function mount(root) {
     handle.addEventListener('pointercancel', onUp);
   }
 
+  // Strongest first by the players' ratings in this game (Rust orders; unrated entrants keep
+  // their order at the end). Pools are dealt from this order, so they are seeded by rating too.
+  async function seedByRating() {
+    try {
+      const order = await ipc.seedByRating(st.game, st.entrants);
+      st.entrants = order.map((i) => st.entrants[i]);
+      app.announce(t('seed_by_rating'));
+    } catch (e) { app.error(e); }
+    render();
+  }
+
   function setup() {
     const s = { game: st.game, system: st.system, entrants: st.entrants, rules: form ? form.value() : {} };
     if (st.boards !== '') s.boards = Number(st.boards);
@@ -147,7 +158,9 @@ export function mount(root) {
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },
             h('h2', { text: t('entrants_n', { n: st.entrants.length }) }),
-            h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); render(); } }, t('shuffle'))),
+            h('span', { class: 'end-row' },
+              h('button', { class: 'btn small ghost', type: 'button', id: 'seed-by-rating', disabled: st.entrants.length < 2, onclick: seedByRating }, t('seed_by_rating')),
+              h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); render(); } }, t('shuffle')))),
           h('p', { class: 'hint', text: t('seed_order_hint') }),
           addForm,
           available.length ? [

@@ -18,6 +18,7 @@ export function mount(root, [idText, tab = 'round']) {
   async function load() {
     try {
       st.view = await ipc.getTournament(id);
+      st.changes = await ipc.tournamentRatingChanges(id).catch(() => null);
       app.title(`${t(`game_${st.view.summary.game}`)} · ${t(`system_${st.view.summary.system}`)}`);
     } catch (e) { app.error(e); }
     render();
@@ -216,7 +217,13 @@ export function mount(root, [idText, tab = 'round']) {
       h('div', { class: 'tab-panel', role: 'tabpanel', 'aria-labelledby': `tab-${st.tab}` },
         st.tab === 'round' ? roundTab(v)
           : st.tab === 'standings' ? [
-            standingsTable(s, { withdraw: s.status === 'finished' ? null : withdrawButton }),
+            standingsTable(s, {
+              withdraw: s.status === 'finished' ? null : withdrawButton,
+              extra: st.changes?.some((c) => c != null) ? {
+                key: 'rating_change', label: 'col_rating_change',
+                value: (r) => { const c = st.changes[r.entrant]; return c == null ? '' : `${c >= 0 ? '+' : ''}${Math.round(c)}`; },
+              } : null,
+            }),
             h('div', { class: 'end-row' },
               h('button', { class: 'btn small', type: 'button', id: 'pdf-standings', onclick: () => printPdf('standings') }, t('pdf_standings')),
               h('button', { class: 'btn small', type: 'button', id: 'export-csv', onclick: () => exportAs(`tournament-${id}-csv`) }, t('export_csv')),

@@ -224,3 +224,21 @@ fn a_file_import_takes_a_tournament_export_or_match_records() {
     assert_eq!(e.kind, ErrorKind::IllegalAction);
     assert_eq!(other.tournaments(10).unwrap().len(), 1);
 }
+
+#[test]
+fn the_standings_rating_change_follows_the_matches_played_in_the_tournament() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    // Nothing played in the app yet: no change for anyone.
+    assert_eq!(
+        store.tournament_rating_changes(t.id).unwrap(),
+        vec![None; 4]
+    );
+    let m = store.start_table(t.id, 0).unwrap(); // Anna v Dora
+    play_out(&mut store, m.id); // Anna wins
+    let changes = store.tournament_rating_changes(t.id).unwrap();
+    assert!(changes[0].unwrap() > 0.0, "{changes:?}");
+    assert!(changes[3].unwrap() < 0.0, "{changes:?}");
+    assert_eq!((changes[1], changes[2]), (None, None));
+}

@@ -225,17 +225,17 @@ async fn health(State(hub): State<Arc<Hub>>) -> Response {
         .into_response()
 }
 
-/// Reads a push's body: an object with a list `records`.
-fn push_body(bytes: &[u8]) -> Result<Vec<Value>, Response> {
-    let bad = |d: String| error_response(StatusCode::BAD_REQUEST, "bad_record", d);
+/// Reads a push's body: an object with a list `records`; else the detail of a `bad_record`.
+fn push_body(bytes: &[u8]) -> Result<Vec<Value>, String> {
+    let shape = || "the body is {\"records\": [...]}".to_string();
     let value: Value =
-        serde_json::from_slice(bytes).map_err(|e| bad(format!("the body is not JSON: {e}")))?;
+        serde_json::from_slice(bytes).map_err(|e| format!("the body is not JSON: {e}"))?;
     match value {
         Value::Object(mut o) => match o.remove("records") {
             Some(Value::Array(records)) => Ok(records),
-            _ => Err(bad("the body is {\"records\": [...]}".into())),
+            _ => Err(shape()),
         },
-        _ => Err(bad("the body is {\"records\": [...]}".into())),
+        _ => Err(shape()),
     }
 }
 
@@ -255,7 +255,7 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
     let parsed = tokio::task::spawn_blocking(move || push_body(&bytes)).await;
     let records = match parsed {
         Ok(Ok(r)) => r,
-        Ok(Err(answer)) => return answer,
+        Ok(Err(detail)) => return error_response(StatusCode::BAD_REQUEST, "bad_record", detail),
         Err(_) => {
             return error_response(StatusCode::INTERNAL_SERVER_ERROR, "storage", "parse failed")
         }

@@ -64,6 +64,8 @@ pub struct SpawnedHub {
 
 impl SpawnedHub {
     /// Starts the binary on `db` and reads its first line (`listening on http://ADDR`).
+    /// (The tests only: the load test names the binary itself.)
+    #[cfg(test)]
     pub fn start(db: &Path, token_file: &Path) -> SpawnedHub {
         Self::start_with(env!("CARGO_BIN_EXE_partie-hub"), db, token_file)
     }

@@ -143,7 +143,7 @@ def swiss_night(p, exports):
     p.press("#tab-standings")
     p.wait_css("#standings")
     p.tap("#withdraw-5")
-    p.wait_text("#withdraw-5", "again")
+    p.wait_until("return document.querySelector('#withdraw-5').getAttribute('aria-label').includes('again')")
     p.tap("#withdraw-5")
     p.wait_until("return document.querySelector('#standings tr[data-entrant=\"5\"]').classList.contains('withdrawn')")
     p.shot("43-tournament-standings")
@@ -213,7 +213,7 @@ def swiss_night(p, exports):
     leaver = pending["sides"][1]
     p.press("#tab-standings")
     p.tap(f"#withdraw-{leaver}")
-    p.wait_text(f"#withdraw-{leaver}", f"forfeit at table {pending['table'] + 1}")
+    p.wait_until(f"return document.querySelector('#withdraw-{leaver}').getAttribute('aria-label').includes('forfeit at table {pending['table'] + 1}')")
     p.tap(f"#withdraw-{leaver}")
     p.wait_until(f"return document.querySelector('#standings tr[data-entrant=\"{leaver}\"]').classList.contains('withdrawn')")
     s = summary(p)

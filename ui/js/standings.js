@@ -5,20 +5,20 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
-// The columns of the standings, the first ranking key first: Crokinole ranks by game points
-// and shows its 20s; the other games rank by match points and show the score difference.
+// The columns of the standings: the ranking keys Rust ranks by, in their order, then the other
+// main figures, then played, won, drawn, lost. Twenties show only where they rank.
+const MAIN = ['match_points', 'game_points', 'score_diff', 'buchholz'];
 function columns(summary) {
-  const rest = [['buchholz', 'col_buchholz'], ['played', 'col_played'], ['wins', 'col_wins'], ['draws', 'col_draws'], ['losses', 'col_losses']];
-  return summary.game === 'crokinole'
-    ? [['game_points', 'col_game_points'], ['match_points', 'col_match_points'], ['twenties', 'col_twenties'], ...rest]
-    : [['match_points', 'col_match_points'], ['game_points', 'col_game_points'], ['score_diff', 'col_score_diff'], ...rest];
+  const keys = (summary.ranking_keys || []).filter((k) => k !== 'head_to_head');
+  const first = [...new Set([...keys, ...MAIN])].filter((k) => k !== 'wins');
+  return [...first, 'played', 'wins', 'draws', 'losses'].map((k) => [k, `col_${k}`]);
 }
 
 // `extra`: one more column, {key, label, value(row)} (the rating change over the night).
 export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings', extra = null } = {}) {
   const cols = columns(summary);
   const rows = summary.standings.slice(0, limit);
-  return h('table', { class: 'standings', id },
+  return h('div', { class: 'table-scroll' }, h('table', { class: 'standings', id },
     h('caption', { class: 'sr-only', text: t('standings') }),
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col', text: '#' }),
@@ -33,7 +33,7 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
         r.byes ? h('span', { class: 'tag', text: r.byes > 1 ? t('byes_n', { n: r.byes }) : t('bye') }) : null),
       cols.map(([key]) => h('td', { 'data-col': key, text: key === 'score_diff' && r[key] > 0 ? `+${r[key]}` : r[key] })),
       extra ? h('td', { 'data-col': extra.key, text: extra.value(r) }) : null,
-      withdraw ? h('td', {}, r.withdrawn ? null : withdraw(r)) : null))));
+      withdraw ? h('td', {}, r.withdrawn ? null : withdraw(r)) : null)))));
 }
 
 export function entrantName(summary, e) {

@@ -43,7 +43,7 @@ export function mount(root) {
     render();
   }
 
-  // Drag by the handle: the row follows the finger, and drops where its middle is.
+  // Drag by the handle: the row follows the finger.
   function dragStart(ev, i) {
     const handle = ev.currentTarget;
     const li = handle.closest('li');
@@ -58,11 +58,11 @@ export function mount(root) {
       handle.removeEventListener('pointercancel', onUp);
       li.style.transform = '';
       li.classList.remove('dragging');
+      // The dragged row goes after every row whose middle it passed: a drag of exactly n rows
+      // moves it n places, up or down.
       const mid = rows[i].top + rows[i].height / 2 + (e.clientY - startY);
-      let to = rows.findIndex((r) => mid < r.top + r.height / 2);
-      if (to === -1) to = rows.length - 1;
-      else if (to > i) to -= 1;
-      move(i, to);
+      const passed = (r, k) => (k < i ? r.top + r.height / 2 < mid : r.top + r.height / 2 <= mid);
+      move(i, rows.filter((r, k) => k !== i && passed(r, k)).length);
     };
     handle.addEventListener('pointermove', onMove);
     handle.addEventListener('pointerup', onUp);

@@ -174,9 +174,11 @@ export function mount(root, [idText, tab = 'round']) {
     const armed = st.armed === r.entrant;
     const s = st.view.summary;
     const open = s.pairings.find((p) => !p.result && p.sides.includes(r.entrant));
+    const said = armed ? t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }) : t('withdraw');
+    // On a phone the button shows a cross (a "?" once armed); its name says it all.
     return h('button', {
-      class: `btn small ghost discard${armed ? ' armed' : ''}`, type: 'button', id: `withdraw-${r.entrant}`,
-      'data-key': `withdraw-${r.entrant}`, 'aria-label': `${t('withdraw')} ${r.name}`,
+      class: `btn small ghost discard withdraw${armed ? ' armed' : ''}`, type: 'button', id: `withdraw-${r.entrant}`,
+      'data-key': `withdraw-${r.entrant}`, 'aria-label': armed ? said : `${t('withdraw')} ${r.name}`,
       onclick: () => {
         if (!armed) {
           st.armed = r.entrant;
@@ -194,7 +196,7 @@ export function mount(root, [idText, tab = 'round']) {
           app.announce(t('withdrew', { name: r.name }));
         });
       },
-    }, armed ? t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }) : t('withdraw'));
+    }, h('span', { class: 'long', text: said }), h('span', { class: 'short', 'aria-hidden': 'true', text: armed ? '✕?' : '✕' }));
   }
 
   const draw = () => {

@@ -583,11 +583,11 @@ impl Store {
     /// team's is its members' mean; `None` for an entrant with no rated match then).
     pub fn tournament_rating_changes(&self, id: i64) -> Result<Vec<Option<f64>>, Error> {
         let (_, _, t) = self.tournament_state(id)?;
-        let created: i64 =
-            self.conn
-                .query_row("SELECT created_at FROM tournament WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                })?;
+        let created: i64 = self.conn.query_row(
+            "SELECT created_at FROM tournament WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
         self.rating_changes_for_names(t.game(), &t.field().entrants, created, now_ms() + 1)
     }
 

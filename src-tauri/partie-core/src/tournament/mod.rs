@@ -454,6 +454,10 @@ impl Tournament {
         put("champion", json(&self.champion()));
         put("boards", json(&self.boards()));
         put(
+            "ranking_keys",
+            self.field.keys.iter().map(|k| k.name()).collect(),
+        );
+        put(
             "draws_allowed",
             self.system.allows_draws(self.round()).into(),
         );

@@ -381,6 +381,8 @@ impl Store {
         if n == 0 {
             return Err(Error::not_found(format!("no match {id}")).with_code("no_match"));
         }
+        // The live match keeps its view's fixed parts, notes among them.
+        self.forget_live();
         Ok(())
     }
 

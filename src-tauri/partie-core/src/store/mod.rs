@@ -171,6 +171,9 @@ struct Live {
     id: i64,
     state: MatchState,
     actions: usize,
+    /// The parts of the match's view that its actions do not change (setup, players, notes,
+    /// its tournament table), read once: a throw then costs its rules and its commit only.
+    head: Option<MatchView>,
 }
 
 /// The history database.
@@ -394,6 +397,7 @@ impl Store {
             id,
             state,
             actions: 0,
+            head: None,
         });
         self.view(id)
     }
@@ -461,6 +465,7 @@ impl Store {
                 id,
                 state,
                 actions: record.actions.len(),
+                head: None,
             });
         }
         Ok(self.live.as_mut().expect("just loaded"))
@@ -472,6 +477,24 @@ impl Store {
             let live = self.load(id)?;
             (live.state.summary(), live.actions)
         };
+        self.view_with(id, summary, actions)
+    }
+
+    /// The view with a summary already derived; its fixed parts come from the live match once
+    /// read.
+    fn view_with(&mut self, id: i64, summary: Value, actions: usize) -> Result<MatchView, Error> {
+        if let Some(head) = self
+            .live
+            .as_ref()
+            .filter(|l| l.id == id)
+            .and_then(|l| l.head.as_ref())
+        {
+            return Ok(MatchView {
+                summary,
+                actions,
+                ..head.clone()
+            });
+        }
         let (uid, game, rules, started_at, finished_at): (
             String,
             String,
@@ -503,7 +526,7 @@ impl Store {
                 },
             )
             .optional()?;
-        Ok(MatchView {
+        let view = MatchView {
             id,
             uid,
             game,
@@ -517,7 +540,14 @@ impl Store {
             notes,
             computer,
             tournament,
-        })
+        };
+        if let Some(live) = self.live.as_mut().filter(|l| l.id == id) {
+            live.head = Some(MatchView {
+                summary: Value::Null,
+                ..view.clone()
+            });
+        }
+        Ok(view)
     }
 
     /// The sides the computer plays in a match.
@@ -625,11 +655,15 @@ impl Store {
         };
         let committed = commit_action(&mut self.conn, id, seq, action, &state, &summary, &figures);
         match committed {
-            Ok(()) => {
+            Ok(finished_at) => {
                 let live = self.live.as_mut().expect("loaded");
                 live.state = state;
                 live.actions += 1;
-                self.view(id)
+                if let Some(head) = live.head.as_mut() {
+                    head.finished_at = finished_at;
+                }
+                let actions = live.actions;
+                self.view_with(id, summary, actions)
             }
             Err(e) => {
                 // The database is the truth: forget the cache so the next call replays it.
@@ -676,6 +710,7 @@ impl Store {
             id,
             state,
             actions: record.actions.len(),
+            head: None,
         });
         self.view(id)
     }
@@ -780,11 +815,32 @@ pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> R
     Ok(tx.last_insert_rowid())
 }
 
+/// A summary as JSON text without its throw-by-throw sheet (lists need the scores; replay gives
+/// the sheet back), written without copying the summary.
+struct WithoutSheet<'a>(&'a Value);
+
+impl Serialize for WithoutSheet<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self.0 {
+            Value::Object(m) => {
+                let mut out = s.serialize_map(None)?;
+                for (k, v) in m.iter().filter(|(k, _)| *k != "sheet") {
+                    out.serialize_entry(k, v)?;
+                }
+                out.end()
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
+/// Writes a match's status and cached summary; returns the end it recorded, if over.
 pub(crate) fn update_match(
     tx: &rusqlite::Transaction,
     id: i64,
     summary: &Value,
-) -> Result<(), Error> {
+) -> Result<Option<i64>, Error> {
     let status = summary
         .get("status")
         .and_then(Value::as_str)
@@ -792,16 +848,12 @@ pub(crate) fn update_match(
     let winner = summary.get("winner").and_then(Value::as_i64);
     let now = now_ms();
     let finished = (status != "playing").then_some(now);
-    // Lists need the scores, not the throw-by-throw sheet, which replay gives back anyway.
-    let mut cached = summary.clone();
-    if let Some(obj) = cached.as_object_mut() {
-        obj.remove("sheet");
-    }
-    tx.execute(
+    let cached = serde_json::to_string(&WithoutSheet(summary)).expect("a summary serialises");
+    tx.prepare_cached(
         "UPDATE match SET status = ?2, winner = ?3, updated_at = ?4, finished_at = ?5, summary = ?6 WHERE id = ?1",
-        params![id, status, winner, now, finished, cached.to_string()],
-    )?;
-    Ok(())
+    )?
+    .execute(params![id, status, winner, now, finished, cached])?;
+    Ok(finished)
 }
 
 fn commit_action(
@@ -812,20 +864,20 @@ fn commit_action(
     state: &MatchState,
     summary: &Value,
     figures: &[PlayerFigures],
-) -> Result<(), Error> {
+) -> Result<Option<i64>, Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.execute(
-        "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, seq, action.to_string(), now_ms()],
-    )?;
-    update_match(&tx, id, summary)?;
-    write_figures(&tx, id, figures)?;
+    tx.prepare_cached("INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![id, seq, action.to_string(), now_ms()])?;
+    let finished = update_match(&tx, id, summary)?;
     if state.is_over() {
+        // A match being played has no figures yet (an action is refused once it is over), so
+        // only the action that ends it writes them.
+        write_figures(&tx, id, figures)?;
         // A tournament table's match: its result enters the tournament in the same commit.
         Store::enter_table_result(&tx, id, state)?;
     }
     tx.commit()?;
-    Ok(())
+    Ok(finished)
 }
 
 /// Replaces a match's player figures (none while it is being played).

@@ -319,7 +319,9 @@ impl Store {
             "INSERT INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
             params![view.id, id, round, table as i64],
         )?;
-        Ok(view)
+        // The view read when the match was created did not have its table yet.
+        self.forget_live();
+        self.view(view.id)
     }
 
     /// In the transaction that ends a match: if it was played for a tournament's table, its

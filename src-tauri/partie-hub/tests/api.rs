@@ -490,7 +490,13 @@ async fn the_binary_says_where_it_listens_first_and_partie_serve_starts_it() {
     hub.kill();
     // `partie serve` is the same program, found beside `partie`.
     let partie = std::path::Path::new(env!("CARGO_BIN_EXE_partie-hub")).with_file_name("partie");
-    if partie.is_file() {
+    // (Only a `partie` built with `serve`: `cargo test -p partie-hub` alone does not rebuild it.)
+    let knows_serve = partie.is_file()
+        && std::process::Command::new(&partie)
+            .args(["serve", "--help"])
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stderr).contains("--token-file"));
+    if knows_serve {
         let hub = common::SpawnedHub::start_with(
             partie.to_str().unwrap(),
             &dir.path().join("h.db"),

@@ -139,7 +139,7 @@ fn add_player(state: State<'_, AppState>, name: String) -> Result<Player, Error>
 }
 
 /// `rules` and `sides` are taken as any JSON and read by the core, so that a value of the wrong
-/// type is `bad_setup` like any other invalid setup (`records.md` section 4).
+/// type is `bad_setup` like any other invalid setup (`docs/records.md` §4).
 #[tauri::command(async)]
 fn new_match(
     state: State<'_, AppState>,

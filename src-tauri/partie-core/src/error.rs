@@ -3,7 +3,7 @@
 use serde::Serialize;
 use std::fmt;
 
-/// What kind of refusal an [`Error`] is; the names are the contract of `records.md` section 4.
+/// What kind of refusal an [`Error`] is; the names are the contract of `docs/records.md` §4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {

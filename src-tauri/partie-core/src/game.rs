@@ -1,5 +1,5 @@
 //! The games behind one interface: set up from a record's `game`, `rules` and `sides`, play
-//! JSON actions, and derive the common summary of `records.md` section 3.
+//! JSON actions, and derive the common summary of `docs/records.md` §3.
 
 use crate::boulomania::Boulomania;
 use crate::crokinole::Crokinole;
@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 /// The games this build knows, by their record name.
 pub const GAMES: &[&str] = &["molkky", "molkkout", "crokinole", "morris", "boulomania"];
 
-/// The action keys of every game (`records.md` section 1): Mölkky's and the mölkkout's `pins`,
+/// The action keys of every game (`docs/records.md` §1): Mölkky's and the mölkkout's `pins`,
 /// Crokinole's `twenty`, `round` and `starter`, Boulomania's `jack`, `point`, `shoot` and
 /// `shoot_jack`. They are reserved in every game: an action has exactly one, and never one of
 /// another game (a Morris action is a token string, not an object).
@@ -106,8 +106,8 @@ pub trait Game: Sized + Clone {
     fn result(&self) -> Option<MatchResult>;
 }
 
-/// How a finished match ended, in the figures a tournament's standings need
-/// (`tournaments.md` §2): the winner, each side's match score and the game's tie-break counts.
+/// How a finished match ended, in the figures a tournament's standings need (`docs/tournaments.md`,
+/// "Events"): the winner, each side's match score and the game's tie-break counts.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct MatchResult {
     /// The winning side, or `None` for a draw.
@@ -195,7 +195,7 @@ impl MatchState {
         }
     }
 
-    /// The summary of `records.md` section 3.
+    /// The summary of `docs/records.md` §3.
     pub fn summary(&self) -> Value {
         dispatch!(self, g => g.summary())
     }

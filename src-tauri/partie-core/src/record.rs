@@ -1,4 +1,4 @@
-//! Match records (`records.md` section 1): a setup plus the ordered list of actions.
+//! Match records (`docs/records.md` §1): a setup plus the ordered list of actions.
 
 use crate::error::Error;
 use crate::game::MatchState;
@@ -52,7 +52,7 @@ impl Record {
         Record::from_value(value)
     }
 
-    /// Reads a record from its JSON value (`records.md` sections 1 and 4). It is `bad_record`
+    /// Reads a record from its JSON value (`docs/records.md` §1 and §4). It is `bad_record`
     /// when it is not a record at all: not an object, a missing or wrong `format`, no `game`,
     /// `actions` that is not a list. A record whose `rules` or `sides` have the wrong JSON type
     /// (`null` included) is `bad_setup`, like any other invalid setup. Other keys are ignored.

@@ -1,4 +1,4 @@
-//! Scenarios (`records.md` section 2): a record plus what must hold after replaying it.
+//! Scenarios (`docs/records.md` §2): a record plus what must hold after replaying it.
 
 use crate::error::ErrorKind;
 use crate::game::MatchState;
@@ -46,7 +46,7 @@ pub struct Scenario {
     pub expect_setup_error: Option<String>,
 }
 
-/// A key given, `null` included: `null` is a value, not a missing key (`records.md` §1).
+/// A key given, `null` included: `null` is a value, not a missing key (`docs/records.md` §1).
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(d).map(Some)
 }
@@ -247,7 +247,7 @@ pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
 /// is a failure, not a crash.
 pub fn run_file(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    // A tournament scenario (`tournaments.md`) says so by its `tournament` key.
+    // A tournament scenario (`docs/records.md` §2) says so by its `tournament` key.
     let value: Value =
         serde_json::from_str(&text).map_err(|e| format!("not a valid scenario: {e}"))?;
     if value.get("tournament").is_some() {

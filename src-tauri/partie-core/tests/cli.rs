@@ -1,4 +1,4 @@
-//! The `partie` command line, as `records.md` section 5 says.
+//! The `partie` command line, as `docs/records.md` §5 says.
 
 use std::process::Command;
 
@@ -153,7 +153,7 @@ fn export_import_stats_backup_on_a_database() {
     assert!(out.starts_with("bad_record"), "{out}");
 }
 
-/// Issue 20: odd input answers the kinds of `records.md` section 4, the wrong JSON types of a
+/// Issue 20: odd input answers the kinds of `docs/records.md` §4, the wrong JSON types of a
 /// setup value (`bad_setup`) apart from a file that is not a record at all (`bad_record`).
 #[test]
 fn replay_tells_a_bad_setup_from_a_file_that_is_not_a_record() {

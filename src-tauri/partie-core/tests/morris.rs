@@ -16,7 +16,7 @@ const POINTS: [&str; 24] = [
     "e4", "e5", "f2", "f4", "f6", "g1", "g4", "g7",
 ];
 
-/// The lines exactly as `morris.md` draws them.
+/// The lines exactly as `docs/games/morris.md` draws them.
 fn lines(diagonals: bool) -> Vec<[&'static str; 3]> {
     let mut l = vec![
         ["a7", "d7", "g7"],

@@ -207,7 +207,7 @@ fn any_json() -> impl Strategy<Value = Value> {
     })
 }
 
-/// The action keys of every game, as `records.md` section 1 lists them.
+/// The action keys of every game, as `docs/records.md` §1 lists them.
 const ACTION_KEYS: [&str; 8] = [
     "pins",
     "twenty",

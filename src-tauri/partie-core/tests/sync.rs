@@ -1,4 +1,4 @@
-//! Sync with a club hub (`hub.md`) in the store: revisions, the merge rules, a table match's
+//! Sync with a club hub (`docs/hub.md`) in the store: revisions, the merge rules, a table match's
 //! result entered once, the change log's pages, and a device's outbox and pull.
 
 use partie_core::store::{migrations, MergeReport, Source, Store};

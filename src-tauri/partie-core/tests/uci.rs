@@ -1,4 +1,4 @@
-//! The engine protocol (`morris.md`, "The engine protocol", and `docs/uci.md`): a session
+//! The engine protocol (`docs/games/morris.md` and `docs/uci.md`): a session
 //! runs on a thread with its input and output in channels, so that each answer is timed from
 //! the command that asked for it.
 

@@ -1,4 +1,4 @@
-//! The club hub (`hub.md`): the HTTP API that phones push the matches they score to and pull
+//! The club hub (`docs/hub.md`): the HTTP API that phones push the matches they score to and pull
 //! the others' from, the live event stream, and the big-screen page.
 //!
 //! The records live in partie-core's SQLite store, one connection behind a mutex, used from
@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
-/// The largest request body taken (`hub.md` §2): 8 MiB.
+/// The largest request body taken (`docs/hub.md`, "The API"): 8 MiB.
 pub const MAX_BODY: usize = 8 * 1024 * 1024;
 
 /// A page of `GET /v1/records` holds at most this many records unless `limit` says fewer.

@@ -1,5 +1,5 @@
-//! The hub's API on loopback (`hub.md` §2): the token, pushes and their rules, limits and
-//! malformed bodies, pages, the event stream, tournaments and the big-screen page.
+//! The hub's API on loopback (`docs/hub.md`, "The API"): the token, pushes and their rules, limits
+//! and malformed bodies, pages, the event stream, tournaments and the big-screen page.
 
 mod common;
 

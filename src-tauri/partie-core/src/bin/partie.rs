@@ -1,4 +1,4 @@
-//! `partie`: checks scenarios and replays match records (`records.md` section 5).
+//! `partie`: checks scenarios and replays match records (`docs/records.md` §5).
 
 use partie_core::scenario;
 use partie_core::Record;

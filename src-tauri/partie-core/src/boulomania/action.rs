@@ -1,4 +1,4 @@
-//! Boulomania's actions as records write them (`boulomania.md`, "Actions").
+//! Boulomania's actions as records write them (`docs/games/boulomania.md`, "Actions").
 
 use super::board::Board;
 use crate::error::Error;

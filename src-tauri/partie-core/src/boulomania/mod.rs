@@ -1,4 +1,4 @@
-//! Boulomania (`boulomania.md`): pétanque with dice on a board read from data.
+//! Boulomania (`docs/games/boulomania.md`): pétanque with dice on a board read from data.
 
 mod action;
 pub mod ai;

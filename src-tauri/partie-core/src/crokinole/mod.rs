@@ -1,5 +1,5 @@
-//! Crokinole (`crokinole.md`): singles, doubles, a team of two against one player, or three
-//! colours; differential or simple scoring; first to a target or a fixed number of rounds.
+//! Crokinole (`docs/games/crokinole.md`): singles, doubles, a team of two against one player, or
+//! three colours; differential or simple scoring; first to a target or a fixed number of rounds.
 
 mod action;
 mod game;

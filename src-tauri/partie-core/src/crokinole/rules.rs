@@ -1,4 +1,4 @@
-//! The options of a Crokinole game (`crokinole.md`, "Options").
+//! The options of a Crokinole game (`docs/games/crokinole.md`, "Options").
 
 use crate::error::Error;
 use crate::options::{bad, choice, number, only};

@@ -1,5 +1,5 @@
-//! Mölkky (`molkky.md`): single games for 2-16 sides, best-of matches with the starter rules,
-//! and the mölkkout, inside a match or as its own game.
+//! Mölkky (`docs/games/molkky.md`): single games for 2-16 sides, best-of matches with the starter
+//! rules, and the mölkkout, inside a match or as its own game.
 
 mod game;
 mod leg;

@@ -1,4 +1,4 @@
-//! The options of a Mölkky game (`molkky.md`, "Options").
+//! The options of a Mölkky game (`docs/games/molkky.md`, "Options").
 
 use crate::error::Error;
 use serde::Serialize;

@@ -1,6 +1,6 @@
-//! The board: 24 points named as in `morris.md`, the lines of three, adjacency along them, and
-//! the 16 symmetries that map the board onto itself. Everything is a 24-bit mask (bit i = the
-//! i-th point in byte order of the names), so that a position is two integers.
+//! The board: 24 points named as in `docs/games/morris.md`, the lines of three, adjacency along
+//! them, and the 16 symmetries that map the board onto itself. Everything is a 24-bit mask (bit i =
+//! the i-th point in byte order of the names), so that a position is two integers.
 
 use std::sync::OnceLock;
 

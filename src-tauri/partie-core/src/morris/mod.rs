@@ -1,5 +1,5 @@
-//! Nine Men's Morris (`morris.md`): the board and its variants, the rules as bitboards, the
-//! move list notation, perft, the computer opponent and its engine protocol.
+//! Nine Men's Morris (`docs/games/morris.md`): the board and its variants, the rules as bitboards,
+//! the move list notation, perft, the computer opponent and its engine protocol.
 
 pub mod arena;
 pub mod board;

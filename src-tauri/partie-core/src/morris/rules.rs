@@ -1,4 +1,4 @@
-//! The options of a Nine Men's Morris game (`morris.md`, "Options").
+//! The options of a Nine Men's Morris game (`docs/games/morris.md`, "Options").
 
 use crate::error::Error;
 use crate::options::{bad, choice, flag, number, only};

@@ -1,6 +1,6 @@
-//! The engine protocol of `morris.md` on any reader and writer (`partie uci` uses stdin and
-//! stdout), so that the computer can be matched against other Morris engines. What it adds
-//! to the spec (levels, clocks, node and depth limits, `go infinite` and `stop`, the FEN,
+//! The engine protocol (`docs/games/morris.md`) on any reader and writer (`partie uci` uses
+//! stdin and stdout), so that the computer can be matched against other Morris engines. What it
+//! adds to the spec (levels, clocks, node and depth limits, `go infinite` and `stop`, the FEN,
 //! the strict mode) is described in `docs/uci.md`.
 //!
 //! A search runs on a thread of its own while the input is read, so that `stop`, `isready`

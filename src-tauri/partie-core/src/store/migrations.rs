@@ -103,11 +103,10 @@ pub const MIGRATIONS: &[&str] = &[
         tab INTEGER NOT NULL,
         UNIQUE (tournament_id, round, tab)
     );",
-    // 6: sync with a club hub (hub.md). Every match and tournament carries a revision, raised by
-    // one for every action or event added or taken back (triggers, so that every way of
-    // changing a record counts); the change log keeps one row per record, renumbered at its
-    // latest change, which is the hub's cursor; each hub a device syncs with keeps how far it
-    // pushed and pulled.
+    // 6: sync with a club hub (docs/hub.md). Every match and tournament carries a revision, raised
+    // by one for every action or event added or taken back (triggers, so that every way of changing
+    // a record counts); the change log keeps one row per record, renumbered at its latest change,
+    // which is the hub's cursor; each hub a device syncs with keeps how far it pushed and pulled.
     "ALTER TABLE match ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE tournament ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     UPDATE match SET revision = (SELECT count(*) FROM action a WHERE a.match_id = match.id);

@@ -1,4 +1,4 @@
-//! Sync with a club hub (`hub.md`): records with a stable id and a revision, merged by the
+//! Sync with a club hub (`docs/hub.md`): records with a stable id and a revision, merged by the
 //! hub's rules, and a change log that serves as the cursor of `GET /v1/records`.
 //!
 //! Revisions and the change log are kept by triggers (migration 6): every action or event added
@@ -29,9 +29,9 @@ pub const MAX_ID_CHARS: usize = 100;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordKind {
-    /// A match record (`records.md`).
+    /// A match record (`docs/records.md`).
     Match,
-    /// A tournament record (`tournaments.md`).
+    /// A tournament record (`docs/tournaments.md`).
     Tournament,
 }
 
@@ -48,8 +48,8 @@ impl RecordKind {
 /// Where a batch of records comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
-    /// Devices pushing to this hub: the rules of `hub.md` §2, and a finished table match enters
-    /// its result in the tournament (once).
+    /// Devices pushing to this hub: the rules of `docs/hub.md` ("The API"), and a finished table
+    /// match enters its result in the tournament (once).
     Device,
     /// The hub, as pulled by a device. The same rules for matches, except that a conflict keeps
     /// the device's own record (reported); a tournament, whose writer is the hub, always takes
@@ -63,13 +63,13 @@ pub enum Source {
 pub struct Refusal {
     /// The record's `id` as given (`null` when it had none).
     pub id: Value,
-    /// The kind: those of `records.md` §4, or `conflict`.
+    /// The kind: those of `docs/records.md` §4, or `conflict`.
     pub kind: String,
     /// A human detail.
     pub detail: String,
 }
 
-/// What a merge took and refused, record by record (`hub.md` §2's push answer).
+/// What a merge took and refused, record by record (`docs/hub.md`: a push's answer).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct MergeReport {
     /// Records new here.
@@ -862,9 +862,9 @@ impl Store {
             .optional()?)
     }
 
-    /// A tournament's summary (`tournaments.md` §5) by its id, with its `id`, `revision`, and
-    /// `live`: the matches being scored for the current round's tables (table, match id,
-    /// status, scores).
+    /// A tournament's summary (`docs/tournaments.md`, "The summary") by its id, with its `id`,
+    /// `revision`, and `live`: the matches being scored for the current round's tables (table,
+    /// match id, status, scores).
     pub fn tournament_summary(&self, uid: &str) -> Result<Value, Error> {
         let (id, revision): (i64, i64) = self
             .conn

@@ -23,7 +23,7 @@ pub struct TournamentView {
     pub setup: Value,
     /// How many events it has (what undo would take back).
     pub events: usize,
-    /// The derived summary (`tournaments.md` §5).
+    /// The derived summary (`docs/tournaments.md`, "The summary").
     pub summary: Value,
     /// The matches scored in the app for the current round's tables.
     pub tables: Vec<TableMatch>,

@@ -1,4 +1,4 @@
-//! Export, import, backup and restore. Exports are match records (`records.md`) carrying their
+//! Export, import, backup and restore. Exports are match records (`docs/records.md` §1) carrying
 //! stable id and timestamps, so that importing the same match twice does not duplicate it.
 
 use super::{migrations, now_ms, update_match, write_figures, Store};

@@ -1,4 +1,4 @@
-//! A tournament's events (`tournaments.md` §2), read from their JSON form.
+//! A tournament's events (`docs/tournaments.md`, "Events"), read from their JSON form.
 
 use super::setup;
 use crate::error::Error;

@@ -1,4 +1,4 @@
-//! Tournaments (`tournaments.md`): a club night as a record, its setup plus its events, with
+//! Tournaments (`docs/tournaments.md`): a club night as a record, its setup plus its events, with
 //! pairings and standings derived by replaying them, like a match's summary.
 //!
 //! [`Tournament`] is a validated state that changes only through [`Tournament::play`], which
@@ -423,7 +423,8 @@ impl Tournament {
             .flatten()
     }
 
-    /// The summary of `tournaments.md` §5, with the names and boards a screen needs besides.
+    /// The summary of `docs/tournaments.md` ("The summary"), with the names and boards a screen
+    /// needs besides.
     pub fn summary(&self) -> Value {
         let round = self.field.rounds.last();
         let pairings: Vec<Pairing> = round.map_or_else(Vec::new, |r| {

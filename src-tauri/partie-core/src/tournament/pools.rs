@@ -1,4 +1,4 @@
-//! Pools then knockout (`tournaments.md` §4): snake-seeded pools play round robins in
+//! Pools then knockout (`docs/tournaments.md`, "Pairing"): snake-seeded pools play round robins in
 //! parallel, then the best of each pool play a main knockout and the others a consolation
 //! knockout, in the same rounds.
 

@@ -1,5 +1,5 @@
-//! Round robin by the circle method (`tournaments.md` §4): the schedule is fixed at the first
-//! `pair`, from the entrants active then; pools play the same schedule inside each pool.
+//! Round robin by the circle method (`docs/tournaments.md`, "Pairing"): the schedule is fixed at
+//! the first `pair`, from the entrants active then; pools play the same schedule inside each pool.
 
 use super::system::{Entry, System};
 use super::{Bye, Field, Match, Round};

@@ -1,4 +1,4 @@
-//! Tournament scenarios (`tournaments.md`, the shared examples): a tournament record plus what
+//! Tournament scenarios (`docs/records.md` §2): a tournament record plus what
 //! must hold after replaying it, run by `partie check` beside the match scenarios.
 
 use super::{Tournament, TournamentRecord};

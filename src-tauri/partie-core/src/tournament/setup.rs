@@ -1,5 +1,5 @@
-//! A tournament's setup (`tournaments.md` §1): the game and its match rules, the system, the
-//! boards, the entrants and the ranking keys, checked once.
+//! A tournament's setup (`docs/tournaments.md`, "The record"): the game and its match rules, the
+//! system, the boards, the entrants and the ranking keys, checked once.
 
 use super::standings::Key;
 use super::system::{self, System};

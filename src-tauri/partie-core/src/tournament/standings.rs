@@ -1,5 +1,5 @@
-//! Standings (`tournaments.md` §3): every figure is a pure function of the results so far, and
-//! the ranking applies the keys in order, head-to-head inside each group still tied.
+//! Standings (`docs/tournaments.md`, "Standings"): every figure is a pure function of the results
+//! so far, and the ranking applies the keys in order, head-to-head inside each group still tied.
 
 use super::event::Outcome;
 use super::Round;

@@ -1,5 +1,5 @@
-//! Swiss pairing, Monrad-style (`tournaments.md` §4): down the standings, no rematch while a
-//! rematch-free pairing of everyone exists, fair byes.
+//! Swiss pairing, Monrad-style (`docs/tournaments.md`, "Pairing"): down the standings, no rematch
+//! while a rematch-free pairing of everyone exists, fair byes.
 
 use super::event::Outcome;
 use super::matching::Matching;

@@ -488,20 +488,23 @@ async fn the_binary_says_where_it_listens_first_and_partie_serve_starts_it() {
     let a = hub.client().get("/v1/health").await;
     assert_eq!(a.status, 200);
     hub.kill();
-    // `partie serve` is the same program, found beside `partie`.
+    // `partie serve` is the same program, found beside `partie`. `cargo test --workspace` (what
+    // CI runs) builds `partie` too; run alone, this crate's tests need it built first.
     let partie = std::path::Path::new(env!("CARGO_BIN_EXE_partie-hub")).with_file_name("partie");
-    // (Only a `partie` built with `serve`: `cargo test -p partie-hub` alone does not rebuild it.)
     let knows_serve = partie.is_file()
         && std::process::Command::new(&partie)
             .args(["serve", "--help"])
             .output()
             .is_ok_and(|o| String::from_utf8_lossy(&o.stderr).contains("--token-file"));
-    if knows_serve {
-        let hub = common::SpawnedHub::start_with(
-            partie.to_str().unwrap(),
-            &dir.path().join("h.db"),
-            &dir.path().join("tok"),
-        );
-        assert_eq!(hub.client().get("/v1/health").await.status, 200);
-    }
+    assert!(
+        knows_serve,
+        "{} is missing or too old to know `serve`: cargo build -p partie-core --bin partie",
+        partie.display()
+    );
+    let hub = common::SpawnedHub::start_with(
+        partie.to_str().unwrap(),
+        &dir.path().join("h.db"),
+        &dir.path().join("tok"),
+    );
+    assert_eq!(hub.client().get("/v1/health").await.status, 200);
 }

@@ -44,6 +44,8 @@ def new_game(p, sides, teams=False, rounds=False, loser_chooses=False, shot=None
     for i, side in enumerate(sides):
         if teams and i:
             p.tap("#new-side")
+            # The tap redraws the screen with no side being formed: type only after that.
+            p.wait_until("return document.querySelector('#sides .side-card.active') === null")
         add_players(p, *side)
     if rounds:
         p.press("#rule-format-rounds")

@@ -8,7 +8,15 @@ from selenium.webdriver.common.keys import Keys
 
 def add_players(p, *names, field="#new-player", button="#add-player", listing="#sides"):
     for n in names:
-        p.type(field, n)
+        # Keys typed while a redraw moves the field can be dropped: the field must hold the whole
+        # name before Add is tapped, or it is cleared and typed again.
+        for _ in range(3):
+            p.type(field, n)
+            if p.d.execute_script(f"return document.querySelector({field!r}).value") == n:
+                break
+            p.d.execute_script(f"const e = document.querySelector({field!r}); e.value = ''; e.dispatchEvent(new Event('input'))")
+        else:
+            raise AssertionError(f"could not type {n!r} into {field}")
         p.tap_until(button, f"return (document.querySelector({listing!r})?.innerText || '').includes({n!r})")
         # The redraw after an add empties the field: type the next name only then.
         p.wait_until(f"return document.querySelector({field!r}).value === ''")
@@ -143,6 +151,7 @@ def test_killed_mid_game_resumes_exactly(partie):
     p.wait_css("#new-side")
     add_players(p, "Anna", "Ari")          # a team: both join the side being formed
     p.tap("#new-side")
+    p.wait_until("return document.querySelector('#sides .side-card.active') === null")
     add_players(p, "Bea")
     assert p.texts('#sides [data-side="0"] .chip-name') == ["Anna", "Ari"]
     assert p.texts('#sides [data-side="1"] .chip-name') == ["Bea"]

@@ -440,18 +440,7 @@ impl Store {
     }
 
     pub(crate) fn sides(&self, id: i64) -> Result<Vec<Vec<String>>, Error> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT side, name FROM match_player WHERE match_id = ?1 ORDER BY side, seat",
-        )?;
-        let mut sides: Vec<Vec<String>> = Vec::new();
-        for row in stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
-            let (side, name) = row?;
-            while sides.len() <= side as usize {
-                sides.push(Vec::new());
-            }
-            sides[side as usize].push(name);
-        }
-        Ok(sides)
+        sides_of(&self.conn, id)
     }
 
     /// Makes `live` hold match `id`, replaying it from the database when needed.
@@ -897,6 +886,22 @@ pub(crate) fn write_figures(
         )?;
     }
     Ok(())
+}
+
+/// A match's sides, each its players' names in seat order.
+pub(crate) fn sides_of(conn: &Connection, id: i64) -> Result<Vec<Vec<String>>, Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT side, name FROM match_player WHERE match_id = ?1 ORDER BY side, seat",
+    )?;
+    let mut sides: Vec<Vec<String>> = Vec::new();
+    for row in stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+        let (side, name) = row?;
+        while sides.len() <= side as usize {
+            sides.push(Vec::new());
+        }
+        sides[side as usize].push(name);
+    }
+    Ok(sides)
 }
 
 /// Seats the sides' players in a match (new names become players) and marks them as having

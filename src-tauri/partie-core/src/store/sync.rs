@@ -239,18 +239,7 @@ fn incoming_match(value: &Value) -> Result<IncomingMatch, Error> {
             .map(|s| s.chars().take(5000).collect::<String>())
     };
     let started_at = time("started_at").unwrap_or_else(super::now_ms);
-    let mut ats = Vec::with_capacity(record.actions.len());
-    for action in &mut record.actions {
-        let at = action
-            .get("at")
-            .and_then(Value::as_str)
-            .and_then(parse_iso)
-            .unwrap_or(started_at);
-        if let Some(o) = action.as_object_mut() {
-            o.remove("at");
-        }
-        ats.push(at);
-    }
+    let ats = super::transfer::take_action_times(&mut record, started_at);
     let state = record.replay()?;
     let computer: Computer = match obj.get("computer") {
         None | Some(Value::Null) => Computer::new(),
@@ -312,21 +301,6 @@ fn stored_match(conn: &Connection, uid: &str) -> Result<Option<StoredMatch>, Err
         revision,
         status,
     }))
-}
-
-fn stored_sides(conn: &Connection, id: i64) -> Result<Vec<Vec<String>>, Error> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT side, name FROM match_player WHERE match_id = ?1 ORDER BY side, seat",
-    )?;
-    let mut sides: Vec<Vec<String>> = Vec::new();
-    for row in stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
-        let (side, name) = row?;
-        while sides.len() <= side as usize {
-            sides.push(Vec::new());
-        }
-        sides[side as usize].push(name);
-    }
-    Ok(sides)
 }
 
 fn stored_actions(conn: &Connection, id: i64) -> Result<Vec<Value>, Error> {
@@ -521,7 +495,7 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
     };
     if old.game != m.record.game
         || old.rules != m.record.rules
-        || stored_sides(tx, old.id)? != trimmed(&m.record.sides)
+        || super::sides_of(tx, old.id)? != trimmed(&m.record.sides)
         || !same_link
     {
         return Err(conflict(format!(

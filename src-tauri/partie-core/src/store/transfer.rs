@@ -51,6 +51,26 @@ struct Incoming {
     revision: Option<i64>,
 }
 
+/// Each action's `at` time (the match's start when it has none), taken out of the actions so
+/// that they are stored as played; for import and for a hub's push alike.
+pub(super) fn take_action_times(record: &mut Record, started_at: i64) -> Vec<i64> {
+    record
+        .actions
+        .iter_mut()
+        .map(|action| {
+            let at = action
+                .get("at")
+                .and_then(Value::as_str)
+                .and_then(parse_iso)
+                .unwrap_or(started_at);
+            if let Some(o) = action.as_object_mut() {
+                o.remove("at");
+            }
+            at
+        })
+        .collect()
+}
+
 fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     let bad = |why: String| Error::bad_record(format!("match {k}: {why}"));
     // The record's own refusal keeps its kind: a file that is not a record is `bad_record`,
@@ -67,18 +87,7 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
             .map(|s| s.chars().take(5000).collect::<String>())
     };
     let started_at = time("started_at").unwrap_or_else(now_ms);
-    let mut ats = Vec::with_capacity(record.actions.len());
-    for action in &mut record.actions {
-        let at = action
-            .get("at")
-            .and_then(Value::as_str)
-            .and_then(parse_iso)
-            .unwrap_or(started_at);
-        if let Some(o) = action.as_object_mut() {
-            o.remove("at");
-        }
-        ats.push(at);
-    }
+    let ats = take_action_times(&mut record, started_at);
     record
         .replay()
         .map_err(|e| this_match(e, "it does not replay: "))?;

@@ -38,6 +38,17 @@ if [ "${1:-}" = "--tests" ]; then
     python3 -m pip install -q selenium pytest 2>/dev/null \
       || python3 -m pip install -q --break-system-packages selenium pytest
   fi
+  # The big-screen page is tested in a real browser; the league server's tests start a
+  # throwaway PostgreSQL cluster of their own.
+  test_missing=()
+  for p in chromium chromium-driver postgresql; do
+    dpkg -s "$p" >/dev/null 2>&1 || test_missing+=("$p")
+  done
+  if [ "${#test_missing[@]}" -gt 0 ]; then
+    echo "setup: installing ${test_missing[*]}"
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${test_missing[@]}"
+  fi
   if ! command -v tauri-driver >/dev/null 2>&1; then
     echo "setup: installing tauri-driver (a few minutes, once)"
     cargo install tauri-driver --locked

@@ -365,8 +365,19 @@ pub fn router(hub: Arc<Hub>) -> Router {
 /// Serves the hub on `listener` until the process ends, and watches the database for changes
 /// made by another program every [`WATCH_EVERY`].
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io::Result<()> {
+    serve_until(listener, hub, std::future::pending()).await
+}
+
+/// Serves the hub on `listener` until `stop` completes (the app's club-night screen stops its
+/// hub), then lets the requests under way finish. Every answered push is committed already, so
+/// stopping needs no flush.
+pub async fn serve_until(
+    listener: tokio::net::TcpListener,
+    hub: Arc<Hub>,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let watcher = hub.clone();
-    tokio::spawn(async move {
+    let watching = tokio::spawn(async move {
         let mut tick = tokio::time::interval(WATCH_EVERY);
         loop {
             tick.tick().await;
@@ -374,5 +385,23 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io:
             let _ = tokio::task::spawn_blocking(move || h.watch_once()).await;
         }
     });
-    axum::serve(listener, router(hub)).await
+    let (stopping, mut stopped) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        stop.await;
+        let _ = stopping.send(true);
+    });
+    let mut graceful = stopped.clone();
+    let server = axum::serve(listener, router(hub)).with_graceful_shutdown(async move {
+        let _ = graceful.wait_for(|s| *s).await;
+    });
+    // An event stream never ends by itself: once stopped, open streams get a moment, then go.
+    let served = tokio::select! {
+        served = server => served,
+        _ = async {
+            let _ = stopped.wait_for(|s| *s).await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        } => Ok(()),
+    };
+    watching.abort();
+    served
 }

@@ -8,6 +8,9 @@
 
 #![warn(missing_docs)]
 
+pub mod client;
+pub mod host;
+
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};

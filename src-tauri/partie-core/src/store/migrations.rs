@@ -160,6 +160,23 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE TRIGGER sync_tournament_removed AFTER DELETE ON tournament BEGIN
         DELETE FROM sync_change WHERE kind = 'tournament' AND uid = OLD.uid;
     END;",
+    // 7: a device joined to a club hub (at most one at a time) keeps its address and token, so
+    // that its outbox goes out after a restart, and which revision of each match the hub holds,
+    // so that what was pulled is not pushed back; a tournament pulled from a hub names that hub,
+    // whose organiser alone pairs its rounds and enters its events.
+    "CREATE TABLE club_join (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        hub TEXT NOT NULL,
+        token TEXT NOT NULL,
+        joined_at INTEGER NOT NULL
+    );
+    CREATE TABLE club_seen (
+        hub TEXT NOT NULL,
+        uid TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        PRIMARY KEY (hub, uid)
+    );
+    ALTER TABLE tournament ADD COLUMN hub TEXT;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

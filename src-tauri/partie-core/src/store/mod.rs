@@ -3,6 +3,7 @@
 //! Every action is committed before the caller sees its effect; the state shown is always the
 //! replay of the committed actions, so killing the app at any moment loses nothing.
 
+mod club;
 mod history;
 pub mod migrations;
 mod ratings;
@@ -10,6 +11,7 @@ mod sync;
 mod tournaments;
 mod transfer;
 
+pub use club::{hub_address, read_join, ClubJoin, MAX_TOKEN_CHARS};
 pub use history::{HistoryFilter, PlayerStats};
 pub use ratings::{ExpectedResult, RatingRow};
 pub use sync::{Change, MergeReport, Outbox, Page, RecordKind, Refusal, Source, MAX_ID_CHARS};

@@ -27,6 +27,9 @@ pub struct TournamentView {
     pub summary: Value,
     /// The matches scored in the app for the current round's tables.
     pub tables: Vec<TableMatch>,
+    /// The club hub that runs it, when it was pulled from one: this device then only scores
+    /// its tables' matches.
+    pub hub: Option<String>,
 }
 
 /// A match scored in the app for a table of the current round.
@@ -234,12 +237,14 @@ impl Store {
             events: record.events.len(),
             summary: state.summary(),
             tables,
+            hub: self.tournament_hub(id)?,
         })
     }
 
     /// Applies one event: checked by the rules, committed, then shown. On refusal nothing is
     /// written.
     pub fn tournament_event(&mut self, id: i64, event: &Value) -> Result<TournamentView, Error> {
+        self.refuse_hub_tournament(id)?;
         let (_, record, state) = self.tournament_state(id)?;
         let next = state.play_json(event).map_err(|r| r.error)?;
         let tx = self
@@ -253,6 +258,7 @@ impl Store {
     /// Takes back the last event. A round taken back unlinks the matches started for its
     /// tables (they stay in the history); a late entry taken back forgets its players' link.
     pub fn undo_tournament(&mut self, id: i64) -> Result<TournamentView, Error> {
+        self.refuse_hub_tournament(id)?;
         let (_, mut record, before) = self.tournament_state(id)?;
         let Some(last) = record.events.pop() else {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));

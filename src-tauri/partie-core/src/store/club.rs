@@ -1,0 +1,258 @@
+//! A device joined to a club hub (`docs/hub.md`, "What the app needs"): the hub it joined and
+//! its token, what it has to push, what the hub already holds, and the tournaments the hub runs.
+//!
+//! The network is not here: the app's sync thread asks this module what to send and tells it
+//! what the hub answered. Everything it writes is committed before it returns, so a device
+//! killed between a push and its answer pushes again, and the hub answers `already`.
+
+use super::sync::{MergeReport, Outbox, Source};
+use super::{now_ms, Store};
+use crate::error::Error;
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The longest club token taken.
+pub const MAX_TOKEN_CHARS: usize = 200;
+
+/// The hub a device joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClubJoin {
+    /// The hub's address, `http://HOST:PORT`.
+    pub hub: String,
+    /// The club token, sent on every request.
+    #[serde(skip_serializing)]
+    pub token: String,
+    /// When the device joined (ms since the epoch).
+    pub joined_at: i64,
+}
+
+/// Reads a hub's address as a person types it (`192.168.1.5:7878`, `http://host:7878/`) and
+/// gives its one written form, `http://HOST:PORT`; `bad_setup` when it is not one.
+pub fn hub_address(text: &str) -> Result<String, Error> {
+    let bad = || {
+        Error::bad_setup(format!(
+            "{text:?} is not a hub's address (like 192.168.1.5:7878)"
+        ))
+        .with_code("bad_hub_address")
+    };
+    let text = text.trim();
+    let rest = text
+        .strip_prefix("http://")
+        .unwrap_or(text)
+        .trim_end_matches('/');
+    let (host, port) = rest.rsplit_once(':').ok_or_else(bad)?;
+    let port: u16 = port.parse().map_err(|_| bad())?;
+    let host_ok = !host.is_empty()
+        && host.len() <= 253
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'));
+    if !host_ok || port == 0 {
+        return Err(bad());
+    }
+    Ok(format!("http://{host}:{port}"))
+}
+
+/// Reads what a phone is given to join: the join link of the club-night screen's QR code
+/// (`partie://join?hub=ADDRESS&token=TOKEN`), or an address and a token typed apart.
+pub fn read_join(link_or_address: &str, token: Option<&str>) -> Result<(String, String), Error> {
+    let text = link_or_address.trim();
+    let (address, token) = match text.strip_prefix("partie://join?") {
+        Some(query) => {
+            let mut hub = None;
+            let mut tok = None;
+            for pair in query.split('&') {
+                match pair.split_once('=') {
+                    Some(("hub", v)) => hub = Some(v.to_string()),
+                    Some(("token", v)) => tok = Some(v.to_string()),
+                    _ => {}
+                }
+            }
+            match (hub, tok) {
+                (Some(h), Some(t)) => (h, t),
+                _ => {
+                    return Err(Error::bad_setup("the join link names no hub or no token")
+                        .with_code("bad_join_link"))
+                }
+            }
+        }
+        None => (text.to_string(), token.unwrap_or("").to_string()),
+    };
+    let token = token.trim().to_string();
+    let token_ok = !token.is_empty()
+        && token.chars().count() <= MAX_TOKEN_CHARS
+        && token.chars().all(|c| c.is_ascii_graphic());
+    if !token_ok {
+        return Err(
+            Error::bad_setup("the club token is missing or not a token (letters and digits)")
+                .with_code("bad_club_token"),
+        );
+    }
+    Ok((hub_address(&address)?, token))
+}
+
+impl Store {
+    /// Joins the hub at `hub` (from [`hub_address`]) with its token; a device joins one hub at
+    /// a time, so this replaces any other.
+    pub fn join_club(&mut self, hub: &str, token: &str) -> Result<ClubJoin, Error> {
+        let hub = hub_address(hub)?;
+        let (_, token) = read_join(&hub, Some(token))?;
+        let joined_at = now_ms();
+        self.conn.execute(
+            "INSERT OR REPLACE INTO club_join (id, hub, token, joined_at) VALUES (1, ?1, ?2, ?3)",
+            params![hub, token, joined_at],
+        )?;
+        Ok(ClubJoin {
+            hub,
+            token,
+            joined_at,
+        })
+    }
+
+    /// The hub this device joined, if any.
+    pub fn joined_club(&self) -> Result<Option<ClubJoin>, Error> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT hub, token, joined_at FROM club_join WHERE id = 1",
+                [],
+                |r| {
+                    Ok(ClubJoin {
+                        hub: r.get(0)?,
+                        token: r.get(1)?,
+                        joined_at: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Leaves the hub: nothing more is pushed or pulled. What was pulled stays on the device.
+    pub fn leave_club(&mut self) -> Result<(), Error> {
+        self.conn.execute("DELETE FROM club_join", [])?;
+        Ok(())
+    }
+
+    /// What to push to `hub`: [`Store::sync_outbox`] without the matches the hub already holds
+    /// at their current revision (those pulled from it, or answered before).
+    pub fn club_outbox(&self, hub: &str, limit: usize) -> Result<Outbox, Error> {
+        let mut outbox = self.sync_outbox(hub, limit)?;
+        let mut seen = self
+            .conn
+            .prepare_cached("SELECT revision FROM club_seen WHERE hub = ?1 AND uid = ?2")?;
+        let mut keep = Vec::with_capacity(outbox.records.len());
+        for r in outbox.records.drain(..) {
+            let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
+            let revision = r.get("revision").and_then(Value::as_i64).unwrap_or(0);
+            let held: Option<i64> = seen
+                .query_row(params![hub, id], |row| row.get(0))
+                .optional()?;
+            if held != Some(revision) {
+                keep.push(r);
+            }
+        }
+        outbox.records = keep;
+        Ok(outbox)
+    }
+
+    /// How many of this device's matches wait to be pushed to `hub`.
+    pub fn club_waiting(&self, hub: &str) -> Result<usize, Error> {
+        let n: i64 = self.conn.query_row(
+            "SELECT count(*) FROM sync_change c JOIN match m ON m.uid = c.uid
+             LEFT JOIN club_seen s ON s.hub = ?1 AND s.uid = m.uid
+             WHERE c.kind = 'match'
+               AND c.seq > coalesce((SELECT pushed FROM sync_peer WHERE hub = ?1), 0)
+               AND (s.revision IS NULL OR s.revision <> m.revision)",
+            [hub],
+            |r| r.get(0),
+        )?;
+        Ok(n as usize)
+    }
+
+    /// Notes the hub's answer to a push of `outbox`: it holds every record it did not refuse.
+    pub fn club_pushed(
+        &mut self,
+        hub: &str,
+        outbox: &Outbox,
+        refused: &[String],
+    ) -> Result<(), Error> {
+        let tx = self.conn.transaction()?;
+        for r in &outbox.records {
+            let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
+            if refused.iter().any(|x| x == id) {
+                continue;
+            }
+            let revision = r.get("revision").and_then(Value::as_i64).unwrap_or(0);
+            tx.execute(
+                "INSERT OR REPLACE INTO club_seen (hub, uid, revision) VALUES (?1, ?2, ?3)",
+                params![hub, id, revision],
+            )?;
+        }
+        tx.execute(
+            "INSERT INTO sync_peer (hub, pushed) VALUES (?1, ?2)
+             ON CONFLICT (hub) DO UPDATE SET pushed = max(pushed, excluded.pushed)",
+            params![hub, outbox.upto],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Merges a page pulled from `hub`, then notes what the hub holds, marks the tournaments it
+    /// runs and keeps the page's cursor. A device killed in between pulls the page again, which
+    /// changes nothing the second time.
+    pub fn club_pulled(
+        &mut self,
+        hub: &str,
+        records: &[Value],
+        cursor: &str,
+    ) -> Result<MergeReport, Error> {
+        let report = self.merge_records(records, Source::Hub)?;
+        let tx = self.conn.transaction()?;
+        for r in records {
+            let Some(id) = r.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            let revision = r.get("revision").and_then(Value::as_i64).unwrap_or(0);
+            if r.get("game").is_some() {
+                tx.execute(
+                    "INSERT OR REPLACE INTO club_seen (hub, uid, revision) VALUES (?1, ?2, ?3)",
+                    params![hub, id, revision],
+                )?;
+            } else {
+                tx.execute(
+                    "UPDATE tournament SET hub = ?1 WHERE uid = ?2",
+                    params![hub, id],
+                )?;
+            }
+        }
+        tx.execute(
+            "INSERT INTO sync_peer (hub, pulled) VALUES (?1, ?2)
+             ON CONFLICT (hub) DO UPDATE SET pulled = excluded.pulled",
+            params![hub, cursor],
+        )?;
+        tx.commit()?;
+        Ok(report)
+    }
+
+    /// The hub that runs a tournament pulled from it (`None`: this device runs it).
+    pub fn tournament_hub(&self, id: i64) -> Result<Option<String>, Error> {
+        self.conn
+            .query_row("SELECT hub FROM tournament WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no tournament {id}")))
+    }
+
+    /// Refuses to change a tournament that a hub runs: its organiser pairs and enters there.
+    pub(super) fn refuse_hub_tournament(&self, id: i64) -> Result<(), Error> {
+        match self.tournament_hub(id)? {
+            None => Ok(()),
+            Some(hub) => Err(Error::illegal(format!(
+                "the club hub at {hub} runs this tournament: its organiser pairs the rounds and enters results there"
+            ))
+            .with_code("run_by_hub")),
+        }
+    }
+}

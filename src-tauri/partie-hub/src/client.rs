@@ -1,0 +1,362 @@
+//! A device's side of a club night (`docs/hub.md`, "What the app needs"): checking a hub before
+//! joining it, and the sync thread that pushes the device's outbox and pulls the others' records.
+//!
+//! The sync thread has its own connection to the app's database; the store decides what to send
+//! and takes what comes back ([`Store::club_outbox`], [`Store::club_pushed`],
+//! [`Store::club_pulled`]), so a kill at any moment loses nothing: what was not answered goes out
+//! again, and the hub answers `already`. Play never waits for it.
+
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Bytes;
+use hyper::{Method, Request, StatusCode};
+use hyper_util::rt::TokioIo;
+use partie_core::store::{ClubJoin, Store};
+use partie_core::Error;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The longest a request to the hub may take before the hub counts as unreachable.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How often a joined device pulls when nothing happens on it.
+pub const PULL_EVERY: Duration = Duration::from_secs(2);
+
+/// The most match records in one push (well under the hub's body limit).
+pub const PUSH_BATCH: usize = 200;
+
+/// The largest answer read from a hub (a page of records).
+const MAX_ANSWER: usize = 64 * 1024 * 1024;
+
+/// Why a request to a hub failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// No answer: the hub is off, away or too slow.
+    Unreachable(String),
+    /// The hub refused the club token.
+    Unauthorized,
+    /// Something answered that is not a Partie hub, or a hub refused the request.
+    Refused(String),
+}
+
+impl Failure {
+    /// The app's typed error for it, with a code the screens translate.
+    pub fn to_error(&self, hub: &str) -> Error {
+        match self {
+            Failure::Unreachable(why) => {
+                Error::not_found(format!("no club hub answered at {hub} ({why})"))
+                    .with_code("hub_unreachable")
+            }
+            Failure::Unauthorized => {
+                Error::bad_setup(format!("the hub at {hub} refused this club token"))
+                    .with_code("wrong_club_token")
+            }
+            Failure::Refused(why) => Error::bad_record(format!("the hub at {hub}: {why}"))
+                .with_code("not_a_hub"),
+        }
+    }
+}
+
+/// One request to the hub at `hub` (`http://HOST:PORT`), its status and JSON answer.
+async fn request(
+    hub: &str,
+    method: Method,
+    path_and_query: &str,
+    token: Option<&str>,
+    body: Option<Vec<u8>>,
+) -> Result<(StatusCode, Value), Failure> {
+    let authority = hub.strip_prefix("http://").unwrap_or(hub).to_string();
+    let exchange = async {
+        let stream = tokio::net::TcpStream::connect(&authority)
+            .await
+            .map_err(|e| Failure::Unreachable(e.to_string()))?;
+        let _ = stream.set_nodelay(true);
+        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| Failure::Unreachable(e.to_string()))?;
+        tokio::spawn(connection);
+        let mut builder = Request::builder()
+            .method(method)
+            .uri(path_and_query)
+            .header(hyper::header::HOST, &authority);
+        if let Some(t) = token {
+            builder = builder.header(hyper::header::AUTHORIZATION, format!("Bearer {t}"));
+        }
+        if body.is_some() {
+            builder = builder.header(hyper::header::CONTENT_TYPE, "application/json");
+        }
+        let request = builder
+            .body(Full::new(Bytes::from(body.unwrap_or_default())))
+            .map_err(|e| Failure::Refused(e.to_string()))?;
+        let answer = sender
+            .send_request(request)
+            .await
+            .map_err(|e| Failure::Unreachable(e.to_string()))?;
+        let status = answer.status();
+        let bytes = Limited::new(answer.into_body(), MAX_ANSWER)
+            .collect()
+            .await
+            .map_err(|e| Failure::Unreachable(e.to_string()))?
+            .to_bytes();
+        Ok((status, bytes))
+    };
+    let (status, bytes) = tokio::time::timeout(REQUEST_TIMEOUT, exchange)
+        .await
+        .map_err(|_| Failure::Unreachable(format!("no answer in {REQUEST_TIMEOUT:?}")))??;
+    if status == StatusCode::UNAUTHORIZED {
+        return Err(Failure::Unauthorized);
+    }
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|_| Failure::Refused(format!("answered {status} with something not JSON")))?;
+    if !status.is_success() {
+        let detail = value.get("detail").and_then(Value::as_str).unwrap_or("");
+        return Err(Failure::Refused(format!("{status}: {detail}")));
+    }
+    Ok((status, value))
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Unreachable(e.to_string()))
+}
+
+/// Checks that a Partie hub answers at `hub` and takes `token` (blocking, at most a few
+/// seconds): its health, then one authorised request. Nothing is written anywhere.
+pub fn check_hub(hub: &str, token: &str) -> Result<Value, Failure> {
+    runtime()?.block_on(async {
+        let (_, health) = request(hub, Method::GET, "/v1/health", None, None).await?;
+        if health.get("hub").and_then(Value::as_str) != Some("partie") {
+            return Err(Failure::Refused("it is not a Partie hub".into()));
+        }
+        request(hub, Method::GET, "/v1/records?limit=1", Some(token), None).await?;
+        Ok(health)
+    })
+}
+
+/// Where a device's sync stands, for the screens to show at all times.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SyncStatus {
+    /// `idle` (not joined), `syncing`, `ok` (the last round went through) or `unreachable`,
+    /// `unauthorized`, `refused` (the last round failed, with `error`).
+    pub state: &'static str,
+    /// The hub's address while joined.
+    pub hub: Option<String>,
+    /// When a round last went through (ms since the epoch).
+    pub last_sync: Option<i64>,
+    /// When the last round was tried.
+    pub last_try: Option<i64>,
+    /// Why the last round failed.
+    pub error: Option<String>,
+    /// Records the hub refused, latest push first (at most 20): `{id, kind, detail}`.
+    pub refused: Vec<Value>,
+    /// Records pulled since the app started.
+    pub pulled: usize,
+    /// Records pushed and taken since the app started.
+    pub pushed: usize,
+}
+
+enum Message {
+    /// Something changed on the device: push now.
+    Poke,
+    /// Stop the thread.
+    Stop,
+}
+
+/// The sync thread of a device: pushes as soon as it is poked, pulls every [`PULL_EVERY`],
+/// and tries again after a failure, for as long as the device is joined.
+pub struct Syncer {
+    tx: mpsc::Sender<Message>,
+    status: Arc<Mutex<SyncStatus>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Syncer {
+    /// Starts the thread on the app's database at `db`.
+    pub fn start(db: PathBuf) -> Syncer {
+        let (tx, rx) = mpsc::channel();
+        let status = Arc::new(Mutex::new(SyncStatus {
+            state: "idle",
+            ..SyncStatus::default()
+        }));
+        let shared = status.clone();
+        let thread = std::thread::Builder::new()
+            .name("partie-sync".into())
+            .spawn(move || run(db, rx, shared))
+            .ok();
+        Syncer { tx, status, thread }
+    }
+
+    /// Asks for a push now (after a play, a join); cheap, never blocks.
+    pub fn poke(&self) {
+        let _ = self.tx.send(Message::Poke);
+    }
+
+    /// Where sync stands.
+    pub fn status(&self) -> SyncStatus {
+        self.status
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+}
+
+impl Drop for Syncer {
+    fn drop(&mut self) {
+        let _ = self.tx.send(Message::Stop);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn set(status: &Mutex<SyncStatus>, f: impl FnOnce(&mut SyncStatus)) {
+    f(&mut status.lock().unwrap_or_else(|p| p.into_inner()));
+}
+
+fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>) {
+    let Ok(rt) = runtime() else { return };
+    let mut store: Option<Store> = None;
+    let mut wait = Duration::ZERO;
+    loop {
+        match rx.recv_timeout(wait) {
+            Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+            Ok(Message::Poke) | Err(RecvTimeoutError::Timeout) => {}
+        }
+        // Pokes that came meanwhile are served by this round.
+        while let Ok(m) = rx.try_recv() {
+            if matches!(m, Message::Stop) {
+                return;
+            }
+        }
+        if store.is_none() {
+            store = Store::open(&db).ok().map(|(s, _)| s);
+        }
+        let Some(s) = store.as_mut() else {
+            wait = PULL_EVERY;
+            continue;
+        };
+        let joined = match s.joined_club() {
+            Ok(j) => j,
+            Err(_) => {
+                wait = PULL_EVERY;
+                continue;
+            }
+        };
+        let Some(join) = joined else {
+            set(&status, |st| {
+                *st = SyncStatus {
+                    state: "idle",
+                    ..SyncStatus::default()
+                }
+            });
+            // Not joined: sleep until poked (a join pokes).
+            wait = Duration::from_secs(3600);
+            continue;
+        };
+        set(&status, |st| {
+            if st.hub.as_deref() != Some(join.hub.as_str()) {
+                *st = SyncStatus::default();
+                st.hub = Some(join.hub.clone());
+            }
+            st.state = "syncing";
+            st.last_try = Some(partie_core::store::now_ms());
+        });
+        let outcome = rt.block_on(round(s, &join, &status));
+        set(&status, |st| match outcome {
+            Ok(()) => {
+                st.state = "ok";
+                st.error = None;
+                st.last_sync = Some(partie_core::store::now_ms());
+            }
+            Err(f) => {
+                st.state = match f {
+                    Failure::Unreachable(_) => "unreachable",
+                    Failure::Unauthorized => "unauthorized",
+                    Failure::Refused(_) => "refused",
+                };
+                st.error = Some(f.to_error(&join.hub).detail);
+            }
+        });
+        wait = PULL_EVERY;
+    }
+}
+
+/// One round: the whole outbox out, then every page the hub has for this device.
+async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
+    let storage = |e: Error| Failure::Refused(format!("this device's database: {}", e.detail));
+    loop {
+        let outbox = s.club_outbox(&join.hub, PUSH_BATCH).map_err(storage)?;
+        if outbox.records.is_empty() {
+            // Nothing to send, but the log may have moved past pulled records.
+            s.club_pushed(&join.hub, &outbox, &[]).map_err(storage)?;
+            break;
+        }
+        let body = serde_json::to_vec(&json!({ "records": outbox.records }))
+            .map_err(|e| Failure::Refused(e.to_string()))?;
+        let (_, answer) = request(
+            &join.hub,
+            Method::POST,
+            "/v1/records",
+            Some(&join.token),
+            Some(body),
+        )
+        .await?;
+        let refused: Vec<Value> = answer
+            .get("refused")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let ids: Vec<String> = refused
+            .iter()
+            .filter_map(|r| r.get("id").and_then(Value::as_str).map(str::to_string))
+            .collect();
+        s.club_pushed(&join.hub, &outbox, &ids).map_err(storage)?;
+        set(status, |st| {
+            st.pushed += outbox.records.len() - ids.len();
+            for r in refused.into_iter().rev() {
+                st.refused.insert(0, r);
+            }
+            st.refused.truncate(20);
+        });
+    }
+    loop {
+        let since = s.sync_pulled(&join.hub).map_err(storage)?;
+        let path = match &since {
+            Some(c) => format!("/v1/records?since={}", query_escape(c)),
+            None => "/v1/records".to_string(),
+        };
+        let (_, page) = request(&join.hub, Method::GET, &path, Some(&join.token), None).await?;
+        let records = page
+            .get("records")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let Some(cursor) = page.get("cursor").and_then(Value::as_str) else {
+            return Err(Failure::Refused("a page without a cursor".into()));
+        };
+        if records.is_empty() {
+            return Ok(());
+        }
+        s.club_pulled(&join.hub, &records, cursor)
+            .map_err(storage)?;
+        set(status, |st| st.pulled += records.len());
+    }
+}
+
+/// A cursor as a query value: what is not unreserved is percent-encoded.
+fn query_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

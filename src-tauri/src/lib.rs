@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+mod club;
 mod files;
 mod ratings;
 mod settings;
@@ -43,6 +44,8 @@ pub struct AppState {
     startup: Startup,
     /// Set to interrupt the computer's thinking (undo, leaving the screen).
     stop: Arc<AtomicBool>,
+    /// The club night: the hub this device runs, its sync with the hub it joined.
+    club: club::Club,
 }
 
 impl AppState {
@@ -77,15 +80,30 @@ impl AppState {
                 },
             ),
         };
+        let club = club::Club::new(startup.path.clone(), store.is_some());
         AppState {
             store: Mutex::new(store),
             startup,
             stop: Arc::new(AtomicBool::new(false)),
+            club,
         }
     }
 
-    /// Runs `f` on the open store; `storage` when the database could not be opened.
+    /// Runs `f` on the open store; `storage` when the database could not be opened. What `f`
+    /// changed goes to the club hub at once when the device joined one.
     pub(crate) fn with<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let out = self.read(f);
+        if out.is_ok() {
+            self.club.poke();
+        }
+        out
+    }
+
+    /// [`AppState::with`] for what only reads (the sync status line, polled).
+    pub(crate) fn read<T>(
         &self,
         f: impl FnOnce(&mut Store) -> Result<T, Error>,
     ) -> Result<T, Error> {
@@ -420,6 +438,12 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         ratings::expected_result,
         ratings::seed_by_rating,
         ratings::tournament_rating_changes,
+        club::club_status,
+        club::host_start,
+        club::host_stop,
+        club::club_join,
+        club::club_leave,
+        club::club_sync_now,
     ])
 }
 

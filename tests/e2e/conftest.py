@@ -60,15 +60,16 @@ def screenshots_dir():
 class Partie:
     """One data folder, its tauri-driver, and the app sessions started on it."""
 
-    def __init__(self):
+    def __init__(self, env=None):
         assert APP.exists(), f"build the app first: {APP} is missing (cargo build)"
         self.data_home = tempfile.mkdtemp(prefix="partie-e2e-")
+        self.env = dict(env or {})
         self._start_driver()
         self.d = None
 
     def _start_driver(self):
         self.port = free_port()
-        env = dict(os.environ, XDG_DATA_HOME=self.data_home, LANG="en_US.UTF-8")
+        env = dict(os.environ, XDG_DATA_HOME=self.data_home, LANG="en_US.UTF-8", **self.env)
         self.driver_proc = subprocess.Popen(
             ["tauri-driver", "--port", str(self.port), "--native-port", str(free_port())],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -113,6 +114,12 @@ class Partie:
         self.size(*PHONE)
         self.wait_css("#screen > *")
         return self.d
+
+    def go_hash(self, where):
+        """Goes to a screen by its address, as the app's own links do."""
+        self.d.execute_script("location.hash = arguments[0]", where)
+        self.wait_until(f"return location.hash === {where!r}")
+        self.wait_css("#screen > *")
 
     def size(self, w, h):
         self.d.set_window_rect(x=0, y=0, width=w, height=h)
@@ -277,8 +284,18 @@ class Partie:
         time.sleep(0.2)
 
     def app_pid(self):
+        """This instance's app processes: those started with its data folder (several instances
+        run at once in the club-night test)."""
         out = subprocess.run(["pgrep", "-f", str(APP)], capture_output=True, text=True).stdout.split()
-        return [int(p) for p in out]
+        mine = []
+        for pid in map(int, out):
+            try:
+                environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            except OSError:
+                continue  # it ended meanwhile
+            if f"XDG_DATA_HOME={self.data_home}".encode() in environ:
+                mine.append(pid)
+        return mine
 
     def kill_app(self):
         """Kills the app the hard way (as a phone does), mid-whatever it was doing."""

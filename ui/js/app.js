@@ -14,6 +14,7 @@ import * as club from './screens/club.js';
 import * as tournamentNew from './screens/tournament-new.js';
 import * as tournament from './screens/tournament.js';
 import * as wall from './screens/wall.js';
+import { syncText } from './screens/club.js';
 
 const screens = {
   home, setup, match, settings, history: historyScreen, players, replay,
@@ -26,6 +27,8 @@ let undoTimer = null;
 export const app = {
   settings: { language: 'system', theme: 'system', rules: {}, last_lineup: [] },
   startup: null,
+  // Where the club night stands (the hub joined or run, sync), polled while the app is shown.
+  club: null,
 
   go(hash) {
     if (location.hash === hash) route();
@@ -154,6 +157,47 @@ function route() {
   current = screen.mount(root, args) || null;
 }
 
+// The club night's status, every 1.5 s while the app is in view: the title bar's chip says
+// where sync stands on every screen, and a screen that shows shared records (a tournament, the
+// club list, the big screen) draws again when the database moved under it: results pushed by
+// phones to this device's hub, or records pulled from the hub it joined.
+const CLUB_EVERY = 1500;
+let clubSeq = null;
+let clubKey = null;
+let clubTimer = null;
+async function pollClub() {
+  clearTimeout(clubTimer);
+  if (document.visibilityState === 'visible') {
+    try {
+      const s = await ipc.clubStatus();
+      app.club = s;
+      showSyncChip(s);
+      const key = JSON.stringify([s.joined?.hub, s.sync.state, s.waiting, s.sync.error, s.sync.refused.length,
+        Math.floor((s.sync.last_sync ?? 0) / 60000), s.host?.address]);
+      if (key !== clubKey) { clubKey = key; current?.onClub?.(s); }
+      if (clubSeq !== null && s.data_seq !== clubSeq) current?.onData?.();
+      clubSeq = s.data_seq;
+    } catch {
+      // No database: the banner says so already.
+    }
+  }
+  clubTimer = setTimeout(pollClub, CLUB_EVERY);
+}
+// A join, a leave or the hub started: the chip says so at once.
+app.clubChanged = () => pollClub();
+
+function showSyncChip(s) {
+  const chip = document.getElementById('sync-chip');
+  const text = syncText(s, true);
+  chip.hidden = !text;
+  if (!text) return;
+  const bad = s.joined && ['unreachable', 'unauthorized', 'refused'].includes(s.sync.state);
+  chip.dataset.state = s.joined ? (bad ? 'bad' : s.waiting > 0 ? 'waiting' : 'ok') : 'host';
+  if (chip.textContent !== text) chip.textContent = text;
+  const last = s.sync.last_sync ? t('sync_last_at', { time: new Date(s.sync.last_sync).toLocaleTimeString() }) : '';
+  chip.setAttribute('aria-label', [t('club_night'), syncText(s), last].filter(Boolean).join(' · '));
+}
+
 // Keep the screen awake while a match is on, where the platform offers it.
 let wakeLock = null;
 export async function keepAwake(on) {
@@ -194,8 +238,10 @@ async function start() {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') current?.refresh?.();
   });
+  document.getElementById('sync-chip').addEventListener('click', () => app.go('#/club'));
   window.addEventListener('hashchange', route);
   route();
+  pollClub();
 }
 
 start();

@@ -67,6 +67,12 @@ export const ipc = {
   expectedResult: (game, a, b) => invoke('expected_result', { game, a, b }),
   seedByRating: (game, entrants) => invoke('seed_by_rating', { game, entrants }),
   tournamentRatingChanges: (tournamentId) => invoke('tournament_rating_changes', { tournamentId }),
+  clubStatus: () => invoke('club_status'),
+  hostStart: () => invoke('host_start'),
+  hostStop: () => invoke('host_stop'),
+  clubJoin: (link, token) => invoke('club_join', { link, token }),
+  clubLeave: () => invoke('club_leave'),
+  clubSyncNow: () => invoke('club_sync_now'),
   settings: () => invoke('get_settings'),
   setSetting: (key, value) => invoke('set_setting', { key, value }),
 };

@@ -54,8 +54,9 @@ impl Failure {
                 Error::bad_setup(format!("the hub at {hub} refused this club token"))
                     .with_code("wrong_club_token")
             }
-            Failure::Refused(why) => Error::bad_record(format!("the hub at {hub}: {why}"))
-                .with_code("not_a_hub"),
+            Failure::Refused(why) => {
+                Error::bad_record(format!("the hub at {hub}: {why}")).with_code("not_a_hub")
+            }
         }
     }
 }
@@ -128,14 +129,21 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 /// Checks that a Partie hub answers at `hub` and takes `token` (blocking, at most a few
 /// seconds): its health, then one authorised request. Nothing is written anywhere.
 pub fn check_hub(hub: &str, token: &str) -> Result<Value, Failure> {
-    runtime()?.block_on(async {
-        let (_, health) = request(hub, Method::GET, "/v1/health", None, None).await?;
-        if health.get("hub").and_then(Value::as_str) != Some("partie") {
-            return Err(Failure::Refused("it is not a Partie hub".into()));
-        }
-        request(hub, Method::GET, "/v1/records?limit=1", Some(token), None).await?;
-        Ok(health)
+    // A thread of its own: the caller may be a worker of another runtime (the app's command
+    // threads are), where a second runtime may not block.
+    let (hub, token) = (hub.to_string(), token.to_string());
+    std::thread::spawn(move || {
+        runtime()?.block_on(async {
+            let (_, health) = request(&hub, Method::GET, "/v1/health", None, None).await?;
+            if health.get("hub").and_then(Value::as_str) != Some("partie") {
+                return Err(Failure::Refused("it is not a Partie hub".into()));
+            }
+            request(&hub, Method::GET, "/v1/records?limit=1", Some(&token), None).await?;
+            Ok(health)
+        })
     })
+    .join()
+    .unwrap_or_else(|_| Err(Failure::Refused("the check failed inside the app".into())))
 }
 
 /// Where a device's sync stands, for the screens to show at all times.

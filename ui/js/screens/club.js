@@ -1,13 +1,130 @@
-// Club night: the tournaments on this device, and a new one in a tap.
+// Club night: join the club's hub (a phone at a board) or host it (the organiser's desktop),
+// with where sync stands always in view; the tournaments on this device, and a new one.
 
 import { ipc } from '../ipc.js';
 import { h, scheduler } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
+import { el } from '../svg.js';
+
+// The QR code as an SVG of its dark modules, with the quiet zone of four modules around it.
+function qrCode(modules, label) {
+  const n = modules.length;
+  const dark = [];
+  modules.forEach((row, y) => row.forEach((on, x) => { if (on) dark.push(`M${x + 4} ${y + 4}h1v1h-1z`); }));
+  return el('svg', {
+    id: 'host-qr', class: 'qr', viewBox: `0 0 ${n + 8} ${n + 8}`, role: 'img', 'aria-label': label, 'shape-rendering': 'crispEdges',
+  }, el('rect', { width: n + 8, height: n + 8, fill: '#fff' }), el('path', { d: dark.join(''), fill: '#000' }));
+}
+
+// One line saying where sync stands; `short` for the title bar's chip on a phone.
+export function syncText(status, short = false) {
+  if (!status) return '';
+  if (status.joined) {
+    const s = status.sync;
+    if (s.state === 'unreachable') return t(short ? 'sync_away' : 'sync_unreachable', { n: status.waiting });
+    if (s.state === 'unauthorized') return t('sync_unauthorized');
+    if (s.state === 'refused') return t('sync_refused');
+    if (status.waiting > 0) return t('sync_waiting', { n: status.waiting });
+    if (s.last_sync) return t('sync_ok');
+    return t('sync_syncing');
+  }
+  if (status.host) return t('hub_on');
+  return '';
+}
 
 export function mount(root) {
   app.title(t('club_night'));
-  const st = { items: null };
+  const st = { items: null, busy: false, status: app.club, joining: false };
+
+  // Typed fields live across redraws.
+  const linkInput = h('input', {
+    id: 'join-link', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+    placeholder: t('join_link_placeholder'), 'aria-describedby': 'join-help',
+  });
+  const tokenInput = h('input', {
+    id: 'join-token', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+    placeholder: t('join_token_placeholder'),
+  });
+
+  const join = () => app.exclusive(st, render, async () => {
+    const link = linkInput.value.trim();
+    if (!link) { linkInput.focus(); return; }
+    const token = tokenInput.value.trim();
+    st.status = await ipc.clubJoin(link, token || null);
+    linkInput.value = '';
+    tokenInput.value = '';
+    app.announce(t('joined_hub', { hub: st.status.joined.hub }));
+    app.clubChanged();
+  });
+  const leave = () => app.exclusive(st, render, async () => {
+    st.status = await ipc.clubLeave();
+    app.announce(t('left_hub'));
+    app.clubChanged();
+  });
+  const host = () => app.exclusive(st, render, async () => {
+    await ipc.hostStart();
+    st.status = await ipc.clubStatus();
+    app.announce(t('hub_started', { address: st.status.host.address }));
+    app.clubChanged();
+  });
+  const stopHost = () => app.exclusive(st, render, async () => {
+    await ipc.hostStop();
+    st.status = await ipc.clubStatus();
+    app.announce(t('hub_stopped'));
+    app.clubChanged();
+  });
+
+  function joinPanel(s) {
+    if (s?.joined) {
+      const sync = s.sync;
+      return h('section', { class: 'panel club-panel', id: 'joined', 'aria-labelledby': 'joined-title' },
+        h('h2', { id: 'joined-title', text: t('joined_title') }),
+        h('p', { class: 'hub-address', id: 'joined-hub', text: s.joined.hub }),
+        h('p', { class: `sync-state ${sync.state}`, id: 'sync-state', role: 'status', text: syncText(s) }),
+        h('dl', { class: 'sync-figures' },
+          h('dt', { text: t('sync_last') }), h('dd', { id: 'sync-last', text: sync.last_sync ? ago(sync.last_sync) : t('sync_never') }),
+          h('dt', { text: t('sync_waiting_label') }), h('dd', { id: 'sync-waiting', text: String(s.waiting) })),
+        sync.error ? h('p', { class: 'sync-error', text: sync.error }) : null,
+        sync.refused.length ? h('div', { class: 'sync-refused', id: 'sync-refused' },
+          h('h3', { text: t('sync_refused_title') }),
+          h('ul', {}, sync.refused.map((r) => h('li', { text: `${r.id ?? '?'}: ${r.kind} — ${r.detail}` })))) : null,
+        h('p', { class: 'hint', text: t('joined_hint') }),
+        h('div', { class: 'end-row' },
+          h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().catch((e) => app.error(e)) }, t('sync_now')),
+          h('button', { class: 'btn ghost', type: 'button', id: 'leave-hub', onclick: leave }, t('leave_hub'))));
+    }
+    return h('section', { class: 'panel club-panel', id: 'join', 'aria-labelledby': 'join-title' },
+      h('h2', { id: 'join-title', text: t('join_title') }),
+      h('p', { class: 'hint', id: 'join-help', text: t('join_help') }),
+      h('form', {
+        class: 'join-form', onsubmit: (ev) => { ev.preventDefault(); join(); },
+      },
+      h('label', { class: 'field', for: 'join-link' }, h('span', { text: t('join_link_label') }), linkInput),
+      h('label', { class: 'field', for: 'join-token' }, h('span', { text: t('join_token_label') }), tokenInput),
+      h('button', { class: 'btn primary big', type: 'submit', id: 'join-hub', disabled: st.busy }, st.busy ? t('joining') : t('join_hub'))));
+  }
+
+  function hostPanel(s) {
+    const info = s?.host;
+    if (!info) {
+      return h('section', { class: 'panel club-panel', id: 'host', 'aria-labelledby': 'host-title' },
+        h('h2', { id: 'host-title', text: t('host_title') }),
+        h('p', { class: 'hint', text: t('host_help') }),
+        h('button', { class: 'btn big', type: 'button', id: 'host-start', onclick: host }, t('host_start')));
+    }
+    return h('section', { class: 'panel club-panel hosting', id: 'host', 'aria-labelledby': 'host-title' },
+      h('h2', { id: 'host-title', text: t('host_running') }),
+      h('div', { class: 'host-body' },
+        info.qr.length ? qrCode(info.qr, t('host_qr_label')) : null,
+        h('dl', { class: 'host-figures' },
+          h('dt', { text: t('host_address') }), h('dd', { id: 'host-address', class: 'mono', text: info.address }),
+          h('dt', { text: t('host_token') }), h('dd', { id: 'host-token', class: 'mono', text: info.token }),
+          h('dt', { text: t('host_link') }), h('dd', { id: 'host-link', class: 'mono small', text: info.link }),
+          h('dt', { text: t('host_page') }), h('dd', { id: 'host-page', class: 'mono small', text: info.page }))),
+      h('p', { class: 'hint', text: t('host_running_help') }),
+      h('button', { class: 'btn ghost', type: 'button', id: 'host-stop', onclick: stopHost }, t('host_stop')));
+  }
 
   const row = (item) => h('li', { class: 'match-row' }, h('button', {
     class: 'match-open', type: 'button', 'data-tournament': item.id, onclick: () => app.go(`#/tournament/${item.id}`),
@@ -18,6 +135,7 @@ export function mount(root) {
   h('span', { class: 'match-when', text: ago(item.created_at) })));
 
   const draw = () => h('section', { class: 'club' },
+    st.status ? h('div', { class: 'club-panels' }, joinPanel(st.status), st.status.joined ? null : hostPanel(st.status)) : null,
     h('button', { class: 'btn primary big', type: 'button', id: 'new-tournament', onclick: () => app.go('#/tournament-new') }, t('new_tournament')),
     h('h2', { text: t('tournaments') }),
     st.items == null ? h('p', { class: 'empty', text: t('loading') })
@@ -27,5 +145,15 @@ export function mount(root) {
   const load = () => ipc.tournaments().then((items) => { st.items = items; render(); }).catch((e) => app.error(e));
   render();
   load();
-  return { refresh: load };
+  ipc.clubStatus().then((s) => { st.status = s; render(); }).catch((e) => app.error(e));
+  return {
+    refresh: load,
+    // Records arrived (pulled, or pushed to this device's hub): the list may have grown.
+    onData: load,
+    // The status line moved: redraw unless the person is typing in the join form.
+    onClub: (s) => {
+      st.status = s;
+      if (!root.contains(document.activeElement) || document.activeElement.tagName !== 'INPUT') render();
+    },
+  };
 }

@@ -97,5 +97,5 @@ export function mount(root) {
   }
   draw();
   load();
-  return { refresh: load };
+  return { refresh: load, onData: load };
 }

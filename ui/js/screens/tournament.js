@@ -106,7 +106,7 @@ export function mount(root, [idText, tab = 'round']) {
       p.result || summary.status === 'finished' ? null : h('div', { class: 'end-row' },
         h('button', { class: 'btn primary', type: 'button', id: `start-${p.table}`, onclick: () => startTable(p.table) },
           linked ? t('open_match') : t('start_match')),
-        h('button', {
+        st.view.hub ? null : h('button', {
           class: 'btn', type: 'button', id: `enter-${p.table}`, 'aria-expanded': String(st.entering === p.table),
           onclick: () => { st.entering = st.entering === p.table ? null : p.table; st.form = {}; render(); },
         }, t('enter_result'))),
@@ -138,14 +138,14 @@ export function mount(root, [idText, tab = 'round']) {
         ],
       s.status === 'finished'
         ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { text: t('champion_is', { name: entrantName(s, s.champion) }) }))
-        : h('div', { class: 'sticky-actions' },
+        : v.hub ? null : h('div', { class: 'sticky-actions' },
           h('button', {
             class: 'btn primary big', type: 'button', id: 'pair', disabled: missing > 0,
             onclick: () => send({ pair: {} }, t('paired_round', { n: s.round + 1 })),
           }, missing > 0 ? t('results_missing', { n: missing }) : t('pair_round', { n: s.round + 1 }))),
       s.pairings.length ? h('div', { class: 'end-row' },
         h('button', { class: 'btn small', type: 'button', id: 'pdf-pairings', onclick: () => printPdf('pairings') }, t('pdf_pairings'))) : null,
-      lateOk ? lateEntry() : null,
+      lateOk && !v.hub ? lateEntry() : null,
     ];
   }
 
@@ -207,11 +207,12 @@ export function mount(root, [idText, tab = 'round']) {
     const heading = s.status === 'registering' ? t('registration')
       : t('round_of', { n: s.round, of: s.rounds });
     return h('section', { class: 'tournament', 'data-status': s.status },
+      v.hub ? h('p', { class: 'hub-run', id: 'hub-run', role: 'note', text: t('run_by_hub', { hub: v.hub }) }) : null,
       h('div', { class: 'tournament-head' },
         h('h2', { id: 'round-title', text: heading }),
         h('div', { class: 'end-row' },
           h('button', { class: 'btn small', type: 'button', id: 'big-screen', onclick: () => app.go(`#/wall/${id}`) }, t('big_screen')),
-          h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo }, '↶ ', t('undo')))),
+          v.hub ? null : h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo }, '↶ ', t('undo')))),
       h('div', { class: 'tabs', role: 'tablist' }, tabs.map((name) => h('button', {
         class: 'seg', type: 'button', role: 'tab', id: `tab-${name}`, 'aria-selected': String(st.tab === name), 'aria-pressed': String(st.tab === name),
         onclick: () => { st.tab = name; render(); },
@@ -220,7 +221,7 @@ export function mount(root, [idText, tab = 'round']) {
         st.tab === 'round' ? roundTab(v)
           : st.tab === 'standings' ? [
             standingsTable(s, {
-              withdraw: s.status === 'finished' ? null : withdrawButton,
+              withdraw: s.status === 'finished' || v.hub ? null : withdrawButton,
               extra: st.changes?.some((c) => c != null) ? {
                 key: 'rating_change', label: 'col_rating_change',
                 value: (r) => { const c = st.changes[r.entrant]; return c == null ? '' : `${c >= 0 ? '+' : ''}${Math.round(c)}`; },
@@ -236,6 +237,8 @@ export function mount(root, [idText, tab = 'round']) {
   const render = scheduler(root, draw);
   render();
   load();
-  return { refresh: load };
+  // Results pushed by phones to this device's hub, or the hub's tournament pulled: drawn as
+  // they arrive, unless a result is being typed here.
+  return { refresh: load, onData: () => { if (st.entering == null && !st.busy) load(); } };
 }
 

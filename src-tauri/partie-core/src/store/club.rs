@@ -84,10 +84,10 @@ pub fn read_join(link_or_address: &str, token: Option<&str>) -> Result<(String, 
         && token.chars().count() <= MAX_TOKEN_CHARS
         && token.chars().all(|c| c.is_ascii_graphic());
     if !token_ok {
-        return Err(
-            Error::bad_setup("the club token is missing or not a token (letters and digits)")
-                .with_code("bad_club_token"),
-        );
+        return Err(Error::bad_setup(
+            "the club token is missing or not a token (letters and digits)",
+        )
+        .with_code("bad_club_token"));
     }
     Ok((hub_address(&address)?, token))
 }

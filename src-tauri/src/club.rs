@@ -1,0 +1,163 @@
+//! Club-night commands: host a hub on this device's database (the desktop), or join one and
+//! keep in sync with it (a phone). The hub and the sync thread are partie-hub's; these are the
+//! thin calls and the state they live in.
+
+use crate::AppState;
+use partie_core::store::{read_join, ClubJoin};
+use partie_core::Error;
+use partie_hub::client::{check_hub, SyncStatus, Syncer};
+use partie_hub::host::{Host, HostInfo};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use tauri::State;
+
+/// Where the app's hub listens unless `PARTIE_HUB_LISTEN` says otherwise: every interface, the
+/// port of the spec.
+const DEFAULT_LISTEN: &str = "0.0.0.0:7878";
+
+/// A device's club night: the hub it runs, if any, and its sync thread.
+pub struct Club {
+    db: PathBuf,
+    host: Mutex<Option<(Host, HostInfo)>>,
+    /// Where the last hub listened: a hub started again keeps its address, so phones that
+    /// joined it find it again.
+    last_listen: Mutex<Option<String>>,
+    syncer: Option<Syncer>,
+}
+
+impl Club {
+    /// The club night of the database at `db`; `syncing` starts the sync thread (not when the
+    /// database could not be opened).
+    pub fn new(db: PathBuf, syncing: bool) -> Club {
+        let syncer = syncing.then(|| Syncer::start(db.clone()));
+        Club {
+            db,
+            host: Mutex::new(None),
+            last_listen: Mutex::new(None),
+            syncer,
+        }
+    }
+
+    /// Something may have changed: the sync thread pushes it now if the device joined a hub.
+    pub fn poke(&self) {
+        if let Some(s) = &self.syncer {
+            s.poke();
+        }
+    }
+
+    fn token_file(&self) -> PathBuf {
+        self.db.parent().unwrap_or(Path::new(".")).join("hub-token")
+    }
+}
+
+/// What the club-night screens show at all times.
+#[derive(Debug, Serialize)]
+pub struct ClubStatus {
+    /// The hub this device joined.
+    pub joined: Option<ClubJoin>,
+    /// This device's matches not yet taken by that hub.
+    pub waiting: usize,
+    /// The place of the database's change log: a screen draws again when it moves (results
+    /// pushed by phones to this device's hub, records pulled).
+    pub data_seq: i64,
+    /// The sync thread's state.
+    pub sync: SyncStatus,
+    /// The hub this device runs.
+    pub host: Option<HostInfo>,
+}
+
+/// Where sync and the hub stand.
+#[tauri::command(async)]
+pub fn club_status(state: State<'_, AppState>) -> Result<ClubStatus, Error> {
+    status(&state)
+}
+
+fn status(state: &AppState) -> Result<ClubStatus, Error> {
+    let (joined, waiting, data_seq) = state.read(|s| {
+        let joined = s.joined_club()?;
+        let waiting = match &joined {
+            Some(j) => s.club_waiting(&j.hub)?,
+            None => 0,
+        };
+        Ok((joined, waiting, s.change_seq()?))
+    })?;
+    let club = &state.club;
+    Ok(ClubStatus {
+        joined,
+        waiting,
+        data_seq,
+        sync: club.syncer.as_ref().map(Syncer::status).unwrap_or_default(),
+        host: lock(&club.host).as_ref().map(|(_, info)| info.clone()),
+    })
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Starts this device's hub on its database (or gives the running one).
+#[tauri::command(async)]
+pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
+    state.read(|_| Ok(()))?;
+    let club = &state.club;
+    let mut host = lock(&club.host);
+    if let Some((_, info)) = host.as_ref() {
+        return Ok(info.clone());
+    }
+    let asked = std::env::var("PARTIE_HUB_LISTEN").unwrap_or_else(|_| DEFAULT_LISTEN.into());
+    let again = lock(&club.last_listen).clone();
+    let token_file = club.token_file();
+    let started = match again {
+        Some(addr) => Host::start(&club.db, &addr, &token_file),
+        None => Host::start(&club.db, &asked, &token_file).or_else(|e| {
+            // The usual port is taken (another program): any free one, shown on the screen.
+            match asked.rsplit_once(':') {
+                Some((ip, _)) if e.code == Some("hub_port_taken") => {
+                    Host::start(&club.db, &format!("{ip}:0"), &token_file)
+                }
+                _ => Err(e),
+            }
+        }),
+    }?;
+    *lock(&club.last_listen) = Some(started.addr().to_string());
+    let info = started.info();
+    *host = Some((started, info.clone()));
+    Ok(info)
+}
+
+/// Stops this device's hub; phones keep their outbox until it is back.
+#[tauri::command(async)]
+pub fn host_stop(state: State<'_, AppState>) {
+    let running = lock(&state.club.host).take();
+    if let Some((host, _)) = running {
+        host.stop();
+    }
+}
+
+/// Joins a club hub: the join link of its QR code, or its address and token typed. The hub is
+/// asked first (it answers, and takes the token); then the device keeps it and starts syncing.
+#[tauri::command(async)]
+pub fn club_join(
+    state: State<'_, AppState>,
+    link: String,
+    token: Option<String>,
+) -> Result<ClubStatus, Error> {
+    let (hub, token) = read_join(&link, token.as_deref())?;
+    check_hub(&hub, &token).map_err(|f| f.to_error(&hub))?;
+    state.with(|s| s.join_club(&hub, &token))?;
+    status(&state)
+}
+
+/// Leaves the club hub: this device stops syncing; what it pulled stays.
+#[tauri::command(async)]
+pub fn club_leave(state: State<'_, AppState>) -> Result<ClubStatus, Error> {
+    state.with(|s| s.leave_club())?;
+    status(&state)
+}
+
+/// Syncs now (the status line's "sync now").
+#[tauri::command(async)]
+pub fn club_sync_now(state: State<'_, AppState>) {
+    state.club.poke();
+}

@@ -537,3 +537,82 @@ fn boulomania_dice_choices_and_the_computer_through_the_commands() {
     assert_eq!(v["actions"], 3, "the computer rolled and played its ball");
     assert_eq!(v["summary"]["in_hand"][1], 7);
 }
+
+#[test]
+fn the_club_night_through_the_commands() {
+    std::env::set_var("PARTIE_HUB_LISTEN", "127.0.0.1:0");
+    let host = harness();
+    let phone = harness();
+    let idle = phone.call("club_status", json!({})).unwrap();
+    assert_eq!(idle["joined"], Value::Null);
+    assert_eq!(idle["host"], Value::Null);
+    assert_eq!(idle["sync"]["state"], "idle");
+
+    // Refusals are typed, and join nothing.
+    let bad = phone
+        .call("club_join", json!({"link": "not an address", "token": "x"}))
+        .unwrap_err();
+    assert_eq!(
+        (bad["kind"].as_str(), bad["code"].as_str()),
+        (Some("bad_setup"), Some("bad_hub_address"))
+    );
+    let bad = phone
+        .call(
+            "club_join",
+            json!({"link": "127.0.0.1:7878", "token": null}),
+        )
+        .unwrap_err();
+    assert_eq!(bad["code"], "bad_club_token");
+    let bad = phone.call("club_join", json!({"link": 42})).unwrap_err();
+    assert!(bad.is_object() || bad.is_string(), "{bad}");
+
+    let info = host.call("host_start", json!({})).unwrap();
+    let address = info["address"].as_str().unwrap().to_string();
+    assert!(address.starts_with("http://127.0.0.1:"));
+    // Started twice: the same hub.
+    assert_eq!(
+        host.call("host_start", json!({})).unwrap()["token"],
+        info["token"]
+    );
+    let wrong = phone
+        .call("club_join", json!({"link": address, "token": "wrong"}))
+        .unwrap_err();
+    assert_eq!(wrong["code"], "wrong_club_token");
+    assert_eq!(
+        phone.call("club_status", json!({})).unwrap()["joined"],
+        Value::Null
+    );
+
+    let joined = phone
+        .call("club_join", json!({"link": info["link"], "token": null}))
+        .unwrap();
+    assert_eq!(joined["joined"]["hub"], address.as_str());
+    assert!(
+        joined["joined"].get("token").is_none(),
+        "the token is not sent back to the page"
+    );
+    assert_eq!(
+        host.call("club_status", json!({})).unwrap()["host"]["address"],
+        address.as_str()
+    );
+
+    host.call("host_stop", json!({})).unwrap();
+    assert_eq!(
+        host.call("club_status", json!({})).unwrap()["host"],
+        Value::Null
+    );
+    let gone = phone
+        .call("club_join", json!({"link": info["link"], "token": null}))
+        .unwrap_err();
+    assert_eq!(
+        (gone["kind"].as_str(), gone["code"].as_str()),
+        (Some("not_found"), Some("hub_unreachable"))
+    );
+    // Still joined to it: a refused join changes nothing.
+    assert_eq!(
+        phone.call("club_status", json!({})).unwrap()["joined"]["hub"],
+        address.as_str()
+    );
+    let left = phone.call("club_leave", json!({})).unwrap();
+    assert_eq!(left["joined"], Value::Null);
+}

@@ -1,0 +1,224 @@
+//! A device joined to a club hub, in the store (`docs/hub.md`, "In the app"): the join link
+//! and address read as people give them, the joined hub kept across a restart, an outbox that
+//! leaves out what the hub already holds, the waiting count, and a pulled tournament that only
+//! its hub may change.
+
+use partie_core::store::{hub_address, read_join, Source, Store};
+use partie_core::ErrorKind;
+use serde_json::{json, Value};
+
+const HUB: &str = "http://127.0.0.1:7878";
+
+fn two_sides() -> Vec<Vec<String>> {
+    vec![vec!["A".into()], vec!["B".into()]]
+}
+
+#[test]
+fn a_hub_address_is_read_as_people_type_it_and_refused_when_it_is_not_one() {
+    for typed in [
+        "127.0.0.1:7878",
+        " http://127.0.0.1:7878/ ",
+        "http://127.0.0.1:7878",
+    ] {
+        assert_eq!(hub_address(typed).unwrap(), HUB, "{typed:?}");
+    }
+    assert_eq!(
+        hub_address("club-pc.local:80").unwrap(),
+        "http://club-pc.local:80"
+    );
+    for bad in [
+        "",
+        "127.0.0.1",
+        "127.0.0.1:0",
+        "127.0.0.1:99999",
+        "http://a b:1",
+        ":7878",
+        "127.0.0.1:7878/../x",
+    ] {
+        let e = hub_address(bad).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadSetup, "{bad:?}");
+        assert_eq!(e.code, Some("bad_hub_address"), "{bad:?}");
+    }
+}
+
+#[test]
+fn a_join_link_carries_the_hub_and_the_token_and_a_typed_address_needs_the_token() {
+    let (hub, token) = read_join(&format!("partie://join?hub={HUB}&token=abc123"), None).unwrap();
+    assert_eq!((hub.as_str(), token.as_str()), (HUB, "abc123"));
+    let (hub, token) = read_join("127.0.0.1:7878", Some(" abc123 ")).unwrap();
+    assert_eq!((hub.as_str(), token.as_str()), (HUB, "abc123"));
+    assert_eq!(
+        read_join("127.0.0.1:7878", None).unwrap_err().code,
+        Some("bad_club_token")
+    );
+    assert_eq!(
+        read_join("127.0.0.1:7878", Some("two words"))
+            .unwrap_err()
+            .code,
+        Some("bad_club_token")
+    );
+    assert_eq!(
+        read_join("partie://join?hub=127.0.0.1:7878", None)
+            .unwrap_err()
+            .code,
+        Some("bad_join_link")
+    );
+    let long = "x".repeat(201);
+    assert!(read_join("127.0.0.1:7878", Some(&long)).is_err());
+}
+
+#[test]
+fn the_joined_hub_is_kept_across_a_restart_until_the_device_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("phone.db");
+    {
+        let (mut store, _) = Store::open(&path).unwrap();
+        assert!(store.joined_club().unwrap().is_none());
+        store.join_club("127.0.0.1:7878", "tok").unwrap();
+    }
+    let (mut store, _) = Store::open(&path).unwrap();
+    let joined = store.joined_club().unwrap().unwrap();
+    assert_eq!((joined.hub.as_str(), joined.token.as_str()), (HUB, "tok"));
+    // Joining another hub replaces it: one hub at a time.
+    store.join_club("10.0.0.2:7878", "other").unwrap();
+    assert_eq!(
+        store.joined_club().unwrap().unwrap().hub,
+        "http://10.0.0.2:7878"
+    );
+    store.leave_club().unwrap();
+    assert!(store.joined_club().unwrap().is_none());
+    // A bad address changes nothing.
+    assert!(store.join_club("nowhere", "tok").is_err());
+    assert!(store.joined_club().unwrap().is_none());
+}
+
+#[test]
+fn the_outbox_holds_what_the_hub_lacks_and_waiting_counts_it() {
+    let mut phone = Store::open_in_memory().unwrap();
+    phone.join_club(HUB, "tok").unwrap();
+    let m = phone
+        .new_match("molkky", &Default::default(), &two_sides())
+        .unwrap();
+    phone.play(m.id, &json!({"pins": [5]})).unwrap();
+    assert_eq!(phone.club_waiting(HUB).unwrap(), 1);
+    let outbox = phone.club_outbox(HUB, 200).unwrap();
+    assert_eq!(outbox.records.len(), 1);
+    assert_eq!(outbox.records[0]["revision"], 1);
+
+    // The hub took it: nothing waits.
+    let mut hub = Store::open_in_memory().unwrap();
+    let report = hub.merge_records(&outbox.records, Source::Device).unwrap();
+    assert_eq!(report.accepted, 1);
+    phone.club_pushed(HUB, &outbox, &[]).unwrap();
+    assert_eq!(phone.club_waiting(HUB).unwrap(), 0);
+    assert!(phone.club_outbox(HUB, 200).unwrap().records.is_empty());
+
+    // An undo after the push waits again, as a newer revision.
+    phone.undo(m.id).unwrap();
+    assert_eq!(phone.club_waiting(HUB).unwrap(), 1);
+    let outbox = phone.club_outbox(HUB, 200).unwrap();
+    assert_eq!(outbox.records[0]["revision"], 2);
+    assert_eq!(
+        hub.merge_records(&outbox.records, Source::Device)
+            .unwrap()
+            .updated,
+        1
+    );
+
+    // A push whose answer never came (the app killed): the same outbox goes again, `already`.
+    let report = hub.merge_records(&outbox.records, Source::Device).unwrap();
+    assert_eq!(report.already, 1);
+    phone.club_pushed(HUB, &outbox, &[]).unwrap();
+
+    // What is pulled from the hub is not pushed back: the hub holds it at that revision.
+    let mut other = Store::open_in_memory().unwrap();
+    let theirs = other
+        .new_match("molkky", &Default::default(), &two_sides())
+        .unwrap();
+    other.play(theirs.id, &json!({"pins": [7]})).unwrap();
+    let record = other.export_match(theirs.id).unwrap();
+    hub.merge_records(std::slice::from_ref(&record), Source::Device)
+        .unwrap();
+    let page = hub.records_since(None, 500).unwrap();
+    phone.club_pulled(HUB, &page.records, &page.cursor).unwrap();
+    assert_eq!(
+        phone.sync_pulled(HUB).unwrap().as_deref(),
+        Some(page.cursor.as_str())
+    );
+    assert_eq!(phone.club_waiting(HUB).unwrap(), 0);
+    assert!(phone.club_outbox(HUB, 200).unwrap().records.is_empty());
+}
+
+#[test]
+fn a_refused_record_leaves_the_outbox_and_the_others_are_held() {
+    let mut phone = Store::open_in_memory().unwrap();
+    let a = phone
+        .new_match("molkky", &Default::default(), &two_sides())
+        .unwrap();
+    let b = phone
+        .new_match("molkky", &Default::default(), &two_sides())
+        .unwrap();
+    phone.play(a.id, &json!({"pins": [1]})).unwrap();
+    phone.play(b.id, &json!({"pins": [2]})).unwrap();
+    let outbox = phone.club_outbox(HUB, 200).unwrap();
+    assert_eq!(outbox.records.len(), 2);
+    phone.club_pushed(HUB, &outbox, &[a.uid.clone()]).unwrap();
+    assert_eq!(phone.club_waiting(HUB).unwrap(), 0);
+    // The refused one goes again when it changes; the one taken does not.
+    phone.play(a.id, &json!({"pins": [3]})).unwrap();
+    let again = phone.club_outbox(HUB, 200).unwrap();
+    let ids: Vec<&str> = again
+        .records
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [a.uid.as_str()]);
+}
+
+#[test]
+fn a_pulled_tournament_is_run_by_its_hub_and_its_tables_start_here() {
+    let mut hub = Store::open_in_memory().unwrap();
+    let t = hub
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]}))
+        .unwrap();
+    hub.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let page = hub.records_since(None, 500).unwrap();
+
+    let mut phone = Store::open_in_memory().unwrap();
+    phone.club_pulled(HUB, &page.records, &page.cursor).unwrap();
+    let here = phone.tournament_by_uid(&t.uid).unwrap().unwrap();
+    let view = phone.tournament(here).unwrap();
+    assert_eq!(view.hub.as_deref(), Some(HUB));
+    assert_eq!(view.summary["round"], 1);
+
+    // Pairing, results typed here and undo are the organiser's, at the hub.
+    let before = phone.export_tournament(here).unwrap();
+    for refused in [
+        phone.tournament_event(here, &json!({"pair": {}})),
+        phone.tournament_event(
+            here,
+            &json!({"result": {"round": 1, "table": 0, "winner": 0, "scores": [1, 0]}}),
+        ),
+        phone.undo_tournament(here),
+    ] {
+        let e = refused.unwrap_err();
+        assert_eq!(e.kind, ErrorKind::IllegalAction);
+        assert_eq!(e.code, Some("run_by_hub"));
+    }
+    assert_eq!(phone.export_tournament(here).unwrap(), before);
+
+    // A table's match starts from the pulled pairing, linked to the hub's tournament.
+    let m = phone.start_table(here, 0).unwrap();
+    let outbox = phone.club_outbox(HUB, 200).unwrap();
+    let pushed: &Value = outbox
+        .records
+        .iter()
+        .find(|r| r["id"] == m.uid.as_str())
+        .expect("the table's match waits to be pushed");
+    assert_eq!(pushed["tournament"]["id"], t.uid.as_str());
+    assert_eq!(pushed["tournament"]["table"], 0);
+    assert_eq!(outbox.records.len(), 1, "the tournament is not pushed back");
+    // The organiser's own tournament is not run by a hub.
+    assert_eq!(hub.tournament(t.id).unwrap().hub, None);
+}

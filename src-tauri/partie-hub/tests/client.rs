@@ -1,0 +1,198 @@
+//! The app's side of a club night, against a real hub on loopback: the hub the desktop hosts
+//! (`host::Host`), the join check, and a phone's sync thread (`client::Syncer`) pushing as it
+//! plays, pulling the others' records, waiting while the hub is away and catching up when it is
+//! back on the same address. Waits are bounded; nothing leaves 127.0.0.1.
+
+use partie_core::store::{Source, Store};
+use partie_hub::client::{check_hub, Failure, Syncer};
+use partie_hub::host::{qr_modules, Host};
+use serde_json::json;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Waits up to 15 s for `what` to hold.
+fn eventually(what: &str, mut holds: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(15) {
+        if holds() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("never happened: {what}");
+}
+
+/// The records the hub's database holds, by id, with their revision.
+fn hub_revision(db: &Path, id: &str) -> Option<i64> {
+    let (store, _) = Store::open(db).unwrap();
+    store
+        .records_since(None, 5000)
+        .unwrap()
+        .records
+        .into_iter()
+        .find(|r| r["id"] == id)
+        .map(|r| r["revision"].as_i64().unwrap_or(0))
+}
+
+#[test]
+fn a_hub_hosted_in_the_app_answers_checks_and_refuses_a_wrong_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Host::start(
+        &dir.path().join("desk.db"),
+        "127.0.0.1:0",
+        &dir.path().join("hub-token"),
+    )
+    .unwrap();
+    let info = host.info();
+    assert_eq!(info.address, format!("http://{}", host.addr()));
+    assert_eq!(
+        info.link,
+        format!("partie://join?hub={}&token={}", info.address, info.token)
+    );
+    assert_eq!(info.page, format!("{}/?token={}", info.address, info.token));
+    // The token file holds the token shown.
+    let saved = std::fs::read_to_string(dir.path().join("hub-token")).unwrap();
+    assert_eq!(saved.trim(), info.token);
+    // The QR code: a square of a QR version's size with the three finder patterns.
+    let qr = &info.qr;
+    let n = qr.len();
+    assert!(n >= 21 && (n - 17) % 4 == 0 && qr.iter().all(|row| row.len() == n));
+    for (x, y) in [(0, 0), (n - 7, 0), (0, n - 7)] {
+        assert!(qr[y][x] && qr[y + 6][x + 6] && !qr[y + 1][x + 1] && qr[y + 3][x + 3]);
+    }
+    assert_ne!(qr_modules("another text"), info.qr);
+
+    let health = check_hub(&info.address, &info.token).unwrap();
+    assert_eq!(health["hub"], "partie");
+    assert_eq!(
+        check_hub(&info.address, "wrong"),
+        Err(Failure::Unauthorized)
+    );
+    let port_taken = Host::start(
+        &dir.path().join("desk.db"),
+        &host.addr().to_string(),
+        &dir.path().join("hub-token"),
+    );
+    assert_eq!(port_taken.err().unwrap().code, Some("hub_port_taken"));
+    let address = info.address.clone();
+    host.stop();
+    assert!(matches!(
+        check_hub(&address, &info.token),
+        Err(Failure::Unreachable(_))
+    ));
+}
+
+#[test]
+fn a_phone_pushes_as_it_plays_waits_while_the_hub_is_away_and_pulls_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk_db = dir.path().join("desk.db");
+    let token_file = dir.path().join("hub-token");
+    let host = Host::start(&desk_db, "127.0.0.1:0", &token_file).unwrap();
+    let info = host.info();
+    let listen = host.addr().to_string();
+
+    // The phone joins and plays; each play goes out when the sync thread is poked.
+    let phone_db = dir.path().join("phone.db");
+    let (mut phone, _) = Store::open(&phone_db).unwrap();
+    phone.join_club(&info.address, &info.token).unwrap();
+    let syncer = Syncer::start(phone_db.clone());
+    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    let m = phone
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    phone.play(m.id, &json!({"pins": [12]})).unwrap();
+    syncer.poke();
+    eventually("the hub holds the phone's match", || {
+        hub_revision(&desk_db, &m.uid) == Some(1)
+    });
+    eventually("the phone says it is synced", || {
+        let s = syncer.status();
+        s.state == "ok" && s.last_sync.is_some() && s.hub.as_deref() == Some(&info.address)
+    });
+    assert_eq!(phone.club_waiting(&info.address).unwrap(), 0);
+
+    // The hub goes away: play goes on, the phone counts what waits and says the hub is away.
+    host.stop();
+    phone.play(m.id, &json!({"pins": [12]})).unwrap();
+    phone.undo(m.id).unwrap();
+    phone.play(m.id, &json!({"pins": [11]})).unwrap();
+    syncer.poke();
+    eventually("the phone says the hub is unreachable", || {
+        syncer.status().state == "unreachable"
+    });
+    assert_eq!(phone.club_waiting(&info.address).unwrap(), 1);
+    assert!(syncer
+        .status()
+        .error
+        .unwrap()
+        .contains("no club hub answered"));
+
+    // Meanwhile another device's match reached the hub's database.
+    let mut other = Store::open_in_memory().unwrap();
+    let theirs = other
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    other.play(theirs.id, &json!({"pins": [3]})).unwrap();
+    let (mut desk, _) = Store::open(&desk_db).unwrap();
+    desk.merge_records(&[other.export_match(theirs.id).unwrap()], Source::Device)
+        .unwrap();
+
+    // The phone's sync thread is restarted (the app was killed), and the hub is back on the
+    // same address: the outbox goes out by itself, the other device's match comes in.
+    drop(syncer);
+    let host = Host::start(&desk_db, &listen, &token_file).unwrap();
+    let syncer = Syncer::start(phone_db.clone());
+    eventually("the phone's latest revision reaches the hub", || {
+        hub_revision(&desk_db, &m.uid) == Some(4)
+    });
+    eventually("the other device's match is pulled", || {
+        phone
+            .records_since(None, 100)
+            .unwrap()
+            .records
+            .iter()
+            .any(|r| r["id"] == theirs.uid.as_str())
+    });
+    eventually("synced again, nothing waiting", || {
+        syncer.status().state == "ok" && phone.club_waiting(&info.address).unwrap() == 0
+    });
+    // What was pulled is not pushed back.
+    let status = syncer.status();
+    assert_eq!(status.pushed, 1, "{status:?}");
+    assert!(status.pulled >= 1);
+    drop(syncer);
+    host.stop();
+}
+
+#[test]
+fn a_phone_that_left_the_hub_sends_nothing_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let desk_db = dir.path().join("desk.db");
+    let host = Host::start(&desk_db, "127.0.0.1:0", &dir.path().join("t")).unwrap();
+    let info = host.info();
+    let phone_db = dir.path().join("phone.db");
+    let (mut phone, _) = Store::open(&phone_db).unwrap();
+    phone.join_club(&info.address, &info.token).unwrap();
+    let syncer = Syncer::start(phone_db.clone());
+    let sides = vec![vec!["A".to_string()], vec!["B".to_string()]];
+    let first = phone
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    syncer.poke();
+    eventually("the first match is at the hub", || {
+        hub_revision(&desk_db, &first.uid).is_some()
+    });
+    phone.leave_club().unwrap();
+    syncer.poke();
+    eventually("the phone says it is not joined", || {
+        syncer.status().state == "idle"
+    });
+    let second = phone
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    syncer.poke();
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(hub_revision(&desk_db, &second.uid), None);
+    drop(syncer);
+    host.stop();
+}

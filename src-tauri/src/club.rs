@@ -161,3 +161,15 @@ pub fn club_leave(state: State<'_, AppState>) -> Result<ClubStatus, Error> {
 pub fn club_sync_now(state: State<'_, AppState>) {
     state.club.poke();
 }
+
+/// Reads the QR code in a camera frame (the phone's "scan"): the frame comes as bytes,
+/// `[width u16 LE][height u16 LE][grey bytes]`; its text, or nothing when no code is in view.
+#[tauri::command(async)]
+pub fn scan_qr(request: tauri::ipc::Request<'_>) -> Result<Option<String>, Error> {
+    match request.body() {
+        tauri::ipc::InvokeBody::Raw(bytes) => partie_hub::qr::read_frame(bytes),
+        tauri::ipc::InvokeBody::Json(_) => {
+            Err(Error::bad_action("a camera frame is sent as bytes"))
+        }
+    }
+}

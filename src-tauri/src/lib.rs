@@ -444,6 +444,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         club::club_join,
         club::club_leave,
         club::club_sync_now,
+        club::scan_qr,
     ])
 }
 

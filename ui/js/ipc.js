@@ -73,6 +73,8 @@ export const ipc = {
   clubJoin: (link, token) => invoke('club_join', { link, token }),
   clubLeave: () => invoke('club_leave'),
   clubSyncNow: () => invoke('club_sync_now'),
+  // A camera frame goes as raw bytes (a Uint8Array), not as JSON.
+  scanQr: (frame) => invoke('scan_qr', frame),
   settings: () => invoke('get_settings'),
   setSetting: (key, value) => invoke('set_setting', { key, value }),
 };

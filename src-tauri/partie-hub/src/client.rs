@@ -1,4 +1,4 @@
-//! A device's side of a club night (`docs/hub.md`, "What the app needs"): checking a hub before
+//! A device's side of a club night (`docs/hub.md`, "In the app"): checking a hub before
 //! joining it, and the sync thread that pushes the device's outbox and pulls the others' records.
 //!
 //! The sync thread has its own connection to the app's database; the store decides what to send

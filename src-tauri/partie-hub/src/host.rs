@@ -2,6 +2,7 @@
 //! database on a thread of its own, stopped when asked or when the app ends, and the join link
 //! phones read from its QR code.
 
+use crate::qr::qr_modules;
 use crate::{load_or_create_token, serve_until, Hub};
 use partie_core::Error;
 use serde::Serialize;
@@ -143,19 +144,4 @@ pub fn reachable_ip(bound: IpAddr) -> IpAddr {
 /// The join link of a hub: what its QR code holds and what a phone may paste.
 pub fn join_link(address: &str, token: &str) -> String {
     format!("partie://join?hub={address}&token={token}")
-}
-
-/// The QR code of `text` (error correction M), its modules row by row.
-pub fn qr_modules(text: &str) -> Vec<Vec<bool>> {
-    use qrcodegen::{QrCode, QrCodeEcc};
-    match QrCode::encode_text(text, QrCodeEcc::Medium) {
-        Ok(qr) => {
-            let n = qr.size();
-            (0..n)
-                .map(|y| (0..n).map(|x| qr.get_module(x, y)).collect())
-                .collect()
-        }
-        // Only a text far longer than a join link fails; the screen shows the link itself.
-        Err(_) => Vec::new(),
-    }
 }

@@ -10,6 +10,7 @@
 
 pub mod client;
 pub mod host;
+pub mod qr;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;

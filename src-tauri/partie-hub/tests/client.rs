@@ -5,7 +5,8 @@
 
 use partie_core::store::{Source, Store};
 use partie_hub::client::{check_hub, Failure, Syncer};
-use partie_hub::host::{qr_modules, Host};
+use partie_hub::host::Host;
+use partie_hub::qr::qr_modules;
 use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -6,6 +6,7 @@ import { h, scheduler } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
 import { el } from '../svg.js';
+import { canScan, startScan } from '../scan.js';
 
 // The QR code as an SVG of its dark modules, with the quiet zone of four modules around it.
 function qrCode(modules, label) {
@@ -46,6 +47,27 @@ export function mount(root) {
     id: 'join-token', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
     placeholder: t('join_token_placeholder'),
   });
+
+  // The camera's view while scanning, made once.
+  const video = h('video', { id: 'scan-video', class: 'scan-video', playsinline: true, muted: true, 'aria-label': t('scan_view') });
+  let stopScan = null;
+  const scan = () => {
+    st.scanning = true;
+    render();
+    stopScan = startScan(video, (link) => {
+      st.scanning = false;
+      stopScan = null;
+      linkInput.value = link;
+      tokenInput.value = '';
+      join();
+    }, (e) => {
+      st.scanning = false;
+      stopScan = null;
+      app.error({ kind: 'not_found', code: 'no_camera', detail: String(e?.message ?? e) });
+      render();
+    });
+  };
+  const cancelScan = () => { stopScan?.(); stopScan = null; st.scanning = false; render(); };
 
   const join = () => app.exclusive(st, render, async () => {
     const link = linkInput.value.trim();
@@ -94,8 +116,16 @@ export function mount(root) {
           h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().catch((e) => app.error(e)) }, t('sync_now')),
           h('button', { class: 'btn ghost', type: 'button', id: 'leave-hub', onclick: leave }, t('leave_hub'))));
     }
+    if (st.scanning) {
+      return h('section', { class: 'panel club-panel scanning', id: 'join', 'aria-labelledby': 'join-title' },
+        h('h2', { id: 'join-title', text: t('scan_title') }),
+        video,
+        h('p', { class: 'hint', role: 'status', text: t('scan_help') }),
+        h('button', { class: 'btn big', type: 'button', id: 'scan-cancel', onclick: cancelScan }, t('cancel')));
+    }
     return h('section', { class: 'panel club-panel', id: 'join', 'aria-labelledby': 'join-title' },
       h('h2', { id: 'join-title', text: t('join_title') }),
+      canScan() ? h('button', { class: 'btn primary big', type: 'button', id: 'scan-qr', onclick: scan }, t('scan_qr')) : null,
       h('p', { class: 'hint', id: 'join-help', text: t('join_help') }),
       h('form', {
         class: 'join-form', onsubmit: (ev) => { ev.preventDefault(); join(); },
@@ -148,6 +178,7 @@ export function mount(root) {
   ipc.clubStatus().then((s) => { st.status = s; render(); }).catch((e) => app.error(e));
   return {
     refresh: load,
+    unmount: () => stopScan?.(),
     // Records arrived (pulled, or pushed to this device's hub): the list may have grown.
     onData: load,
     // The status line moved: redraw unless the person is typing in the join form.

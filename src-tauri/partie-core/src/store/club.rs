@@ -1,4 +1,4 @@
-//! A device joined to a club hub (`docs/hub.md`, "What the app needs"): the hub it joined and
+//! A device joined to a club hub (`docs/hub.md`, "In the app"): the hub it joined and
 //! its token, what it has to push, what the hub already holds, and the tournaments the hub runs.
 //!
 //! The network is not here: the app's sync thread asks this module what to send and tells it

@@ -31,12 +31,30 @@ impl Club {
     /// database could not be opened).
     pub fn new(db: PathBuf, syncing: bool) -> Club {
         let syncer = syncing.then(|| Syncer::start(db.clone()));
-        Club {
+        let club = Club {
             db,
             host: Mutex::new(None),
             last_listen: Mutex::new(None),
             syncer,
+        };
+        // The app ended (or was killed) with its hub on: the club night goes on, on the same
+        // address, without anyone having to find the button again.
+        if syncing {
+            if let Ok(listen) = std::fs::read_to_string(club.hub_on_file()) {
+                let listen = listen.trim().to_string();
+                if let Ok(host) = Host::start(&club.db, &listen, &club.token_file()) {
+                    *lock(&club.last_listen) = Some(host.addr().to_string());
+                    let info = host.info();
+                    *lock(&club.host) = Some((host, info));
+                }
+            }
         }
+        club
+    }
+
+    /// Holds where the hub listens while it is on: its presence at start-up starts it again.
+    fn hub_on_file(&self) -> PathBuf {
+        self.db.parent().unwrap_or(Path::new(".")).join("hub-on")
     }
 
     /// Something may have changed: the sync thread pushes it now if the device joined a hub.
@@ -121,6 +139,8 @@ pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
         }),
     }?;
     *lock(&club.last_listen) = Some(started.addr().to_string());
+    // Best effort: without it, a restarted app only waits for the button.
+    let _ = std::fs::write(club.hub_on_file(), started.addr().to_string());
     let info = started.info();
     *host = Some((started, info.clone()));
     Ok(info)
@@ -130,6 +150,7 @@ pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
 #[tauri::command(async)]
 pub fn host_stop(state: State<'_, AppState>) {
     let running = lock(&state.club.host).take();
+    let _ = std::fs::remove_file(state.club.hub_on_file());
     if let Some((host, _)) = running {
         host.stop();
     }

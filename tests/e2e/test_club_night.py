@@ -274,5 +274,23 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
         standings = views[desk]["summary"]["standings"]
         assert [r["name"] for r in standings[:2]] == ["Anna", "Cyril"]
         assert ipc(desk, "clubStatus")["host"]["address"] == address
+
+        # The organiser's app is killed mid-night: started again, its hub is back on the same
+        # address by itself, and the phones find it.
+        desk.kill_app()
+        for phone in (anna_phone, cyril_phone):
+            phone.wait_text("#sync-chip", "Offline", timeout=15)
+        desk.start()
+        desk.size(*DESKTOP)
+        desk.wait_text("#sync-chip", "Hub on", timeout=15)
+        assert ipc(desk, "clubStatus")["host"]["address"] == address
+        for phone in (anna_phone, cyril_phone):
+            phone.wait_text("#sync-chip", "Synced", timeout=15)
+        browser.refresh()
+        for _ in range(100):
+            if "Round 2" in browser.execute_script("return document.body.innerText"):
+                break
+            time.sleep(0.1)
+        assert "Round 2" in browser.execute_script("return document.body.innerText")
     finally:
         browser.quit()

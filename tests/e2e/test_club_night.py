@@ -236,7 +236,7 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
         play_table(cyril_phone, 1)
         cyril_phone.wait_text("#sync-chip", "Offline · 1 waiting", timeout=15)
         cyril_phone.go_hash("#/club")
-        cyril_phone.wait_text("#sync-state", "Hub unreachable · 1 waiting")
+        cyril_phone.wait_text("#sync-state", "Hub unreachable · 1 waiting", timeout=15)
         assert cyril_phone.text("#sync-waiting") == "1"
         cyril_phone.shot("74-club-phone-hub-away")
 

@@ -149,9 +149,13 @@ pub fn check_hub(hub: &str, token: &str) -> Result<Value, Failure> {
 /// Where a device's sync stands, for the screens to show at all times.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct SyncStatus {
-    /// `idle` (not joined), `syncing`, `ok` (the last round went through) or `unreachable`,
-    /// `unauthorized`, `refused` (the last round failed, with `error`).
+    /// `idle` (not joined), `syncing` (joined, no round ended yet), `ok` (the last round went
+    /// through) or `unreachable`, `unauthorized`, `refused` (the last round failed, with
+    /// `error`). It changes when a round ends, so a hub away reads as away while the next try
+    /// is under way.
     pub state: &'static str,
+    /// Whether a round is under way.
+    pub busy: bool,
     /// The hub's address while joined.
     pub hub: Option<String>,
     /// When a round last went through (ms since the epoch).
@@ -268,13 +272,17 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
         };
         set(&status, |st| {
             if st.hub.as_deref() != Some(join.hub.as_str()) {
-                *st = SyncStatus::default();
-                st.hub = Some(join.hub.clone());
+                *st = SyncStatus {
+                    state: "syncing",
+                    hub: Some(join.hub.clone()),
+                    ..SyncStatus::default()
+                };
             }
-            st.state = "syncing";
+            st.busy = true;
             st.last_try = Some(partie_core::store::now_ms());
         });
         let outcome = rt.block_on(round(s, &join, &status));
+        set(&status, |st| st.busy = false);
         set(&status, |st| match outcome {
             Ok(()) => {
                 st.state = "ok";

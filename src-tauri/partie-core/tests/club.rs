@@ -162,7 +162,9 @@ fn a_refused_record_leaves_the_outbox_and_the_others_are_held() {
     phone.play(b.id, &json!({"pins": [2]})).unwrap();
     let outbox = phone.club_outbox(HUB, 200).unwrap();
     assert_eq!(outbox.records.len(), 2);
-    phone.club_pushed(HUB, &outbox, &[a.uid.clone()]).unwrap();
+    phone
+        .club_pushed(HUB, &outbox, std::slice::from_ref(&a.uid))
+        .unwrap();
     assert_eq!(phone.club_waiting(HUB).unwrap(), 0);
     // The refused one goes again when it changes; the one taken does not.
     phone.play(a.id, &json!({"pins": [3]})).unwrap();

@@ -2,7 +2,8 @@
 //! archive) and their statistics.
 
 use super::{
-    clean_name, match_list_row, write_figures, MatchListItem, Player, Store, LIST_COLUMNS,
+    clean_name, match_list_row, player_row, write_figures, MatchListItem, Player, Store,
+    LIST_COLUMNS,
 };
 use crate::error::Error;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
@@ -157,13 +158,7 @@ impl Store {
              WHERE name LIKE ?1 ESCAPE '\\' AND (?2 OR archived = 0)
              ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
         )?;
-        let rows = stmt.query_map(params![pattern, include_archived], |r| {
-            Ok(Player {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                last_played_at: r.get(2)?,
-            })
-        })?;
+        let rows = stmt.query_map(params![pattern, include_archived], player_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -172,13 +167,7 @@ impl Store {
             .query_row(
                 "SELECT id, name, last_played_at FROM player WHERE id = ?1",
                 [id],
-                |r| {
-                    Ok(Player {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                        last_played_at: r.get(2)?,
-                    })
-                },
+                player_row,
             )
             .optional()?
             .ok_or_else(|| Error::not_found(format!("no player {id}")).with_code("no_player"))

@@ -1,0 +1,561 @@
+//! A match's life: started (against the computer or not), replayed, played action by action
+//! with each action committed before it is shown, undone, started again, deleted; and what a
+//! commit writes beside the action (status, cached summary, player figures).
+
+use super::{new_uid, now_ms, seat_players, sides_of, Live, Store};
+use crate::error::Error;
+use crate::game::MatchState;
+use crate::record::{Record, FORMAT};
+use crate::stats::PlayerFigures;
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A match as the screens see it: its setup and its derived summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchView {
+    /// Database id.
+    pub id: i64,
+    /// Stable id across export and import.
+    pub uid: String,
+    /// The game's record name.
+    pub game: String,
+    /// The options as given at setup.
+    pub rules: Map<String, Value>,
+    /// The sides' players' names.
+    pub sides: Vec<Vec<String>>,
+    /// The summary derived by replay.
+    pub summary: Value,
+    /// How many actions were played (what Undo can take back).
+    pub actions: usize,
+    /// Start, in ms since the epoch.
+    pub started_at: i64,
+    /// End, once over.
+    pub finished_at: Option<i64>,
+    /// Where it was played.
+    pub place: Option<String>,
+    /// Remarks on it.
+    pub notes: Option<String>,
+    /// The sides the computer plays, with its level.
+    pub computer: Computer,
+    /// The tournament table it is played for, if any.
+    pub tournament: Option<TableLink>,
+}
+
+/// The tournament table a match is played for.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableLink {
+    /// The tournament's id.
+    pub tournament: i64,
+    /// The round.
+    pub round: i64,
+    /// The table.
+    pub table: i64,
+}
+
+/// The sides the computer plays, each with its level (1-5).
+pub type Computer = std::collections::BTreeMap<usize, u8>;
+
+/// The computer's turn in a match: what it needs to think away from the database.
+#[derive(Debug, Clone)]
+pub struct ComputerTurn {
+    /// The state to think about.
+    pub state: MatchState,
+    /// The number of actions played; the answer is played only if this has not changed.
+    pub at: usize,
+    /// The level of the side to act, when the computer plays it.
+    pub level: Option<u8>,
+}
+
+impl Store {
+    /// Starts a match: validates the setup, then records it with its players (new names
+    /// become players).
+    pub fn new_match(
+        &mut self,
+        game: &str,
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+    ) -> Result<MatchView, Error> {
+        self.new_match_against(game, rules, sides, &Computer::new())
+    }
+
+    /// Starts a match in which the computer plays the sides of `computer` (Morris only; at
+    /// least one side stays human).
+    pub fn new_match_against(
+        &mut self,
+        game: &str,
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        computer: &Computer,
+    ) -> Result<MatchView, Error> {
+        check_computer(game, sides.len(), computer)?;
+        let sides: Vec<Vec<String>> = sides
+            .iter()
+            .map(|s| s.iter().map(|n| n.trim().to_string()).collect())
+            .collect();
+        let state = MatchState::setup(game, rules, &sides)?;
+        let now = now_ms();
+        let uid = new_uid();
+        let summary = state.summary();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary, computer)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', ?6, ?7)",
+            params![
+                uid,
+                game,
+                FORMAT,
+                Value::Object(rules.clone()).to_string(),
+                now,
+                summary.to_string(),
+                computer_json(computer),
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        seat_players(&tx, id, &sides, now)?;
+        tx.commit()?;
+        self.live = Some(Live {
+            id,
+            state,
+            actions: 0,
+            head: None,
+        });
+        self.view(id)
+    }
+
+    /// The record of a match: its setup and every action.
+    pub fn record(&self, id: i64) -> Result<Record, Error> {
+        let (game, format, rules): (String, u32, String) = self
+            .conn
+            .query_row(
+                "SELECT game, format, rules FROM match WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no match {id}")).with_code("no_match"))?;
+        let rules = match serde_json::from_str(&rules) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err(Error::storage(format!("match {id} has unreadable rules"))),
+        };
+        let sides = self.sides(id)?;
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT body FROM action WHERE match_id = ?1 ORDER BY seq")?;
+        let actions = stmt
+            .query_map([id], |r| r.get::<_, String>(0))?
+            .map(|b| {
+                let b = b?;
+                serde_json::from_str(&b).map_err(|e| {
+                    Error::storage(format!("match {id} has an unreadable action: {e}"))
+                })
+            })
+            .collect::<Result<Vec<Value>, Error>>()?;
+        Ok(Record {
+            format,
+            game,
+            rules,
+            sides,
+            actions,
+        })
+    }
+
+    pub(crate) fn sides(&self, id: i64) -> Result<Vec<Vec<String>>, Error> {
+        sides_of(&self.conn, id)
+    }
+
+    /// Makes `live` hold match `id`, replaying it from the database when needed.
+    fn load(&mut self, id: i64) -> Result<&mut Live, Error> {
+        if self.live.as_ref().is_none_or(|l| l.id != id) {
+            let record = self.record(id)?;
+            let state = record
+                .replay()
+                .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
+            self.live = Some(Live {
+                id,
+                state,
+                actions: record.actions.len(),
+                head: None,
+            });
+        }
+        Ok(self.live.as_mut().expect("just loaded"))
+    }
+
+    /// The match as the screens see it.
+    pub fn view(&mut self, id: i64) -> Result<MatchView, Error> {
+        let (summary, actions) = {
+            let live = self.load(id)?;
+            (live.state.summary(), live.actions)
+        };
+        self.view_with(id, summary, actions)
+    }
+
+    /// The view with a summary already derived; its fixed parts come from the live match once
+    /// read.
+    fn view_with(&mut self, id: i64, summary: Value, actions: usize) -> Result<MatchView, Error> {
+        if let Some(head) = self
+            .live
+            .as_ref()
+            .filter(|l| l.id == id)
+            .and_then(|l| l.head.as_ref())
+        {
+            return Ok(MatchView {
+                summary,
+                actions,
+                ..head.clone()
+            });
+        }
+        let (uid, game, rules, started_at, finished_at): (
+            String,
+            String,
+            String,
+            i64,
+            Option<i64>,
+        ) = self.conn.query_row(
+            "SELECT uid, game, rules, started_at, finished_at FROM match WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )?;
+        let computer = self.computer(id)?;
+        let rules = match serde_json::from_str(&rules) {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        let (place, notes) = self.notes(id)?;
+        let tournament = self
+            .conn
+            .query_row(
+                "SELECT tournament_id, round, tab FROM tournament_match WHERE match_id = ?1",
+                [id],
+                |r| {
+                    Ok(TableLink {
+                        tournament: r.get(0)?,
+                        round: r.get(1)?,
+                        table: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?;
+        let view = MatchView {
+            id,
+            uid,
+            game,
+            rules,
+            sides: self.sides(id)?,
+            summary,
+            actions,
+            started_at,
+            finished_at,
+            place,
+            notes,
+            computer,
+            tournament,
+        };
+        if let Some(live) = self.live.as_mut().filter(|l| l.id == id) {
+            live.head = Some(MatchView {
+                summary: Value::Null,
+                ..view.clone()
+            });
+        }
+        Ok(view)
+    }
+
+    /// The sides the computer plays in a match.
+    pub fn computer(&self, id: i64) -> Result<Computer, Error> {
+        let text: Option<String> = self
+            .conn
+            .query_row("SELECT computer FROM match WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .flatten();
+        Ok(text
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default())
+    }
+
+    /// What the computer (or a hint) needs to think about the side to act, away from the
+    /// database: `illegal_action` when the match is over.
+    pub fn computer_turn(&mut self, id: i64) -> Result<ComputerTurn, Error> {
+        let computer = self.computer(id)?;
+        let live = self.load(id)?;
+        if live.state.is_over() {
+            return Err(Error::illegal("the game is over").with_code("game_over"));
+        }
+        let turn = live.state.summary()["turn"].as_u64().map(|t| t as usize);
+        Ok(ComputerTurn {
+            state: live.state.clone(),
+            at: live.actions,
+            level: turn.and_then(|t| computer.get(&t).copied()),
+        })
+    }
+
+    /// The seed of the dice at this point of a match: its id and action count, mixed with
+    /// `$PARTIE_DICE_SEED` when set (fixed dice for tests), else with the match's stable id.
+    pub fn dice_seed(&mut self, id: i64) -> Result<u64, Error> {
+        let at = self.load(id)?.actions as u64;
+        let base = match std::env::var("PARTIE_DICE_SEED")
+            .ok()
+            .and_then(|s| s.parse::<u64>().ok())
+        {
+            Some(seed) => seed ^ (id as u64).wrapping_mul(0x9e37_79b9),
+            None => {
+                let uid: String =
+                    self.conn
+                        .query_row("SELECT uid FROM match WHERE id = ?1", [id], |r| r.get(0))?;
+                uid.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+                })
+            }
+        };
+        Ok(base ^ at.wrapping_mul(0xbf58_476d_1ce4_e5b9))
+    }
+
+    /// Plays an action only if the match still has `at` actions: the computer's answer to a
+    /// position the user has since changed (undo, another move) is dropped, not played.
+    pub fn play_at(&mut self, id: i64, at: usize, action: &Value) -> Result<MatchView, Error> {
+        if self.load(id)?.actions != at {
+            return Err(
+                Error::illegal("the game changed while the computer was thinking")
+                    .with_code("stale"),
+            );
+        }
+        self.play(id, action)
+    }
+
+    /// The summary after the first `n` actions of a match (a step of its replay), with the
+    /// action that led there.
+    pub fn summary_at(&self, id: i64, n: usize) -> Result<Value, Error> {
+        let mut record = self.record(id)?;
+        if n > record.actions.len() {
+            return Err(Error::not_found(format!(
+                "match {id} has {} actions, not {n}",
+                record.actions.len()
+            ))
+            .with_code("no_step"));
+        }
+        record.actions.truncate(n);
+        let state = record
+            .replay()
+            .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
+        Ok(serde_json::json!({
+            "step": n,
+            "action": record.actions.last(),
+            "summary": state.summary(),
+        }))
+    }
+
+    /// Plays one action: checked by the rules, committed, then shown. On any error nothing is
+    /// written and the match is as it was.
+    pub fn play(&mut self, id: i64, action: &Value) -> Result<MatchView, Error> {
+        let live = self.load(id)?;
+        let before = live.state.clone();
+        let state = match before.play(action) {
+            Ok(s) => s,
+            Err(refused) => return Err(refused.error),
+        };
+        let seq = live.actions as i64;
+        let summary = state.summary();
+        let figures = if state.is_over() {
+            let mut record = self.record(id)?;
+            record.actions.push(action.clone());
+            crate::stats::figures(&record, &self.computer(id)?)?
+        } else {
+            Vec::new()
+        };
+        let committed = commit_action(&mut self.conn, id, seq, action, &state, &summary, &figures);
+        match committed {
+            Ok(finished_at) => {
+                let live = self.live.as_mut().expect("loaded");
+                live.state = state;
+                live.actions += 1;
+                if let Some(head) = live.head.as_mut() {
+                    head.finished_at = finished_at;
+                }
+                let actions = live.actions;
+                self.view_with(id, summary, actions)
+            }
+            Err(e) => {
+                // The database is the truth: forget the cache so the next call replays it.
+                self.live = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// What an action would lead to, without committing it (the scorepad's preview).
+    pub fn preview(&mut self, id: i64, action: &Value) -> Result<Value, Error> {
+        let live = self.load(id)?;
+        live.state
+            .clone()
+            .play(action)
+            .map(|s| s.summary())
+            .map_err(|r| r.error)
+    }
+
+    /// Takes back the last action of a match (across the end of a leg or of the game too).
+    pub fn undo(&mut self, id: i64) -> Result<MatchView, Error> {
+        let mut record = self.record(id)?;
+        if record.actions.pop().is_none() {
+            return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
+        }
+        let state = record
+            .replay()
+            .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
+        let summary = state.summary();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "DELETE FROM action WHERE match_id = ?1 AND seq = ?2",
+            params![id, record.actions.len() as i64],
+        )?;
+        update_match(&tx, id, &summary)?;
+        write_figures(&tx, id, &[])?;
+        Store::take_back_table_result(&tx, id)?;
+        let result = tx.commit();
+        self.live = None;
+        result?;
+        self.live = Some(Live {
+            id,
+            state,
+            actions: record.actions.len(),
+            head: None,
+        });
+        self.view(id)
+    }
+
+    /// A new match with the same game, rules and sides.
+    pub fn rematch(&mut self, id: i64) -> Result<MatchView, Error> {
+        let record = self.record(id)?;
+        let computer = self.computer(id)?;
+        self.new_match_against(&record.game, &record.rules, &record.sides, &computer)
+    }
+
+    /// Deletes a match and its actions.
+    pub fn delete_match(&mut self, id: i64) -> Result<(), Error> {
+        let n = self.conn.execute("DELETE FROM match WHERE id = ?1", [id])?;
+        if n == 0 {
+            return Err(Error::not_found(format!("no match {id}")).with_code("no_match"));
+        }
+        if self.live.as_ref().is_some_and(|l| l.id == id) {
+            self.live = None;
+        }
+        Ok(())
+    }
+}
+
+/// A summary as JSON text without its throw-by-throw sheet (lists need the scores; replay gives
+/// the sheet back), written without copying the summary.
+struct WithoutSheet<'a>(&'a Value);
+
+impl Serialize for WithoutSheet<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self.0 {
+            Value::Object(m) => {
+                let mut out = s.serialize_map(None)?;
+                for (k, v) in m.iter().filter(|(k, _)| *k != "sheet") {
+                    out.serialize_entry(k, v)?;
+                }
+                out.end()
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
+/// Writes a match's status and cached summary; returns the end it recorded, if over.
+pub(crate) fn update_match(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    summary: &Value,
+) -> Result<Option<i64>, Error> {
+    let status = summary
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("playing");
+    let winner = summary.get("winner").and_then(Value::as_i64);
+    let now = now_ms();
+    let finished = (status != "playing").then_some(now);
+    let cached = serde_json::to_string(&WithoutSheet(summary)).expect("a summary serialises");
+    tx.prepare_cached(
+        "UPDATE match SET status = ?2, winner = ?3, updated_at = ?4, finished_at = ?5, summary = ?6 WHERE id = ?1",
+    )?
+    .execute(params![id, status, winner, now, finished, cached])?;
+    Ok(finished)
+}
+
+fn commit_action(
+    conn: &mut Connection,
+    id: i64,
+    seq: i64,
+    action: &Value,
+    state: &MatchState,
+    summary: &Value,
+    figures: &[PlayerFigures],
+) -> Result<Option<i64>, Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.prepare_cached("INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![id, seq, action.to_string(), now_ms()])?;
+    let finished = update_match(&tx, id, summary)?;
+    if state.is_over() {
+        // A match being played has no figures yet (an action is refused once it is over), so
+        // only the action that ends it writes them.
+        write_figures(&tx, id, figures)?;
+        // A tournament table's match: its result enters the tournament in the same commit.
+        Store::enter_table_result(&tx, id, state)?;
+    }
+    tx.commit()?;
+    Ok(finished)
+}
+
+/// Replaces a match's player figures (none while it is being played).
+pub(crate) fn write_figures(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    figures: &[PlayerFigures],
+) -> Result<(), Error> {
+    tx.execute("DELETE FROM player_stats WHERE match_id = ?1", [id])?;
+    for f in figures {
+        tx.execute(
+            "INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats)
+             SELECT mp.match_id, mp.side, mp.seat, mp.player_id, m.game, ?4, COALESCE(m.finished_at, m.updated_at), ?5
+             FROM match_player mp JOIN match m ON m.id = mp.match_id
+             WHERE mp.match_id = ?1 AND mp.side = ?2 AND mp.seat = ?3",
+            params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string()],
+        )?;
+    }
+    Ok(())
+}
+
+/// Checks the computer's seats: a game it can play, sides that exist, levels 1-5, and at least
+/// one side left to people.
+pub(crate) fn check_computer(game: &str, sides: usize, computer: &Computer) -> Result<(), Error> {
+    if computer.is_empty() {
+        return Ok(());
+    }
+    let bad = |d: String| Err(Error::bad_setup(d).with_code("bad_computer"));
+    let top = match game {
+        "morris" => 5,
+        "boulomania" => 2,
+        _ => return bad(format!("the computer does not play {game}")),
+    };
+    if let Some((side, level)) = computer
+        .iter()
+        .find(|(&s, &l)| s >= sides || !(1..=top).contains(&l))
+    {
+        return bad(format!("no computer side {side} at level {level}"));
+    }
+    if computer.len() >= sides {
+        return bad("at least one side is played by people".into());
+    }
+    Ok(())
+}
+
+/// The computer's seats as stored (none: `NULL`).
+pub(crate) fn computer_json(computer: &Computer) -> Option<String> {
+    (!computer.is_empty()).then(|| serde_json::to_string(computer).expect("JSON"))
+}

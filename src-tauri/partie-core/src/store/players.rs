@@ -1,0 +1,124 @@
+//! Players: the known names, a name made clean, a player found or created, and the sides seated
+//! in a match.
+
+use super::{now_ms, Store};
+use crate::error::Error;
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use serde::Serialize;
+
+/// A known player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Player {
+    /// Database id.
+    pub id: i64,
+    /// The name as typed.
+    pub name: String,
+    /// When the player last played, in ms since the epoch.
+    pub last_played_at: Option<i64>,
+}
+
+/// A player's row read as `id, name, last_played_at`: the one mapping of it.
+pub(crate) fn player_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Player> {
+    Ok(Player {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        last_played_at: r.get(2)?,
+    })
+}
+
+impl Store {
+    /// Known players, most recently played (or added) first; archived players are left out.
+    pub fn players(&self) -> Result<Vec<Player>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, name, last_played_at FROM player WHERE archived = 0
+             ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
+        )?;
+        let rows = stmt.query_map([], player_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Adds a player, or returns the known one of that name (case aside).
+    pub fn add_player(&mut self, name: &str) -> Result<Player, Error> {
+        let name = clean_name(name)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = find_or_create_player(&tx, &name)?;
+        let player = tx.query_row(
+            "SELECT id, name, last_played_at FROM player WHERE id = ?1",
+            [id],
+            player_row,
+        )?;
+        tx.commit()?;
+        Ok(player)
+    }
+}
+
+pub(crate) fn clean_name(name: &str) -> Result<String, Error> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Error::bad_setup("a player needs a name").with_code("empty_name"));
+    }
+    if name.chars().count() > 60 {
+        return Err(Error::bad_setup("a name is at most 60 characters").with_code("long_name"));
+    }
+    Ok(name.to_string())
+}
+
+pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {
+    let found: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM player WHERE name = ?1 COLLATE NOCASE AND archived = 0 ORDER BY id LIMIT 1",
+            [name],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(id) = found {
+        return Ok(id);
+    }
+    tx.execute(
+        "INSERT INTO player (name, created_at) VALUES (?1, ?2)",
+        params![name, now_ms()],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// A match's sides, each its players' names in seat order.
+pub(crate) fn sides_of(conn: &Connection, id: i64) -> Result<Vec<Vec<String>>, Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT side, name FROM match_player WHERE match_id = ?1 ORDER BY side, seat",
+    )?;
+    let mut sides: Vec<Vec<String>> = Vec::new();
+    for row in stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+        let (side, name) = row?;
+        while sides.len() <= side as usize {
+            sides.push(Vec::new());
+        }
+        sides[side as usize].push(name);
+    }
+    Ok(sides)
+}
+
+/// Seats the sides' players in a match (new names become players) and marks them as having
+/// played at `at` (never moving a later date back: imports may be older).
+pub(crate) fn seat_players(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    sides: &[Vec<String>],
+    at: i64,
+) -> Result<(), Error> {
+    for (side, players) in sides.iter().enumerate() {
+        for (seat, name) in players.iter().enumerate() {
+            let pid = find_or_create_player(tx, name.trim())?;
+            tx.execute(
+                "INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, side as i64, seat as i64, pid, name],
+            )?;
+            tx.execute(
+                "UPDATE player SET last_played_at = max(COALESCE(last_played_at, 0), ?2) WHERE id = ?1",
+                params![pid, at],
+            )?;
+        }
+    }
+    Ok(())
+}

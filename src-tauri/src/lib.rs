@@ -248,6 +248,16 @@ fn play(state: State<'_, AppState>, match_id: i64, action: Value) -> Result<Matc
     state.with(|s| s.play(match_id, &action))
 }
 
+/// Takes back actions until a person is to act (against the computer, its replies too), in
+/// one commit: `{view, taken}`, `taken` being the people's actions taken back, newest first.
+#[tauri::command(async)]
+fn undo_to_person(state: State<'_, AppState>, match_id: i64) -> Result<Value, Error> {
+    state.with(|s| {
+        let (view, taken) = s.undo_to_person(match_id)?;
+        Ok(serde_json::json!({"view": view, "taken": taken}))
+    })
+}
+
 #[tauri::command(async)]
 fn preview(state: State<'_, AppState>, match_id: i64, action: Value) -> Result<Value, Error> {
     state.with(|s| s.preview(match_id, &action))
@@ -398,6 +408,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         play,
         preview,
         undo,
+        undo_to_person,
         rematch,
         delete_match,
         game_info,

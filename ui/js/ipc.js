@@ -29,6 +29,7 @@ export const ipc = {
   play: (matchId, action) => invoke('play', { matchId, action }),
   preview: (matchId, action) => invoke('preview', { matchId, action }),
   undo: (matchId) => invoke('undo', { matchId }),
+  undoToPerson: (matchId) => invoke('undo_to_person', { matchId }),
   rematch: (matchId) => invoke('rematch', { matchId }),
   deleteMatch: (matchId) => invoke('delete_match', { matchId }),
   gameInfo: (game) => invoke('game_info', { game }),

@@ -101,6 +101,10 @@ pub trait Game: Sized + Clone {
     /// Whether the game is over (won or drawn).
     fn is_over(&self) -> bool;
 
+    /// The side to act (Crokinole: the side that shoots first in the round); `None` once over.
+    /// The summary's `turn` is this, and what the computer and undo go by.
+    fn turn(&self) -> Option<usize>;
+
     /// How the finished match ended, as a tournament's standings take it; `None` while it is
     /// played.
     fn result(&self) -> Option<MatchResult>;
@@ -203,6 +207,11 @@ impl MatchState {
     /// Whether the match is over.
     pub fn is_over(&self) -> bool {
         dispatch!(self, g => g.is_over())
+    }
+
+    /// The side to act; `None` once over.
+    pub fn turn(&self) -> Option<usize> {
+        dispatch!(self, g => Game::turn(g.as_ref()))
     }
 
     /// How the finished match ended; `None` while it is played.

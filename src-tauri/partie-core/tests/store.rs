@@ -332,3 +332,41 @@ fn the_computer_seats_are_kept_and_a_stale_answer_is_not_played() {
         .unwrap_err();
     assert_eq!(e.code, Some("bad_computer"));
 }
+
+#[test]
+fn undo_to_a_person_takes_back_the_computers_replies_in_one_commit() {
+    let mut store = Store::open_in_memory().unwrap();
+    let sides = vec![vec!["Me".to_string()], vec!["Computer".to_string()]];
+    let computer: partie_core::store::Computer = [(1usize, 3u8)].into_iter().collect();
+    let m = store
+        .new_match_against("morris", &Default::default(), &sides, &computer)
+        .unwrap();
+    // The person places, the computer answers (its moves are played as the app plays them).
+    for token in ["d6", "f4", "a1", "g7"] {
+        store.play(m.id, &json!(token)).unwrap();
+    }
+    let (view, taken) = store.undo_to_person(m.id).unwrap();
+    assert_eq!(view.actions, 2);
+    assert_eq!(
+        taken,
+        vec![json!("a1")],
+        "the person's move, to redo; not the computer's"
+    );
+    assert_eq!(view.summary["turn"], 0);
+    let (view, taken) = store.undo_to_person(m.id).unwrap();
+    assert_eq!((view.actions, taken), (0, vec![json!("d6")]));
+    let e = store.undo_to_person(m.id).unwrap_err();
+    assert_eq!(e.code, Some("nothing_to_undo"));
+    // What is stored is what is shown: the same match, read again.
+    assert_eq!(store.record(m.id).unwrap().actions.len(), 0);
+
+    // Two people: one action at a time, as undo.
+    let two = vec![vec!["A".to_string()], vec!["B".to_string()]];
+    let m = store
+        .new_match("morris", &Default::default(), &two)
+        .unwrap();
+    store.play(m.id, &json!("d6")).unwrap();
+    store.play(m.id, &json!("f4")).unwrap();
+    let (view, taken) = store.undo_to_person(m.id).unwrap();
+    assert_eq!((view.actions, taken), (1, vec![json!("f4")]));
+}

@@ -316,8 +316,8 @@ export function mount(root, [id], initial) {
   function undo() {
     return app.exclusive(st, render, async () => {
       if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
-      let view = await ipc.undo(matchId);
-      while (view.actions > 0 && isComputer(view.summary.turn)) view = await ipc.undo(matchId);
+      // Back to a person's turn, the computer's throws with it, in one commit.
+      const { view } = await ipc.undoToPerson(matchId);
       st.view = view;
       st.plan = null; st.dice = null; st.entry = null; st.options = null; st.line = '';
       app.announce(t('undone'));

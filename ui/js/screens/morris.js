@@ -81,15 +81,9 @@ export function mount(root, [id], initial) {
   function undo() {
     return app.exclusive(st, render, async () => {
       if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
-      const taken = [];
-      let view = st.view;
-      // Against the computer, take back its reply too: back to a position where a person acts.
-      do {
-        const last = view.summary.last;
-        view = await ipc.undo(matchId);
-        // Only people's tokens are redone; the computer thinks again for its own.
-        if (last && !isComputer(last.side)) taken.push(last.token);
-      } while (view.actions > 0 && isComputer(view.summary.turn));
+      // Against the computer, its reply goes too: back to a position where a person acts, in one
+      // commit. Only people's tokens come back to be redone; the computer thinks again.
+      const { view, taken } = await ipc.undoToPerson(matchId);
       // Newest first, so that the oldest is on top of the stack and is redone first.
       st.redo.push(...taken);
       st.view = view;

@@ -655,6 +655,10 @@ impl Game for Boulomania {
         self.winner.is_some()
     }
 
+    fn turn(&self) -> Option<usize> {
+        (!self.is_over()).then_some(self.turn as usize)
+    }
+
     fn result(&self) -> Option<crate::game::MatchResult> {
         self.winner.map(|w| crate::game::MatchResult {
             winner: Some(w.into()),

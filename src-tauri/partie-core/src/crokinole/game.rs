@@ -281,6 +281,10 @@ impl Game for Crokinole {
         self.end.is_some()
     }
 
+    fn turn(&self) -> Option<usize> {
+        (!self.is_over()).then(|| self.starter())
+    }
+
     fn result(&self) -> Option<crate::game::MatchResult> {
         let winner = match self.end? {
             End::Won(w) => Some(w),

@@ -270,6 +270,10 @@ impl Game for Molkky {
         self.winner.is_some()
     }
 
+    fn turn(&self) -> Option<usize> {
+        Molkky::turn(self)
+    }
+
     fn result(&self) -> Option<crate::game::MatchResult> {
         self.winner.map(|w| crate::game::MatchResult {
             winner: Some(w),

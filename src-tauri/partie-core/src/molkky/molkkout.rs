@@ -229,4 +229,8 @@ impl Game for Molkkout {
     fn is_over(&self) -> bool {
         self.winner.is_some()
     }
+
+    fn turn(&self) -> Option<usize> {
+        Molkkout::turn(self)
+    }
 }

@@ -289,6 +289,10 @@ impl Game for Morris {
         self.end.is_some()
     }
 
+    fn turn(&self) -> Option<usize> {
+        (!self.is_over()).then(|| self.pos.turn() as usize)
+    }
+
     fn result(&self) -> Option<crate::game::MatchResult> {
         let winner = match self.end? {
             Outcome::Won(w, _) => Some(w as usize),

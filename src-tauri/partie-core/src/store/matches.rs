@@ -284,7 +284,7 @@ impl Store {
         if live.state.is_over() {
             return Err(Error::illegal("the game is over").with_code("game_over"));
         }
-        let turn = live.state.summary()["turn"].as_u64().map(|t| t as usize);
+        let turn = live.state.turn();
         Ok(ComputerTurn {
             state: live.state.clone(),
             at: live.actions,
@@ -425,6 +425,58 @@ impl Store {
             head: None,
         });
         self.view(id)
+    }
+
+    /// Takes back actions until a person is to act: the last action, and before it every
+    /// action of a side the computer plays, in one commit. Gives the match as it is then and the
+    /// people's actions taken back, newest first (what a redo plays again; the computer thinks
+    /// again for its own).
+    pub fn undo_to_person(&mut self, id: i64) -> Result<(MatchView, Vec<Value>), Error> {
+        let mut record = self.record(id)?;
+        if record.actions.is_empty() {
+            return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
+        }
+        let computer = self.computer(id)?;
+        let replay_error = |e: Error| Error::storage(format!("match {id} no longer replays: {e}"));
+        // The side that played each action: the side to act before it.
+        let mut state =
+            MatchState::setup(&record.game, &record.rules, &record.sides).map_err(replay_error)?;
+        let mut players = Vec::with_capacity(record.actions.len());
+        for action in &record.actions {
+            players.push(state.turn());
+            state = state.play(action).map_err(|r| replay_error(r.error))?;
+        }
+        let mut taken = Vec::new();
+        while let Some(action) = record.actions.pop() {
+            let side = players[record.actions.len()];
+            let by_computer = side.is_some_and(|s| computer.contains_key(&s));
+            if !by_computer {
+                taken.push(action);
+                break;
+            }
+        }
+        let state = record.replay().map_err(replay_error)?;
+        let summary = state.summary();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
+            params![id, record.actions.len() as i64],
+        )?;
+        update_match(&tx, id, &summary)?;
+        write_figures(&tx, id, &[])?;
+        Store::take_back_table_result(&tx, id)?;
+        let result = tx.commit();
+        self.live = None;
+        result?;
+        self.live = Some(Live {
+            id,
+            state,
+            actions: record.actions.len(),
+            head: None,
+        });
+        Ok((self.view(id)?, taken))
     }
 
     /// A new match with the same game, rules and sides.

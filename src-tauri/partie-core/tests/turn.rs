@@ -1,0 +1,47 @@
+//! The side to act, typed (`Game::turn`), agrees with the summary's `turn` at every step of
+//! every match scenario (the project's and the shared examples): the computer and undo go by
+//! the typed one, the screens by the summary.
+
+use partie_core::game::MatchState;
+use partie_core::record::{rules_from_json, sides_from_json};
+use partie_core::scenario::{collect, Scenario};
+use std::path::Path;
+
+#[test]
+fn the_typed_turn_is_the_summarys_at_every_step() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut paths = vec![root.join("tests/scenarios")];
+    let shared = root.join("../shared/scenarios");
+    if shared.is_dir() {
+        paths.push(shared);
+    }
+    let mut steps = 0;
+    for file in collect(&paths) {
+        if file.components().any(|c| c.as_os_str() == "tournaments") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let Ok(scenario) = Scenario::from_json(&text) else {
+            continue;
+        };
+        let Ok(mut state) = rules_from_json(scenario.rules.as_ref()).and_then(|rules| {
+            let sides = sides_from_json(scenario.sides.as_ref())?;
+            MatchState::setup(&scenario.game, &rules, &sides)
+        }) else {
+            continue;
+        };
+        for action in &scenario.actions {
+            let summary = state.summary();
+            let said = summary["turn"].as_u64().map(|t| t as usize);
+            assert_eq!(state.turn(), said, "{} after {steps} steps", file.display());
+            steps += 1;
+            state = match state.clone().play(action) {
+                Ok(next) => next,
+                Err(_) => break,
+            };
+        }
+        let said = state.summary()["turn"].as_u64().map(|t| t as usize);
+        assert_eq!(state.turn(), said, "{} at its end", file.display());
+    }
+    assert!(steps > 1000, "only {steps} steps checked");
+}

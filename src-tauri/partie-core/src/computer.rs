@@ -87,6 +87,9 @@ pub fn choices(state: &MatchState, base: &Value) -> Result<Vec<Value>, Error> {
         return Err(Error::illegal("choices are for Boulomania").with_code("no_choices"));
     };
     let action = crate::boulomania::Action::from_json(base)?;
+    if state.is_over() {
+        return Err(Error::illegal("the game is over").with_code("game_over"));
+    }
     // A roll that is refused as it stands (a double that needs a choice) still has choices.
     let out = g.choices(&action);
     if out.is_empty() {

@@ -92,7 +92,8 @@ pub trait Game: Sized + Clone {
     /// Reads an action from its JSON form; `bad_action` when it is malformed.
     fn parse_action(&self, action: &Value) -> Result<Self::Action, Error>;
 
-    /// Applies an action, or hands back the untouched state with the refusal.
+    /// Applies an action, or hands back the untouched state with the refusal. Never called
+    /// once the game is over: [`MatchState::play`] refuses first.
     fn play(self, action: &Self::Action) -> Result<Self, Refused<Self>>;
 
     /// The summary: common keys plus the game's own.
@@ -159,6 +160,12 @@ fn play_as<G: Game>(
         Ok(a) => a,
         Err(e) => return Err(Refused::new(wrap(g), e)),
     };
+    // Once, for every game: a malformed action is `bad_action` whatever the state, a
+    // well-formed one after the end is refused here, before any game looks at it.
+    if g.is_over() {
+        let over = Error::illegal("the game is over").with_code("game_over");
+        return Err(Refused::new(wrap(g), over));
+    }
     match (*g).play(&parsed) {
         Ok(next) => Ok(wrap(Box::new(next))),
         Err(r) => Err(Refused::new(wrap(Box::new(r.state)), r.error)),

@@ -258,7 +258,9 @@ proptest! {
             let legal: BTreeSet<Token> = g.legal().into_iter().collect();
             let pos: &Position = g.position();
             for &t in &all {
-                let accepted = g.clone().play(&Action::Token(t)).is_ok();
+                // As the app and the records apply it: the game-over refusal comes first.
+                let state = partie_core::game::MatchState::Morris(Box::new(g.clone()));
+                let accepted = state.play(&json!(t.to_string())).is_ok();
                 prop_assert_eq!(accepted, legal.contains(&t), "{} in {}", t, g.move_list());
                 prop_assert_eq!(pos.is_legal(t) && !g.is_over(), accepted);
             }

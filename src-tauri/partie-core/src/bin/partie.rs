@@ -328,6 +328,9 @@ fn perft(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     let mut game = Morris::setup(&rules, &sides)?;
     for token in &args[1..] {
         let action = game.parse_action(&serde_json::Value::String(token.clone()))?;
+        if game.is_over() {
+            return Err(Error::illegal("the game is over").with_code("game_over"));
+        }
         game = game.play(&action).map_err(|r| r.error)?;
     }
     let n = if game.is_over() {

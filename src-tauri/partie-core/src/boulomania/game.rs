@@ -185,9 +185,6 @@ impl Boulomania {
     }
 
     fn check(&self, action: &Action) -> Result<(), Error> {
-        if self.winner.is_some() {
-            return Err(illegal("game_over", "the game is over"));
-        }
         match action {
             Action::Jack(_) if !self.jack_due() => {
                 Err(illegal("jack_placed", "the jack is already on the board"))
@@ -448,6 +445,10 @@ impl Boulomania {
     /// the roll as given, then every `to` a double allows, and every way a pushed ball may take
     /// at an arrow it actually leaves. Choices with the same outcome are kept once.
     pub fn outcomes(&self, base: &Action) -> Vec<(Action, Boulomania)> {
+        // A game over has no outcome (its actions are refused before they reach `play`).
+        if self.is_over() {
+            return Vec::new();
+        }
         let board = Board::get();
         let mut starts = vec![base.clone()];
         if let Action::Point { dice, .. } = base {

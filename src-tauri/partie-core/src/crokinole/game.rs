@@ -217,12 +217,6 @@ impl Game for Crokinole {
     }
 
     fn play(mut self, action: &Action) -> Result<Self, Refused<Self>> {
-        if self.end.is_some() {
-            return Err(Refused::new(
-                self,
-                Error::illegal("the game is over").with_code("game_over"),
-            ));
-        }
         if let Err(e) = self.check(action) {
             return Err(Refused::new(self, e));
         }

@@ -183,12 +183,6 @@ impl Game for Molkky {
                 return Err(Refused::new(self, e));
             }
         }
-        if self.winner.is_some() {
-            return Err(Refused::new(
-                self,
-                Error::illegal("the game is over").with_code("game_over"),
-            ));
-        }
         match &mut self.phase {
             Phase::Molkkout(m) => {
                 m.throw(*throw);

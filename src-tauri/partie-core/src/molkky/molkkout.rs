@@ -190,12 +190,6 @@ impl Game for Molkkout {
         if let Err(e) = self.check(throw) {
             return Err(Refused::new(self, e));
         }
-        if self.winner.is_some() {
-            return Err(Refused::new(
-                self,
-                Error::illegal("the mölkkout is over").with_code("game_over"),
-            ));
-        }
         self.throw(*throw);
         Ok(self)
     }

@@ -209,12 +209,6 @@ impl Game for Morris {
     }
 
     fn play(mut self, action: &Action) -> Result<Self, Refused<Self>> {
-        if self.end.is_some() {
-            return Err(Refused::new(
-                self,
-                Error::illegal("the game is over").with_code("game_over"),
-            ));
-        }
         let side = self.pos.turn();
         match *action {
             Action::Resign(loser) => self.end = Some(Outcome::Won(1 - loser, Reason::Resigned)),

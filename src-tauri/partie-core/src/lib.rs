@@ -13,6 +13,7 @@ pub mod crokinole;
 mod csv;
 pub mod error;
 pub mod game;
+pub mod merge;
 pub mod molkky;
 pub mod morris;
 mod options;

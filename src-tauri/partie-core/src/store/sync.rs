@@ -11,76 +11,25 @@
 //! leaves nothing behind and the others are still taken. A storage failure refuses the whole
 //! batch and nothing changes.
 
+//!
+//! What the merge decides (a record new, newer, already here or a conflict, a table match that
+//! fits its tournament) is the pure code of `crate::merge`, shared with the hub's PostgreSQL
+//! backend; this file is what SQLite does with those decisions.
+
 use super::tournaments::{replay_checked, seat_entrant, stored, write_summary};
-use super::{seat_players, update_match, write_figures, Computer, Store};
+use super::{seat_players, update_match, write_figures, Store};
 use crate::error::{Error, ErrorKind};
-use crate::game::MatchState;
-use crate::record::{Record, FORMAT};
-use crate::time::{iso, parse_iso};
-use crate::tournament::{self, Tournament, TournamentRecord};
+use crate::merge::{
+    check_table_setup, decide_match, decide_tournament, held_result, kind_of, refusal_id,
+    tournament_served, trimmed, Decision, HeldMatch, IncomingMatch, IncomingTournament, Link,
+    Taken,
+};
+pub use crate::merge::{MergeReport, RecordKind, Refusal, Source, MAX_ID_CHARS};
+use crate::record::FORMAT;
+use crate::tournament::Tournament;
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-
-/// The longest record id taken.
-pub const MAX_ID_CHARS: usize = 100;
-
-/// A record's kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RecordKind {
-    /// A match record (`docs/records.md`).
-    Match,
-    /// A tournament record (`docs/tournaments.md`).
-    Tournament,
-}
-
-impl RecordKind {
-    fn parse(s: &str) -> Option<Self> {
-        match s {
-            "match" => Some(RecordKind::Match),
-            "tournament" => Some(RecordKind::Tournament),
-            _ => None,
-        }
-    }
-}
-
-/// Where a batch of records comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// Devices pushing to this hub: the rules of `docs/hub.md` ("The API"), and a finished table
-    /// match enters its result in the tournament (once).
-    Device,
-    /// The hub, as pulled by a device. The same rules for matches, except that a conflict keeps
-    /// the device's own record (reported); a tournament, whose writer is the hub, always takes
-    /// the hub's version; no result is appended (the hub's tournament brings it); a table match
-    /// whose tournament is not here is kept without its link.
-    Hub,
-}
-
-/// A record refused in a batch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Refusal {
-    /// The record's `id` as given (`null` when it had none).
-    pub id: Value,
-    /// The kind: those of `docs/records.md` §4, or `conflict`.
-    pub kind: String,
-    /// A human detail.
-    pub detail: String,
-}
-
-/// What a merge took and refused, record by record (`docs/hub.md`: a push's answer).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct MergeReport {
-    /// Records new here.
-    pub accepted: usize,
-    /// Records replaced by a newer revision.
-    pub updated: usize,
-    /// Records that changed nothing (already here, or an older revision).
-    pub already: usize,
-    /// Records refused.
-    pub refused: Vec<Refusal>,
-}
 
 /// A record changed, from the change log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -115,12 +64,6 @@ pub struct Outbox {
     pub upto: i64,
 }
 
-enum Taken {
-    Accepted,
-    Updated,
-    Already,
-}
-
 enum Refused {
     Kind(Error),
     Conflict(String),
@@ -146,120 +89,6 @@ impl From<rusqlite::Error> for Refused {
 
 fn conflict(detail: impl Into<String>) -> Refused {
     Refused::Conflict(detail.into())
-}
-
-/// The record's kind by its shape: a match names its `game`, a tournament has its setup under
-/// `tournament` and no `game`.
-fn kind_of(value: &Value) -> Option<RecordKind> {
-    if value.get("game").is_some() {
-        Some(RecordKind::Match)
-    } else if value.get("tournament").is_some_and(Value::is_object) {
-        Some(RecordKind::Tournament)
-    } else {
-        None
-    }
-}
-
-/// The revision a record carries: absent is 0, else a whole number.
-fn revision_of(value: &Value) -> Result<i64, Error> {
-    match value.get("revision") {
-        None => Ok(0),
-        Some(v) => v
-            .as_u64()
-            .filter(|&r| r <= i64::MAX as u64)
-            .map(|r| r as i64)
-            .ok_or_else(|| Error::bad_record(format!("revision must be a whole number, not {v}"))),
-    }
-}
-
-/// The id a record carries: a non-empty string of at most [`MAX_ID_CHARS`] characters.
-fn id_of(value: &Value) -> Result<String, Error> {
-    match value.get("id") {
-        Some(Value::String(s)) if !s.is_empty() && s.chars().count() <= MAX_ID_CHARS => {
-            Ok(s.clone())
-        }
-        Some(Value::String(_)) => Err(Error::bad_record(format!(
-            "id must be 1 to {MAX_ID_CHARS} characters"
-        ))),
-        _ => Err(Error::bad_record("a record needs a string id")),
-    }
-}
-
-/// The tournament table a pushed match says it was played for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Link {
-    tournament: String,
-    round: i64,
-    table: i64,
-}
-
-fn link_of(value: &Value) -> Result<Option<Link>, Error> {
-    let Some(t) = value.get("tournament") else {
-        return Ok(None);
-    };
-    let bad = || Error::bad_record("tournament is {\"id\": string, \"round\": r, \"table\": t}");
-    let id = t.get("id").and_then(Value::as_str).ok_or_else(bad)?;
-    let round = t.get("round").and_then(Value::as_u64).ok_or_else(bad)?;
-    let table = t.get("table").and_then(Value::as_u64).ok_or_else(bad)?;
-    if round == 0 || round > i64::MAX as u64 || table > i64::MAX as u64 {
-        return Err(bad());
-    }
-    Ok(Some(Link {
-        tournament: id.to_string(),
-        round: round as i64,
-        table: table as i64,
-    }))
-}
-
-/// A pushed match, read and replayed.
-struct IncomingMatch {
-    uid: String,
-    revision: i64,
-    record: Record,
-    state: MatchState,
-    ats: Vec<i64>,
-    started_at: i64,
-    finished_at: Option<i64>,
-    place: Option<String>,
-    notes: Option<String>,
-    computer: Computer,
-    link: Option<Link>,
-}
-
-fn incoming_match(value: &Value) -> Result<IncomingMatch, Error> {
-    let uid = id_of(value)?;
-    let revision = revision_of(value)?;
-    let link = link_of(value)?;
-    let mut record = Record::from_value(value.clone())?;
-    let obj = value.as_object().expect("a record is an object");
-    let time = |key: &str| obj.get(key).and_then(Value::as_str).and_then(parse_iso);
-    let text = |key: &str| {
-        obj.get(key)
-            .and_then(Value::as_str)
-            .map(|s| s.chars().take(5000).collect::<String>())
-    };
-    let started_at = time("started_at").unwrap_or_else(super::now_ms);
-    let ats = super::transfer::take_action_times(&mut record, started_at);
-    let state = record.replay()?;
-    let computer: Computer = match obj.get("computer") {
-        None | Some(Value::Null) => Computer::new(),
-        Some(v) => serde_json::from_value(v.clone())
-            .map_err(|e| Error::bad_record(format!("computer: {e}")))?,
-    };
-    super::check_computer(&record.game, record.sides.len(), &computer)?;
-    Ok(IncomingMatch {
-        uid,
-        revision,
-        record,
-        state,
-        ats,
-        started_at,
-        finished_at: time("finished_at"),
-        place: text("place"),
-        notes: text("notes"),
-        computer,
-        link,
-    })
 }
 
 /// A stored match's row: what a merge compares.
@@ -331,17 +160,6 @@ fn stored_link(conn: &Connection, match_id: i64) -> Result<Option<Link>, Error> 
         .optional()?)
 }
 
-fn trimmed(sides: &[Vec<String>]) -> Vec<Vec<String>> {
-    sides
-        .iter()
-        .map(|s| s.iter().map(|n| n.trim().to_string()).collect())
-        .collect()
-}
-
-fn common_prefix(a: &[Value], b: &[Value]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
-}
-
 /// Checks a pushed match against the table it says it was played for; the tournament's row id.
 fn check_table(tx: &Connection, m: &IncomingMatch, link: &Link) -> Result<i64, Refused> {
     let tid: i64 = tx
@@ -359,31 +177,7 @@ fn check_table(tx: &Connection, m: &IncomingMatch, link: &Link) -> Result<i64, R
         })?;
     let (_, record) = stored(tx, tid)?;
     let t = replay_checked(tid, &record)?;
-    let pairing = t
-        .field()
-        .rounds
-        .get(link.round as usize - 1)
-        .and_then(|r| r.matches.iter().find(|p| p.table as i64 == link.table))
-        .ok_or_else(|| {
-            Refused::Kind(Error::illegal(format!(
-                "round {} has no table {}",
-                link.round, link.table
-            )))
-        })?;
-    let sides: Vec<Vec<String>> = pairing
-        .sides
-        .iter()
-        .map(|&e| t.field().entrants[e].clone())
-        .collect();
-    if m.record.game != t.game()
-        || &m.record.rules != t.rules()
-        || trimmed(&m.record.sides) != trimmed(&sides)
-    {
-        return Err(Refused::Kind(Error::bad_setup(format!(
-            "the match is not the one of round {} table {}: its game, rules and sides are the tournament's and the pairing's",
-            link.round, link.table
-        ))));
-    }
+    check_table_setup(&t, m, link)?;
     let taken: Option<String> = tx
         .query_row(
             "SELECT m.uid FROM tournament_match tm JOIN match m ON m.id = tm.match_id
@@ -448,7 +242,7 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
 }
 
 fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken, Refused> {
-    let m = incoming_match(value)?;
+    let m = IncomingMatch::read(value)?;
     let Some(old) = stored_match(tx, &m.uid)? else {
         let tid = match (&m.link, source) {
             (Some(link), Source::Device) => Some(check_table(tx, &m, link)?),
@@ -488,41 +282,23 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         return Ok(Taken::Accepted);
     };
     let link = stored_link(tx, old.id)?;
-    let same_link = match source {
-        Source::Device => link == m.link,
-        // A device may hold a match whose tournament it has not pulled yet.
-        Source::Hub => link.is_none() || link == m.link,
-    };
-    if old.game != m.record.game
-        || old.rules != m.record.rules
-        || super::sides_of(tx, old.id)? != trimmed(&m.record.sides)
-        || !same_link
-    {
-        return Err(conflict(format!(
-            "match {} is here with another setup",
-            m.uid
-        )));
-    }
-    if m.revision < old.revision {
-        return Ok(Taken::Already);
-    }
+    let sides = super::sides_of(tx, old.id)?;
     let actions = stored_actions(tx, old.id)?;
-    if m.revision == old.revision {
-        return if actions == m.record.actions {
-            Ok(Taken::Already)
-        } else {
-            Err(conflict(format!(
-                "match {} revision {} is here with other actions",
-                m.uid, m.revision
-            )))
-        };
-    }
-    let from = common_prefix(&actions, &m.record.actions);
+    let held = HeldMatch {
+        game: &old.game,
+        rules: &old.rules,
+        sides: &sides,
+        link: link.as_ref(),
+        revision: old.revision,
+        actions: &actions,
+    };
+    let from = match decide_match(&held, &m, source).map_err(conflict)? {
+        Decision::Already => return Ok(Taken::Already),
+        Decision::Replace { from } => from,
+    };
     // What a finished table match entered changes only when its result does.
     let old_result = if old.status != "playing" {
-        let mut old_record = m.record.clone();
-        old_record.actions = actions;
-        old_record.replay().ok().and_then(|s| s.result())
+        held_result(&m, &actions)
     } else {
         None
     };
@@ -589,55 +365,46 @@ fn write_tournament(
 }
 
 fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<Taken, Refused> {
-    let uid = id_of(value)?;
-    let revision = revision_of(value)?;
-    let record = TournamentRecord::from_value(value)?;
-    let t = record.replay()?;
+    let incoming = IncomingTournament::read(value)?;
+    let uid = &incoming.uid;
     let known: Option<(i64, i64)> = tx
         .query_row(
             "SELECT id, revision FROM tournament WHERE uid = ?1",
-            [&uid],
+            [uid],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
     let Some((id, old_revision)) = known else {
-        let created = value
-            .get("created_at")
-            .and_then(Value::as_str)
-            .and_then(parse_iso)
-            .unwrap_or_else(super::now_ms);
+        let created = incoming.created_at.unwrap_or_else(super::now_ms);
         tx.execute(
             "INSERT INTO tournament (uid, setup, created_at, updated_at, status) VALUES (?1, ?2, ?3, ?3, 'registering')",
-            params![uid, record.setup.to_string(), created],
+            params![uid, incoming.record.setup.to_string(), created],
         )?;
         let id = tx.last_insert_rowid();
-        write_tournament(tx, id, &record.events, 0, &t, revision)?;
+        write_tournament(
+            tx,
+            id,
+            &incoming.record.events,
+            0,
+            &incoming.state,
+            incoming.revision,
+        )?;
         return Ok(Taken::Accepted);
     };
     let (_, old) = stored(tx, id)?;
-    if old.setup != record.setup {
-        return Err(conflict(format!(
-            "tournament {uid} is here with another setup"
-        )));
-    }
-    let same = old.events == record.events;
-    let replace = match source {
-        // The hub writes tournaments: its version is the one.
-        Source::Hub => !same || revision != old_revision,
-        Source::Device if revision < old_revision => false,
-        Source::Device if revision == old_revision && same => false,
-        Source::Device if revision == old_revision => {
-            return Err(conflict(format!(
-                "tournament {uid} revision {revision} is here with other events"
-            )))
-        }
-        Source::Device => true,
+    let from = match decide_tournament(&old, old_revision, &incoming, source).map_err(conflict)? {
+        Decision::Already => return Ok(Taken::Already),
+        Decision::Replace { from } => from,
     };
-    if !replace {
-        return Ok(Taken::Already);
-    }
-    let from = common_prefix(&old.events, &record.events);
-    write_tournament(tx, id, &record.events, from, &t, revision)?;
+    let same = old.events == incoming.record.events;
+    write_tournament(
+        tx,
+        id,
+        &incoming.record.events,
+        from,
+        &incoming.state,
+        incoming.revision,
+    )?;
     Ok(if same { Taken::Already } else { Taken::Updated })
 }
 
@@ -661,10 +428,7 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         for i in order {
             let value = &records[i];
-            let id = match value.get("id") {
-                Some(Value::String(s)) => Value::String(s.clone()),
-                _ => Value::Null,
-            };
+            let id = refusal_id(value);
             tx.execute_batch("SAVEPOINT record")?;
             let taken = match (value.is_object(), kind_of(value)) {
                 (false, _) => Err(Refused::Kind(Error::bad_record(
@@ -773,8 +537,7 @@ impl Store {
                     .ok_or_else(|| Error::not_found(format!("no match {uid}")))?;
                 let mut out = self.export_match(id)?;
                 if let Some(link) = stored_link(&self.conn, id)? {
-                    out["tournament"] =
-                        json!({"id": link.tournament, "round": link.round, "table": link.table});
+                    out["tournament"] = link.to_value();
                 }
                 Ok(out)
             }
@@ -789,14 +552,7 @@ impl Store {
                     .optional()?
                     .ok_or_else(|| Error::not_found(format!("no tournament {uid}")))?;
                 let (_, record) = stored(&self.conn, id)?;
-                Ok(json!({
-                    "format": tournament::FORMAT,
-                    "id": uid,
-                    "revision": revision,
-                    "created_at": iso(created),
-                    "tournament": record.setup,
-                    "events": record.events,
-                }))
+                Ok(tournament_served(uid, revision, created, &record))
             }
         }
     }

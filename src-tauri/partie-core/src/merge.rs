@@ -1,0 +1,542 @@
+//! The hub's merge rules (`docs/hub.md`, "The API"), pure: reading a pushed record and replaying
+//! it, deciding whether it is new, newer, already there or a conflict, checking a table match
+//! against its tournament, and the record as a hub serves it.
+//!
+//! Both of the hub's storages decide here, so that they decide the same way: partie-core's
+//! SQLite store (`store/sync.rs`, which also merges what a device pulls) and the hub's
+//! PostgreSQL backend (in partie-hub, which keeps this crate free of async and network code).
+//! Nothing here touches a database.
+
+use crate::error::Error;
+use crate::game::MatchState;
+use crate::record::{Record, FORMAT};
+use crate::store::Computer;
+use crate::time::{iso, parse_iso};
+use crate::tournament::{self, Tournament, TournamentRecord};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+/// What a merge did with one record it took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taken {
+    /// New here.
+    Accepted,
+    /// Replaced by a newer revision.
+    Updated,
+    /// Nothing changed.
+    Already,
+}
+
+impl MergeReport {
+    /// Counts one record taken.
+    pub fn count(&mut self, taken: Taken) {
+        match taken {
+            Taken::Accepted => self.accepted += 1,
+            Taken::Updated => self.updated += 1,
+            Taken::Already => self.already += 1,
+        }
+    }
+}
+
+/// Each action's `at` time (the match's start when it has none), taken out of the actions so
+/// that they are compared and stored as played (the same as the import's, `store/transfer.rs`).
+pub fn take_action_times(record: &mut Record, started_at: i64) -> Vec<i64> {
+    record
+        .actions
+        .iter_mut()
+        .map(|action| {
+            let at = action
+                .get("at")
+                .and_then(Value::as_str)
+                .and_then(parse_iso)
+                .unwrap_or(started_at);
+            if let Some(o) = action.as_object_mut() {
+                o.remove("at");
+            }
+            at
+        })
+        .collect()
+}
+
+/// The record's id as a refusal names it: the string given, else `null`.
+pub fn refusal_id(value: &Value) -> Value {
+    match value.get("id") {
+        Some(Value::String(s)) => Value::String(s.clone()),
+        _ => Value::Null,
+    }
+}
+
+/// The longest record id taken.
+pub const MAX_ID_CHARS: usize = 100;
+
+/// A record's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordKind {
+    /// A match record (`docs/records.md`).
+    Match,
+    /// A tournament record (`docs/tournaments.md`).
+    Tournament,
+}
+
+impl RecordKind {
+    /// The kind by its name (`match`, `tournament`).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "match" => Some(RecordKind::Match),
+            "tournament" => Some(RecordKind::Tournament),
+            _ => None,
+        }
+    }
+}
+
+/// Where a batch of records comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Devices pushing to this hub: the rules of `docs/hub.md` ("The API"), and a finished table
+    /// match enters its result in the tournament (once).
+    Device,
+    /// The hub, as pulled by a device. The same rules for matches, except that a conflict keeps
+    /// the device's own record (reported); a tournament, whose writer is the hub, always takes
+    /// the hub's version; no result is appended (the hub's tournament brings it); a table match
+    /// whose tournament is not here is kept without its link.
+    Hub,
+}
+
+/// A record refused in a batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// The record's `id` as given (`null` when it had none).
+    pub id: Value,
+    /// The kind: those of `docs/records.md` §4, or `conflict`.
+    pub kind: String,
+    /// A human detail.
+    pub detail: String,
+}
+
+/// What a merge took and refused, record by record (`docs/hub.md`: a push's answer).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MergeReport {
+    /// Records new here.
+    pub accepted: usize,
+    /// Records replaced by a newer revision.
+    pub updated: usize,
+    /// Records that changed nothing (already here, or an older revision).
+    pub already: usize,
+    /// Records refused.
+    pub refused: Vec<Refusal>,
+}
+
+/// The record's kind by its shape: a match names its `game`, a tournament has its setup under
+/// `tournament` and no `game`.
+pub fn kind_of(value: &Value) -> Option<RecordKind> {
+    if value.get("game").is_some() {
+        Some(RecordKind::Match)
+    } else if value.get("tournament").is_some_and(Value::is_object) {
+        Some(RecordKind::Tournament)
+    } else {
+        None
+    }
+}
+
+/// The revision a record carries: absent is 0, else a whole number.
+pub fn revision_of(value: &Value) -> Result<i64, Error> {
+    match value.get("revision") {
+        None => Ok(0),
+        Some(v) => v
+            .as_u64()
+            .filter(|&r| r <= i64::MAX as u64)
+            .map(|r| r as i64)
+            .ok_or_else(|| Error::bad_record(format!("revision must be a whole number, not {v}"))),
+    }
+}
+
+/// The id a record carries: a non-empty string of at most [`MAX_ID_CHARS`] characters.
+pub fn id_of(value: &Value) -> Result<String, Error> {
+    match value.get("id") {
+        Some(Value::String(s)) if !s.is_empty() && s.chars().count() <= MAX_ID_CHARS => {
+            Ok(s.clone())
+        }
+        Some(Value::String(_)) => Err(Error::bad_record(format!(
+            "id must be 1 to {MAX_ID_CHARS} characters"
+        ))),
+        _ => Err(Error::bad_record("a record needs a string id")),
+    }
+}
+
+/// The tournament table a pushed match says it was played for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The tournament's id.
+    pub tournament: String,
+    /// The round, from 1.
+    pub round: i64,
+    /// The table, from 0.
+    pub table: i64,
+}
+
+impl Link {
+    /// The link as a record carries it: `{"id", "round", "table"}`.
+    pub fn to_value(&self) -> Value {
+        json!({"id": self.tournament, "round": self.round, "table": self.table})
+    }
+}
+
+/// The table link a pushed match carries, if any (`bad_record` when malformed).
+pub fn link_of(value: &Value) -> Result<Option<Link>, Error> {
+    let Some(t) = value.get("tournament") else {
+        return Ok(None);
+    };
+    let bad = || Error::bad_record("tournament is {\"id\": string, \"round\": r, \"table\": t}");
+    let id = t.get("id").and_then(Value::as_str).ok_or_else(bad)?;
+    let round = t.get("round").and_then(Value::as_u64).ok_or_else(bad)?;
+    let table = t.get("table").and_then(Value::as_u64).ok_or_else(bad)?;
+    if round == 0 || round > i64::MAX as u64 || table > i64::MAX as u64 {
+        return Err(bad());
+    }
+    Ok(Some(Link {
+        tournament: id.to_string(),
+        round: round as i64,
+        table: table as i64,
+    }))
+}
+
+/// A pushed match, read and replayed: what every hub's storage (this SQLite store, the hub's
+/// PostgreSQL backend) decides on, so that they decide the same way.
+#[derive(Debug, Clone)]
+pub struct IncomingMatch {
+    /// Its id.
+    pub uid: String,
+    /// Its revision (absent: 0).
+    pub revision: i64,
+    /// The record, its actions without their `at` times.
+    pub record: Record,
+    /// The record replayed.
+    pub state: MatchState,
+    /// Each action's time (ms), the start when it had none.
+    pub ats: Vec<i64>,
+    /// Its start (ms); now when the record does not say.
+    pub started_at: i64,
+    /// Its end as the record says it.
+    pub finished_at: Option<i64>,
+    /// Where it was played.
+    pub place: Option<String>,
+    /// Remarks.
+    pub notes: Option<String>,
+    /// The sides the computer played.
+    pub computer: Computer,
+    /// The tournament table it was played for.
+    pub link: Option<Link>,
+}
+
+impl IncomingMatch {
+    /// Reads and replays a pushed match: `bad_record`, `bad_setup`, `bad_action` or
+    /// `illegal_action` when it is not a valid one.
+    pub fn read(value: &Value) -> Result<Self, Error> {
+        incoming_match(value)
+    }
+
+    /// Its sides, names trimmed (as stored and compared).
+    pub fn sides(&self) -> Vec<Vec<String>> {
+        trimmed(&self.record.sides)
+    }
+
+    /// When it ended (ms), if it is over: the time the record gives, else its last action's.
+    pub fn end(&self) -> Option<i64> {
+        self.state.is_over().then(|| {
+            self.finished_at
+                .or_else(|| self.ats.last().copied())
+                .unwrap_or(self.started_at)
+        })
+    }
+
+    /// The record as a hub serves it (what `Store::sync_record` gives for it once stored):
+    /// the export with its `at` times, `id`, `revision`, times, and its table link.
+    pub fn served(&self) -> Value {
+        let mut record = self.record.clone();
+        record.format = FORMAT;
+        record.sides = self.sides();
+        let mut out = serde_json::to_value(&record).expect("a record serialises");
+        let obj = out.as_object_mut().expect("a record is an object");
+        if let Some(actions) = obj.get_mut("actions").and_then(Value::as_array_mut) {
+            for (action, &at) in actions.iter_mut().zip(&self.ats) {
+                if let Some(a) = action.as_object_mut() {
+                    a.insert("at".into(), json!(iso(at)));
+                }
+            }
+        }
+        obj.insert("id".into(), json!(self.uid));
+        obj.insert("revision".into(), json!(self.revision));
+        obj.insert("started_at".into(), json!(iso(self.started_at)));
+        obj.insert("finished_at".into(), json!(self.end().map(iso)));
+        if let Some(place) = &self.place {
+            obj.insert("place".into(), json!(place));
+        }
+        if let Some(notes) = &self.notes {
+            obj.insert("notes".into(), json!(notes));
+        }
+        if !self.computer.is_empty() {
+            obj.insert("computer".into(), json!(self.computer));
+        }
+        if let Some(link) = &self.link {
+            obj.insert("tournament".into(), link.to_value());
+        }
+        out
+    }
+
+    /// The `result` event its table's tournament takes when it is over (`None` while it is
+    /// played, or when it was not played for a table).
+    pub fn result_event(&self) -> Option<Value> {
+        let link = self.link.as_ref()?;
+        let r = self.state.result()?;
+        let mut result = json!({
+            "round": link.round, "table": link.table, "winner": r.winner, "scores": r.scores,
+            "match": self.uid,
+        });
+        if let Some(t) = r.twenties {
+            result["twenties"] = json!(t);
+        }
+        Some(json!({ "result": result }))
+    }
+}
+
+/// What a store holds of a match, to decide on a pushed one.
+#[derive(Debug, Clone, Copy)]
+pub struct HeldMatch<'a> {
+    /// Its game.
+    pub game: &'a str,
+    /// Its rules.
+    pub rules: &'a Map<String, Value>,
+    /// Its sides, names trimmed.
+    pub sides: &'a [Vec<String>],
+    /// Its table link.
+    pub link: Option<&'a Link>,
+    /// Its revision.
+    pub revision: i64,
+    /// Its actions, without their `at` times.
+    pub actions: &'a [Value],
+}
+
+/// What to do with a pushed record a store already holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Nothing changes (the same revision and content, or an older revision).
+    Already,
+    /// Replace it; the actions (a tournament: events) before `from` are the same.
+    Replace {
+        /// The length of the common prefix.
+        from: usize,
+    },
+}
+
+/// The rules of `docs/hub.md` ("The API") for a match the store holds: another setup or the
+/// same revision with other actions is a conflict (`Err`, its detail); an older or identical
+/// revision is [`Decision::Already`]; a newer one replaces it.
+pub fn decide_match(
+    held: &HeldMatch,
+    m: &IncomingMatch,
+    source: Source,
+) -> Result<Decision, String> {
+    let same_link = match source {
+        Source::Device => held.link == m.link.as_ref(),
+        // A device may hold a match whose tournament it has not pulled yet.
+        Source::Hub => held.link.is_none() || held.link == m.link.as_ref(),
+    };
+    if held.game != m.record.game
+        || held.rules != &m.record.rules
+        || held.sides != m.sides().as_slice()
+        || !same_link
+    {
+        return Err(format!("match {} is here with another setup", m.uid));
+    }
+    if m.revision < held.revision {
+        return Ok(Decision::Already);
+    }
+    if m.revision == held.revision {
+        return if held.actions == m.record.actions.as_slice() {
+            Ok(Decision::Already)
+        } else {
+            Err(format!(
+                "match {} revision {} is here with other actions",
+                m.uid, m.revision
+            ))
+        };
+    }
+    Ok(Decision::Replace {
+        from: common_prefix(held.actions, &m.record.actions),
+    })
+}
+
+/// The result a held match's actions came to, if they finish it (what a newer revision is
+/// compared with, to take back or enter its table's result).
+pub fn held_result(m: &IncomingMatch, held_actions: &[Value]) -> Option<crate::MatchResult> {
+    let mut old = m.record.clone();
+    old.actions = held_actions.to_vec();
+    old.replay().ok().and_then(|s| s.result())
+}
+
+/// Checks a pushed table match against its tournament: the round has that table
+/// (`illegal_action`), and the match is its pairing's: the tournament's game and rules, the
+/// pairing's entrants in order (`bad_setup`). Whether another match plays that table already is
+/// the store's to check.
+pub fn check_table_setup(t: &Tournament, m: &IncomingMatch, link: &Link) -> Result<(), Error> {
+    let pairing = t
+        .field()
+        .rounds
+        .get(link.round as usize - 1)
+        .and_then(|r| r.matches.iter().find(|p| p.table as i64 == link.table))
+        .ok_or_else(|| {
+            Error::illegal(format!("round {} has no table {}", link.round, link.table))
+        })?;
+    let sides: Vec<Vec<String>> = pairing
+        .sides
+        .iter()
+        .map(|&e| t.field().entrants[e].clone())
+        .collect();
+    if m.record.game != t.game() || &m.record.rules != t.rules() || m.sides() != trimmed(&sides) {
+        return Err(Error::bad_setup(format!(
+            "the match is not the one of round {} table {}: its game, rules and sides are the tournament's and the pairing's",
+            link.round, link.table
+        )));
+    }
+    Ok(())
+}
+
+/// A pushed tournament record, read and replayed.
+#[derive(Debug, Clone)]
+pub struct IncomingTournament {
+    /// Its id.
+    pub uid: String,
+    /// Its revision (absent: 0).
+    pub revision: i64,
+    /// Its setup and events.
+    pub record: TournamentRecord,
+    /// The events replayed.
+    pub state: Tournament,
+    /// Its creation (ms) as the record says it.
+    pub created_at: Option<i64>,
+}
+
+impl IncomingTournament {
+    /// Reads and replays a pushed tournament record.
+    pub fn read(value: &Value) -> Result<Self, Error> {
+        let uid = id_of(value)?;
+        let revision = revision_of(value)?;
+        let record = TournamentRecord::from_value(value)?;
+        let state = record.replay()?;
+        let created_at = value
+            .get("created_at")
+            .and_then(Value::as_str)
+            .and_then(parse_iso);
+        Ok(IncomingTournament {
+            uid,
+            revision,
+            record,
+            state,
+            created_at,
+        })
+    }
+}
+
+/// A tournament record as a hub serves it (what [`Store::sync_record`] gives).
+pub fn tournament_served(
+    uid: &str,
+    revision: i64,
+    created_at: i64,
+    record: &TournamentRecord,
+) -> Value {
+    json!({
+        "format": tournament::FORMAT,
+        "id": uid,
+        "revision": revision,
+        "created_at": iso(created_at),
+        "tournament": record.setup,
+        "events": record.events,
+    })
+}
+
+/// The rules for a tournament the store holds (`held`, at `held_revision`): another setup is a
+/// conflict; from a device, an older revision or the same one with the same events is
+/// [`Decision::Already`], the same revision with other events a conflict; from the hub (the
+/// tournament's writer) any difference replaces it.
+pub fn decide_tournament(
+    held: &TournamentRecord,
+    held_revision: i64,
+    t: &IncomingTournament,
+    source: Source,
+) -> Result<Decision, String> {
+    let uid = &t.uid;
+    let revision = t.revision;
+    if held.setup != t.record.setup {
+        return Err(format!("tournament {uid} is here with another setup"));
+    }
+    let same = held.events == t.record.events;
+    let replace = match source {
+        // The hub writes tournaments: its version is the one.
+        Source::Hub => !same || revision != held_revision,
+        Source::Device if revision < held_revision => false,
+        Source::Device if revision == held_revision && same => false,
+        Source::Device if revision == held_revision => {
+            return Err(format!(
+                "tournament {uid} revision {revision} is here with other events"
+            ))
+        }
+        Source::Device => true,
+    };
+    Ok(if replace {
+        Decision::Replace {
+            from: common_prefix(&held.events, &t.record.events),
+        }
+    } else {
+        Decision::Already
+    })
+}
+
+fn incoming_match(value: &Value) -> Result<IncomingMatch, Error> {
+    let uid = id_of(value)?;
+    let revision = revision_of(value)?;
+    let link = link_of(value)?;
+    let mut record = Record::from_value(value.clone())?;
+    let obj = value.as_object().expect("a record is an object");
+    let time = |key: &str| obj.get(key).and_then(Value::as_str).and_then(parse_iso);
+    let text = |key: &str| {
+        obj.get(key)
+            .and_then(Value::as_str)
+            .map(|s| s.chars().take(5000).collect::<String>())
+    };
+    let started_at = time("started_at").unwrap_or_else(crate::store::now_ms);
+    let ats = take_action_times(&mut record, started_at);
+    let state = record.replay()?;
+    let computer: Computer = match obj.get("computer") {
+        None | Some(Value::Null) => Computer::new(),
+        Some(v) => serde_json::from_value(v.clone())
+            .map_err(|e| Error::bad_record(format!("computer: {e}")))?,
+    };
+    crate::store::check_computer(&record.game, record.sides.len(), &computer)?;
+    Ok(IncomingMatch {
+        uid,
+        revision,
+        record,
+        state,
+        ats,
+        started_at,
+        finished_at: time("finished_at"),
+        place: text("place"),
+        notes: text("notes"),
+        computer,
+        link,
+    })
+}
+
+/// Sides with their names trimmed.
+pub fn trimmed(sides: &[Vec<String>]) -> Vec<Vec<String>> {
+    sides
+        .iter()
+        .map(|s| s.iter().map(|n| n.trim().to_string()).collect())
+        .collect()
+}
+
+/// How many leading elements two lists share.
+pub fn common_prefix(a: &[Value], b: &[Value]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}

@@ -1,16 +1,18 @@
 //! The club hub (`docs/hub.md`): the HTTP API that phones push the matches they score to and pull
 //! the others' from, the live event stream, and the big-screen page.
 //!
-//! The records live in partie-core's SQLite store, one connection behind a mutex, used from
-//! the async handlers through `spawn_blocking`; the rules and the merge are the core's
-//! ([`Store::merge_records`]), so a push is one transaction and a 200 means it is committed.
-//! Every request but `GET /v1/health` carries the club token, compared in constant time.
+//! The records live in a [`storage::Storage`]: partie-core's SQLite store (the app's database
+//! or a file, one club), or one club of a league's PostgreSQL database (`docs/league.md`). The
+//! rules are the core's (`partie_core::merge`) on both, so a push is one transaction and a 200
+//! means it is committed. Every request but `GET /v1/health` carries the club token, compared
+//! in constant time.
 
 #![warn(missing_docs)]
 
 pub mod client;
 pub mod host;
 pub mod qr;
+pub mod storage;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -21,13 +23,16 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use partie_core::store::{Change, Source, Store};
+use partie_core::store::{Change, Store};
 use partie_core::{Error, ErrorKind};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::Path as FsPath;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
+use storage::postgres::{OpenError, PgStorage};
+use storage::sqlite::SqliteStorage;
+use storage::{Backend, Storage};
 use tokio::sync::broadcast;
 
 /// The largest request body taken (`docs/hub.md`, "The API"): 8 MiB.
@@ -45,18 +50,14 @@ pub const WATCH_EVERY: Duration = Duration::from_millis(500);
 
 const PAGE: &str = include_str!("page.html");
 
-/// The store and how far its change log has been announced.
-struct Guarded {
-    store: Store,
-    announced: i64,
-}
-
-/// A running hub's state: the store, the token and the event stream.
+/// A running hub's state: the storage, the token and the event stream.
 pub struct Hub {
-    guarded: Mutex<Guarded>,
+    storage: Backend,
     token: Vec<u8>,
     events: broadcast::Sender<Change>,
-    schema: i64,
+    /// How far the change log has been announced; held while announcing, so that each change
+    /// is announced once, in order, whoever looks.
+    announced: tokio::sync::Mutex<i64>,
 }
 
 impl Hub {
@@ -64,14 +65,11 @@ impl Hub {
     /// announced; later ones are, whoever made them.
     pub fn new(store: Store, token: &str) -> Result<Arc<Hub>, Error> {
         let announced = store.change_seq()?;
-        let schema = store.schema_version()?;
-        let (events, _) = broadcast::channel(4096);
-        Ok(Arc::new(Hub {
-            guarded: Mutex::new(Guarded { store, announced }),
-            token: token.as_bytes().to_vec(),
-            events,
-            schema,
-        }))
+        Ok(Hub::with_backend(
+            Backend::Sqlite(SqliteStorage::new(store)?),
+            token,
+            announced,
+        ))
     }
 
     /// Opens the database at `path` (created when missing) for a hub.
@@ -80,33 +78,54 @@ impl Hub {
         Hub::new(store, token)
     }
 
-    /// Runs `f` on the store (call it from a blocking thread), then announces what changed.
-    fn with_store<T>(&self, f: impl FnOnce(&mut Store) -> Result<T, Error>) -> Result<T, Error> {
-        let mut g = self.guarded.lock().unwrap_or_else(|p| p.into_inner());
-        // What another program changed first, so that each change is announced once, in order.
-        self.announce(&mut g)?;
-        let out = f(&mut g.store);
-        self.announce(&mut g)?;
-        out
+    /// A hub for the club whose token is `token` in the league database `url`
+    /// (`partie serve --postgres URL`): the database is migrated first (refused when newer
+    /// than this hub), and the token must be a club's (`partie-hub club add`).
+    pub async fn open_postgres(url: &str, token: &str) -> Result<Arc<Hub>, OpenError> {
+        let pg = PgStorage::open(url, token, storage::postgres::POOL_SIZE).await?;
+        Hub::on_postgres(pg, token).await
     }
 
-    fn announce(&self, g: &mut Guarded) -> Result<(), Error> {
+    /// A hub on a club of a league database already opened.
+    pub async fn on_postgres(pg: PgStorage, token: &str) -> Result<Arc<Hub>, OpenError> {
+        let announced = pg
+            .change_seq()
+            .await
+            .map_err(|e| OpenError::Storage(e.detail))?;
+        Ok(Hub::with_backend(Backend::Postgres(pg), token, announced))
+    }
+
+    fn with_backend(storage: Backend, token: &str, announced: i64) -> Arc<Hub> {
+        let (events, _) = broadcast::channel(4096);
+        Arc::new(Hub {
+            storage,
+            token: token.as_bytes().to_vec(),
+            events,
+            announced: tokio::sync::Mutex::new(announced),
+        })
+    }
+
+    /// The storage the hub keeps its records in.
+    pub fn storage(&self) -> &Backend {
+        &self.storage
+    }
+
+    /// Announces on the event stream what changed since the last look, whoever changed it (a
+    /// push to this hub, another program on the same SQLite file, another hub of the same club
+    /// on PostgreSQL).
+    pub async fn watch_once(&self) -> Result<(), Error> {
+        let mut announced = self.announced.lock().await;
         loop {
-            let changes = g.store.changes_since(g.announced, 1000)?;
+            let changes = self.storage.changes_since(*announced, 1000).await?;
             let Some(last) = changes.last() else {
                 return Ok(());
             };
-            g.announced = last.seq;
+            *announced = last.seq;
             for c in changes {
                 // No receiver is not an error: nobody is watching.
                 let _ = self.events.send(c);
             }
         }
-    }
-
-    /// Announces changes made by another program since the last look.
-    pub fn watch_once(&self) -> Result<(), Error> {
-        self.with_store(|_| Ok(()))
     }
 
     /// Whether `given` is the club token, in time that does not depend on where they differ.
@@ -174,20 +193,11 @@ fn from_error(e: Error) -> Response {
     error_response(status, e.kind.as_str(), e.detail)
 }
 
-/// Runs a store call on a blocking thread.
-async fn blocking<T: Send + 'static>(
-    hub: &Arc<Hub>,
-    f: impl FnOnce(&Hub) -> Result<T, Error> + Send + 'static,
-) -> Result<T, Response> {
-    let hub = hub.clone();
-    match tokio::task::spawn_blocking(move || f(&hub)).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(from_error(e)),
-        Err(_) => Err(error_response(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "storage",
-            "the request failed inside the hub",
-        )),
+/// A storage call's answer: its value as JSON, or its error.
+fn answer<T: serde::Serialize>(result: Result<T, Error>) -> Response {
+    match result {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => from_error(e),
     }
 }
 
@@ -225,8 +235,11 @@ async fn require_token(State(hub): State<Arc<Hub>>, request: Request, next: Next
 }
 
 async fn health(State(hub): State<Arc<Hub>>) -> Response {
-    Json(json!({"hub": "partie", "version": env!("CARGO_PKG_VERSION"), "schema": hub.schema}))
-        .into_response()
+    Json(
+        json!({"hub": "partie", "version": env!("CARGO_PKG_VERSION"),
+                "schema": hub.storage.schema()}),
+    )
+    .into_response()
 }
 
 /// Reads a push's body: an object with a list `records`; else the detail of a `bad_record`.
@@ -255,7 +268,6 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
         }
         Err(r) => return error_response(StatusCode::BAD_REQUEST, "bad_record", r.body_text()),
     };
-    let hub2 = hub.clone();
     let parsed = tokio::task::spawn_blocking(move || push_body(&bytes)).await;
     let records = match parsed {
         Ok(Ok(r)) => r,
@@ -264,14 +276,13 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
             return error_response(StatusCode::INTERNAL_SERVER_ERROR, "storage", "parse failed")
         }
     };
-    match blocking(&hub2, move |h| {
-        h.with_store(|s| s.merge_records(&records, Source::Device))
-    })
-    .await
-    {
-        Ok(report) => Json(report).into_response(),
-        Err(answer) => answer,
+    let report = hub.storage.push(records).await;
+    if report.is_ok() {
+        // Watchers hear of it now rather than at the next look; a failure to read the log
+        // here is met again at the next look.
+        let _ = hub.watch_once().await;
     }
+    answer(report)
 }
 
 async fn pull(State(hub): State<Arc<Hub>>, Query(q): Query<HashMap<String, String>>) -> Response {
@@ -287,33 +298,51 @@ async fn pull(State(hub): State<Arc<Hub>>, Query(q): Query<HashMap<String, Strin
         }
     };
     let since = q.get("since").cloned();
-    match blocking(&hub, move |h| {
-        h.with_store(|s| s.records_since(since.as_deref(), limit))
-    })
-    .await
-    {
-        Ok(page) => Json(page).into_response(),
-        Err(answer) => answer,
-    }
+    answer(hub.storage.records_since(since, limit).await)
 }
 
 async fn tournament(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match blocking(&hub, move |h| {
-        h.with_store(|s| {
-            let uid = if id == "current" {
-                s.current_tournament()?
-                    .ok_or_else(|| Error::not_found("no tournament yet"))?
-            } else {
-                id
-            };
-            s.tournament_summary(&uid)
-        })
-    })
-    .await
-    {
-        Ok(summary) => Json(summary).into_response(),
-        Err(answer) => answer,
+    answer(hub.storage.tournament_summary(id).await)
+}
+
+/// The league's routes need a league: a hub on PostgreSQL.
+fn league_of(hub: &Hub) -> Result<&PgStorage, Error> {
+    match &hub.storage {
+        Backend::Postgres(pg) => Ok(pg),
+        Backend::Sqlite(_) => Err(Error::not_found(
+            "this hub keeps one club in SQLite: a league is a hub on PostgreSQL (--postgres URL)",
+        )),
     }
+}
+
+/// A season is a year (the year a match started, UTC).
+fn season(text: &str) -> Result<i32, Error> {
+    text.parse::<i32>()
+        .ok()
+        .filter(|y| (1970..=9999).contains(y))
+        .ok_or_else(|| Error::bad_record(format!("{text:?} is not a season (a year)")))
+}
+
+/// How many players the league's view lists.
+pub const LEAGUE_TOP: i64 = 50;
+
+async fn league(State(hub): State<Arc<Hub>>, Path(year): Path<String>) -> Response {
+    let (pg, year) = match (league_of(&hub), season(&year)) {
+        (Ok(pg), Ok(y)) => (pg, y),
+        (Err(e), _) | (_, Err(e)) => return from_error(e),
+    };
+    answer(pg.league(year, LEAGUE_TOP).await)
+}
+
+async fn club_standings(
+    State(hub): State<Arc<Hub>>,
+    Path((year, club)): Path<(String, String)>,
+) -> Response {
+    let (pg, year) = match (league_of(&hub), season(&year)) {
+        (Ok(pg), Ok(y)) => (pg, y),
+        (Err(e), _) | (_, Err(e)) => return from_error(e),
+    };
+    answer(pg.club_standings(year, club).await)
 }
 
 async fn events(State(hub): State<Arc<Hub>>) -> Response {
@@ -357,6 +386,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/v1/records", get(pull).post(push))
         .route("/v1/events", get(events))
         .route("/v1/tournaments/{id}", get(tournament))
+        .route("/v1/league/{season}", get(league))
+        .route("/v1/league/{season}/clubs/{club}", get(club_standings))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
@@ -366,8 +397,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .with_state(hub)
 }
 
-/// Serves the hub on `listener` until the process ends, and watches the database for changes
-/// made by another program every [`WATCH_EVERY`].
+/// Serves the hub on `listener` until the process ends, and watches the storage for changes
+/// made by another program (or another hub of the club) every [`WATCH_EVERY`].
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io::Result<()> {
     serve_until(listener, hub, std::future::pending()).await
 }
@@ -385,8 +416,8 @@ pub async fn serve_until(
         let mut tick = tokio::time::interval(WATCH_EVERY);
         loop {
             tick.tick().await;
-            let h = watcher.clone();
-            let _ = tokio::task::spawn_blocking(move || h.watch_once()).await;
+            // A failed look (the database restarting) is tried again at the next tick.
+            let _ = watcher.watch_once().await;
         }
     });
     let (stopping, mut stopped) = tokio::sync::watch::channel(false);

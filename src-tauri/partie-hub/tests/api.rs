@@ -1,11 +1,26 @@
 //! The hub's API on loopback (`docs/hub.md`, "The API"): the token, pushes and their rules, limits
 //! and malformed bodies, pages, the event stream, tournaments and the big-screen page.
 
+//!
+//! Every test runs on both storages (`NAME::sqlite`, `NAME::postgres`): the same behaviour.
+
 mod common;
 
-use common::{molkky, raw, Client, TestHub};
+use common::{molkky, raw, Backend, Client, TestHub};
 use serde_json::{json, Value};
 use std::time::Duration;
+
+on_both!(
+    health_needs_no_token_and_everything_else_does,
+    a_push_takes_what_replays_and_refuses_the_rest_record_by_record,
+    pushing_the_same_body_twice_or_at_once_stores_it_once,
+    an_undo_after_a_push_arrives_as_a_newer_revision_and_conflicts_are_refused,
+    malformed_and_oversized_bodies_are_refused_whole,
+    pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change,
+    the_event_stream_tells_each_accepted_or_updated_record,
+    a_change_made_by_another_program_reaches_the_stream_too,
+    a_tournament_summary_by_id_or_the_current_one,
+);
 
 fn counts(a: &common::Answer) -> (u64, u64, u64, Vec<String>) {
     let b = &a.body;
@@ -22,14 +37,13 @@ fn counts(a: &common::Answer) -> (u64, u64, u64, Vec<String>) {
     )
 }
 
-#[tokio::test]
-async fn health_needs_no_token_and_everything_else_does() {
-    let hub = TestHub::start().await;
+async fn health_needs_no_token_and_everything_else_does(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
     let anyone = hub.client().with_token(None);
     let a = anyone.get("/v1/health").await;
     assert_eq!(a.status, 200);
     assert_eq!(a.body["hub"], "partie");
-    assert_eq!(a.body["schema"], partie_core::store::migrations::latest());
+    assert_eq!(a.body["schema"], hub.place.schema());
     assert!(a.body["version"].is_string());
     hub.client().push(&[molkky("m", 1, 1)]).await;
     let wrong = hub.client().with_token(Some("not-the-token"));
@@ -78,9 +92,8 @@ async fn health_needs_no_token_and_everything_else_does() {
     );
 }
 
-#[tokio::test]
-async fn a_push_takes_what_replays_and_refuses_the_rest_record_by_record() {
-    let hub = TestHub::start().await;
+async fn a_push_takes_what_replays_and_refuses_the_rest_record_by_record(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
     let c = hub.client();
     let mut illegal = molkky("illegal", 1, 9);
     illegal["actions"]
@@ -129,9 +142,8 @@ async fn a_push_takes_what_replays_and_refuses_the_rest_record_by_record() {
     assert_eq!(ids, vec![json!("a"), json!("b")]);
 }
 
-#[tokio::test]
-async fn pushing_the_same_body_twice_or_at_once_stores_it_once() {
-    let hub = TestHub::start().await;
+async fn pushing_the_same_body_twice_or_at_once_stores_it_once(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
     let c = hub.client();
     let body = [molkky("m", 5, 5), molkky("n", 2, 2)];
     assert_eq!(counts(&c.push(&body).await), (2, 0, 0, vec![]));
@@ -158,9 +170,10 @@ async fn pushing_the_same_body_twice_or_at_once_stores_it_once() {
     assert_eq!(all.len(), 3);
 }
 
-#[tokio::test]
-async fn an_undo_after_a_push_arrives_as_a_newer_revision_and_conflicts_are_refused() {
-    let hub = TestHub::start().await;
+async fn an_undo_after_a_push_arrives_as_a_newer_revision_and_conflicts_are_refused(
+    backend: Backend,
+) {
+    let hub = TestHub::start_on(backend).await;
     let c = hub.client();
     c.push(&[molkky("m", 4, 4)]).await;
     // The phone undid the last throw: revision 5, three actions.
@@ -188,9 +201,8 @@ async fn an_undo_after_a_push_arrives_as_a_newer_revision_and_conflicts_are_refu
     assert_eq!(c.pull_all(100).await[0]["revision"], 5);
 }
 
-#[tokio::test]
-async fn malformed_and_oversized_bodies_are_refused_whole() {
-    let hub = TestHub::start().await;
+async fn malformed_and_oversized_bodies_are_refused_whole(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
     let c = hub.client();
     for body in [
         "{\"records\": [",
@@ -266,9 +278,8 @@ async fn malformed_and_oversized_bodies_are_refused_whole() {
     assert_eq!(records[0]["id"], "under");
 }
 
-#[tokio::test]
-async fn pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change() {
-    let hub = TestHub::start().await;
+async fn pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
     let c = hub.client();
     let first: Vec<Value> = (0..7).map(|i| molkky(&format!("m{i}"), 1, 1)).collect();
     c.push(&first).await;
@@ -361,9 +372,8 @@ async fn events(c: &Client, n: usize, within: Duration) -> Vec<Value> {
     found
 }
 
-#[tokio::test]
-async fn the_event_stream_tells_each_accepted_or_updated_record() {
-    let hub = TestHub::start().await;
+async fn the_event_stream_tells_each_accepted_or_updated_record(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
     let c = hub.client();
     let watcher = {
         let c = c.clone();
@@ -387,57 +397,56 @@ async fn the_event_stream_tells_each_accepted_or_updated_record() {
     assert_eq!(short, [("a".into(), 2), ("b".into(), 1), ("a".into(), 5)]);
 }
 
-#[tokio::test]
-async fn a_change_made_by_another_program_reaches_the_stream_too() {
-    let hub = TestHub::start().await;
+async fn a_change_made_by_another_program_reaches_the_stream_too(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
     let c = hub.client();
     let watcher = {
         let c = c.clone();
         tokio::spawn(async move { events(&c, 1, Duration::from_secs(10)).await })
     };
+    // The desktop app creates a tournament in the same database, through its own connection
+    // (on PostgreSQL: the organiser, through another hub of the club).
+    let mut app = hub.organiser().await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    // The desktop app creates a tournament in the same database, through its own connection.
-    let (mut app, _) = partie_core::store::Store::open(&hub.db()).unwrap();
-    let t = app
+    let uid = app
         .new_tournament(&json!({"game": "molkky", "system": "swiss",
                                 "entrants": [["A"], ["B"], ["C"], ["D"]]}))
-        .unwrap();
+        .await;
     let seen = watcher.await.unwrap();
     assert_eq!(seen.len(), 1);
-    assert_eq!(seen[0]["id"], t.uid);
+    assert_eq!(seen[0]["id"], uid);
     assert_eq!(seen[0]["actions"], 0);
 }
 
-#[tokio::test]
-async fn a_tournament_summary_by_id_or_the_current_one() {
-    let hub = TestHub::start().await;
+async fn a_tournament_summary_by_id_or_the_current_one(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
     let c = hub.client();
     let missing = c.get("/v1/tournaments/current").await;
     assert_eq!(
         (missing.status, missing.body["kind"].as_str()),
         (404, Some("not_found"))
     );
-    let (mut app, _) = partie_core::store::Store::open(&hub.db()).unwrap();
+    let mut app = hub.organiser().await;
     let setup = |n: usize| {
         json!({"game": "molkky", "system": "round_robin",
                "entrants": (0..n).map(|i| vec![format!("P{i}")]).collect::<Vec<_>>()})
     };
-    let old = app.new_tournament(&setup(4)).unwrap();
+    let old = app.new_tournament(&setup(4)).await;
     std::thread::sleep(Duration::from_millis(5));
-    let new = app.new_tournament(&setup(6)).unwrap();
-    let new = app.tournament_event(new.id, &json!({"pair": {}})).unwrap();
-    let a = c.get(&format!("/v1/tournaments/{}", old.uid)).await;
+    let new = app.new_tournament(&setup(6)).await;
+    app.event(&new, &json!({"pair": {}})).await;
+    let a = c.get(&format!("/v1/tournaments/{old}")).await;
     assert_eq!(a.status, 200);
     assert_eq!(a.body["status"], "registering");
     assert_eq!(a.body["standings"].as_array().unwrap().len(), 4);
     let cur = c.get("/v1/tournaments/current").await;
-    assert_eq!(cur.body["id"], new.uid);
+    assert_eq!(cur.body["id"], new);
     assert_eq!(cur.body["round"], 1);
     assert_eq!(cur.body["pairings"].as_array().unwrap().len(), 3);
     // The other one changes: it becomes the current one.
     std::thread::sleep(Duration::from_millis(5));
-    app.tournament_event(old.id, &json!({"pair": {}})).unwrap();
-    assert_eq!(c.get("/v1/tournaments/current").await.body["id"], old.uid);
+    app.event(&old, &json!({"pair": {}})).await;
+    assert_eq!(c.get("/v1/tournaments/current").await.body["id"], old);
     let nope = c.get("/v1/tournaments/nope").await;
     assert_eq!(
         (nope.status, nope.body["kind"].as_str()),

@@ -3,11 +3,13 @@
 //! offline for a whole round, two phones pushing the same finished match. After each, every
 //! phone and the hub hold the same records and the same standings.
 
+//!
+//! Every test runs on both storages (`NAME::sqlite`, `NAME::postgres`).
+
 mod common;
 
-use common::{molkky, normalised, records_of, Client, Device, SpawnedHub, TestHub};
-use common::{WIN_FOR_SIDE_0, WIN_FOR_SIDE_1};
-use partie_core::store::Store;
+use common::{molkky, normalised, records_of, Backend, Client, Device, Organiser, Place};
+use common::{SpawnedHub, TestHub, WIN_FOR_SIDE_0, WIN_FOR_SIDE_1};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -16,15 +18,23 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-/// A round robin of `n` entrants created and paired by the desktop app in the hub's database.
-fn tournament(hub: &TestHub, n: usize) -> (Store, i64, String) {
-    let (mut app, _) = Store::open(&hub.db()).unwrap();
+on_both!(
+    a_proxy_that_cuts_and_delays_connections_loses_and_duplicates_nothing,
+    the_hub_killed_during_a_push_storm_keeps_every_acknowledged_record,
+    a_phone_offline_for_a_whole_round_syncs_after_it,
+    two_phones_pushing_the_same_finished_match_the_second_is_already,
+);
+
+/// A round robin of `n` entrants created and paired by the organiser (the desktop app in the
+/// hub's database, or pushed through another hub of the club on PostgreSQL).
+async fn tournament(hub: &TestHub, n: usize) -> (Organiser, String) {
+    let mut app = hub.organiser().await;
     let entrants: Vec<Vec<String>> = (0..n).map(|i| vec![format!("P{i}")]).collect();
-    let t = app
+    let uid = app
         .new_tournament(&json!({"game": "molkky", "system": "round_robin", "entrants": entrants}))
-        .unwrap();
-    app.tournament_event(t.id, &json!({"pair": {}})).unwrap();
-    (app, t.id, t.uid)
+        .await;
+    app.event(&uid, &json!({"pair": {}})).await;
+    (app, uid)
 }
 
 /// Every phone holds what the hub holds, and the same standings.
@@ -123,10 +133,9 @@ async fn spoiling_proxy(hub: SocketAddr) -> (SocketAddr, Arc<Mutex<[usize; 4]>>)
     (addr, seen)
 }
 
-#[tokio::test]
-async fn a_proxy_that_cuts_and_delays_connections_loses_and_duplicates_nothing() {
-    let hub = TestHub::start().await;
-    let (_app, _, uid) = tournament(&hub, 6);
+async fn a_proxy_that_cuts_and_delays_connections_loses_and_duplicates_nothing(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
+    let (_app, uid) = tournament(&hub, 6).await;
     let (proxy, spoiled) = spoiling_proxy(hub.addr).await;
     let through = Client {
         addr: proxy,
@@ -187,15 +196,14 @@ async fn a_proxy_that_cuts_and_delays_connections_loses_and_duplicates_nothing()
     all_agree(&direct, &refs, Some(&uid)).await;
 }
 
-#[tokio::test]
-async fn the_hub_killed_during_a_push_storm_keeps_every_acknowledged_record() {
+async fn the_hub_killed_during_a_push_storm_keeps_every_acknowledged_record(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("hub.db");
     let token = dir.path().join("token");
+    let place = Place::new(backend, dir.path(), &token).await;
     // What the hub answered 200 for: each id's highest revision acknowledged.
     let acked: Arc<Mutex<HashMap<String, i64>>> = Default::default();
     for round in 0..3 {
-        let mut hub = SpawnedHub::start(&db, &token);
+        let mut hub = SpawnedHub::start_at(&place, &token);
         let client = hub.client();
         let tasks: Vec<_> = (0..4)
             .map(|task| {
@@ -239,7 +247,7 @@ async fn the_hub_killed_during_a_push_storm_keeps_every_acknowledged_record() {
     }
     let acked = acked.lock().unwrap().clone();
     assert!(acked.len() > 20, "the storm pushed: {}", acked.len());
-    let hub = SpawnedHub::start(&db, &token);
+    let hub = SpawnedHub::start_at(&place, &token);
     let stored: HashMap<String, i64> = hub
         .client()
         .pull_all(1000)
@@ -258,10 +266,9 @@ async fn the_hub_killed_during_a_push_storm_keeps_every_acknowledged_record() {
     }
 }
 
-#[tokio::test]
-async fn a_phone_offline_for_a_whole_round_syncs_after_it() {
-    let hub = TestHub::start().await;
-    let (mut app, tid, uid) = tournament(&hub, 4);
+async fn a_phone_offline_for_a_whole_round_syncs_after_it(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
+    let (mut app, uid) = tournament(&hub, 4).await;
     let c = hub.client();
     let mut a = Device::new("phone A");
     let mut b = Device::new("phone B");
@@ -292,7 +299,7 @@ async fn a_phone_offline_for_a_whole_round_syncs_after_it() {
     b.sync(&c, 1).await;
     let round = c.get(&format!("/v1/tournaments/{uid}")).await.body;
     assert_eq!(round["pairings"][1]["result"]["winner"], 1);
-    app.tournament_event(tid, &json!({"pair": {}})).unwrap();
+    app.event(&uid, &json!({"pair": {}})).await;
     a.sync(&c, 1).await;
     b.sync(&c, 1).await;
     a.play_table(&uid, 0, &WIN_FOR_SIDE_1);
@@ -313,10 +320,9 @@ async fn a_phone_offline_for_a_whole_round_syncs_after_it() {
     all_agree(&c, &[&a, &b, &late], Some(&uid)).await;
 }
 
-#[tokio::test]
-async fn two_phones_pushing_the_same_finished_match_the_second_is_already() {
-    let hub = TestHub::start().await;
-    let (_app, _, uid) = tournament(&hub, 4);
+async fn two_phones_pushing_the_same_finished_match_the_second_is_already(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
+    let (_app, uid) = tournament(&hub, 4).await;
     let c = hub.client();
     let mut a = Device::new("phone A");
     let mut b = Device::new("phone B");

@@ -1,7 +1,12 @@
 //! What the hub's tests and the load test share: a hub on loopback (in this process or the real
-//! binary), a small HTTP client on hyper's own connection, and devices that sync through it.
+//! binary) on either storage (SQLite, or PostgreSQL in a throwaway cluster these tests start and
+//! remove), a small HTTP client on hyper's own connection, and devices that sync through it.
 //! Every request is bounded in time; nothing leaves 127.0.0.1.
 #![allow(dead_code)]
+
+pub mod pg;
+
+pub use pg::{PgCluster, PgDb};
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
@@ -19,32 +24,134 @@ use tokio::net::TcpStream;
 /// The longest any single request of a test may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// The hub's storage a test runs on: every API and fault test runs on both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Runs each named test (an `async fn(Backend)`) once per storage: `NAME::sqlite` and
+/// `NAME::postgres`.
+#[macro_export]
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$name($crate::common::Backend::Sqlite).await
+            }
+            #[tokio::test]
+            async fn postgres() {
+                super::$name($crate::common::Backend::Postgres).await
+            }
+        }
+    )*};
+}
+
+/// Where a hub keeps its records: a SQLite file, or a club of a PostgreSQL database.
+#[derive(Clone)]
+pub enum Place {
+    Sqlite(PathBuf),
+    Postgres(PgDb),
+}
+
+impl Place {
+    /// A new place in `dir` (SQLite) or a new database of the shared cluster with one club
+    /// whose token is written to `token_file`.
+    pub async fn new(backend: Backend, dir: &Path, token_file: &Path) -> Place {
+        match backend {
+            Backend::Sqlite => Place::Sqlite(dir.join("hub.db")),
+            Backend::Postgres => {
+                let db = PgDb::create(PgCluster::shared()).await;
+                db.add_club("club", token_file).await;
+                Place::Postgres(db)
+            }
+        }
+    }
+
+    /// The schema version the hub's health check gives.
+    pub fn schema(&self) -> i64 {
+        match self {
+            Place::Sqlite(_) => partie_core::store::migrations::latest(),
+            Place::Postgres(_) => partie_hub::storage::postgres::latest(),
+        }
+    }
+}
+
 /// A hub served by this process on 127.0.0.1, port chosen by the system.
 pub struct TestHub {
     pub addr: SocketAddr,
     pub token: String,
     pub hub: Arc<partie_hub::Hub>,
+    pub place: Place,
     pub dir: tempfile::TempDir,
 }
 
+/// Opens a hub on `place` with `token`.
+pub async fn open_hub(place: &Place, token: &str) -> Arc<partie_hub::Hub> {
+    match place {
+        Place::Sqlite(db) => partie_hub::Hub::open(db, token).unwrap(),
+        Place::Postgres(db) => partie_hub::Hub::open_postgres(&db.url, token)
+            .await
+            .unwrap(),
+    }
+}
+
+/// Serves `hub` on 127.0.0.1, port chosen by the system.
+pub async fn serve_on_loopback(hub: Arc<partie_hub::Hub>) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(partie_hub::serve(listener, hub));
+    addr
+}
+
 impl TestHub {
+    /// A hub on SQLite.
     pub async fn start() -> TestHub {
+        TestHub::start_on(Backend::Sqlite).await
+    }
+
+    /// A hub on `backend`, in a new file or a new database.
+    pub async fn start_on(backend: Backend) -> TestHub {
         let dir = tempfile::tempdir().unwrap();
-        let token = partie_hub::load_or_create_token(&dir.path().join("token")).unwrap();
-        let hub = partie_hub::Hub::open(&dir.path().join("hub.db"), &token).unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(partie_hub::serve(listener, hub.clone()));
+        let token_file = dir.path().join("token");
+        let place = Place::new(backend, dir.path(), &token_file).await;
+        let token = partie_hub::load_or_create_token(&token_file).unwrap();
+        let hub = open_hub(&place, &token).await;
+        let addr = serve_on_loopback(hub.clone()).await;
         TestHub {
             addr,
             token,
             hub,
+            place,
             dir,
         }
     }
 
+    /// A second hub of the same club on the same storage (another program on the SQLite file;
+    /// another hub on the PostgreSQL database), served on its own port.
+    pub async fn another_hub(&self) -> Client {
+        let hub = open_hub(&self.place, &self.token).await;
+        Client {
+            addr: serve_on_loopback(hub).await,
+            token: Some(self.token.clone()),
+        }
+    }
+
+    /// The SQLite file (SQLite hubs only).
     pub fn db(&self) -> PathBuf {
-        self.dir.path().join("hub.db")
+        match &self.place {
+            Place::Sqlite(db) => db.clone(),
+            Place::Postgres(_) => panic!("a PostgreSQL hub has no file"),
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self.place {
+            Place::Sqlite(_) => Backend::Sqlite,
+            Place::Postgres(_) => Backend::Postgres,
+        }
     }
 
     pub fn client(&self) -> Client {
@@ -53,6 +160,69 @@ impl TestHub {
             token: Some(self.token.clone()),
         }
     }
+
+    /// The organiser, who creates tournaments and pairs their rounds: on SQLite the desktop
+    /// app on the hub's own file (its own connection, as the app does); on PostgreSQL an
+    /// organiser who pushes the tournament's record with its new events (the tournament's
+    /// writer) through another hub of the club.
+    pub async fn organiser(&self) -> Organiser {
+        match &self.place {
+            Place::Sqlite(db) => Organiser::App(Box::new(Store::open(db).unwrap().0)),
+            Place::Postgres(_) => Organiser::Pushing(self.another_hub().await),
+        }
+    }
+}
+
+/// Who creates and pairs tournaments in a hub (see [`TestHub::organiser`]).
+pub enum Organiser {
+    App(Box<Store>),
+    Pushing(Client),
+}
+
+impl Organiser {
+    /// A new tournament; its id.
+    pub async fn new_tournament(&mut self, setup: &Value) -> String {
+        match self {
+            Organiser::App(store) => store.new_tournament(setup).unwrap().uid,
+            Organiser::Pushing(client) => {
+                partie_core::tournament::Tournament::setup(setup).unwrap();
+                let uid = format!("t-{}", std::process::id() as u64 * 1_000_000 + next_n());
+                let record = json!({"format": 1, "id": uid, "revision": 0,
+                                    "created_at": "2026-01-01T00:00:00Z",
+                                    "tournament": setup, "events": []});
+                let a = client.push(&[record]).await;
+                assert_eq!(a.body["accepted"], 1, "{}", a.text);
+                uid
+            }
+        }
+    }
+
+    /// Adds an event to the tournament `uid` (as it stands at the hub, results included).
+    pub async fn event(&mut self, uid: &str, event: &Value) {
+        match self {
+            Organiser::App(store) => {
+                let id = store.tournament_by_uid(uid).unwrap().unwrap();
+                store.tournament_event(id, event).unwrap();
+            }
+            Organiser::Pushing(client) => {
+                let mut t = client
+                    .pull_all(500)
+                    .await
+                    .into_iter()
+                    .find(|r| r["id"] == uid)
+                    .expect("the tournament is at the hub");
+                t["events"].as_array_mut().unwrap().push(event.clone());
+                t["revision"] = json!(t["revision"].as_i64().unwrap() + 1);
+                let a = client.push(&[t]).await;
+                assert_eq!(a.body["updated"], 1, "{}", a.text);
+            }
+        }
+    }
+}
+
+fn next_n() -> u64 {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The real `partie-hub` binary, killed when dropped.
@@ -70,11 +240,25 @@ impl SpawnedHub {
         Self::start_with(env!("CARGO_BIN_EXE_partie-hub"), db, token_file)
     }
 
+    /// The binary on `place`.
+    #[cfg(test)]
+    pub fn start_at(place: &Place, token_file: &Path) -> SpawnedHub {
+        Self::start_exe_at(env!("CARGO_BIN_EXE_partie-hub"), place, token_file)
+    }
+
     pub fn start_with(exe: &str, db: &Path, token_file: &Path) -> SpawnedHub {
+        Self::start_exe_at(exe, &Place::Sqlite(db.to_path_buf()), token_file)
+    }
+
+    pub fn start_exe_at(exe: &str, place: &Place, token_file: &Path) -> SpawnedHub {
         use std::io::BufRead;
-        let mut child = Command::new(exe)
-            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-            .arg(db)
+        let mut command = Command::new(exe);
+        command.args(["serve", "--listen", "127.0.0.1:0"]);
+        match place {
+            Place::Sqlite(db) => command.arg("--db").arg(db),
+            Place::Postgres(db) => command.arg("--postgres").arg(&db.url),
+        };
+        let mut child = command
             .arg("--token-file")
             .arg(token_file)
             .stdout(Stdio::piped())

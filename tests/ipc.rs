@@ -616,3 +616,42 @@ fn the_club_night_through_the_commands() {
     let left = phone.call("club_leave", json!({})).unwrap();
     assert_eq!(left["joined"], Value::Null);
 }
+
+#[test]
+fn game_info_says_the_sides_and_the_computers_levels() {
+    let h = harness();
+    let levels = |game: &str| {
+        h.call("game_info", json!({ "game": game })).unwrap()["computer"]["levels"].clone()
+    };
+    assert_eq!(levels("morris"), json!([1, 2, 3, 4, 5]));
+    assert_eq!(levels("boulomania"), json!([1, 2]));
+    assert_eq!(levels("molkky"), json!([]));
+    let sides =
+        |game: &str| h.call("game_info", json!({ "game": game })).unwrap()["sides"]["max"].clone();
+    assert_eq!(
+        [
+            sides("molkky"),
+            sides("molkkout"),
+            sides("crokinole"),
+            sides("morris"),
+            sides("boulomania")
+        ],
+        [json!(16), json!(2), json!(3), json!(2), json!(2)]
+    );
+    // What game_info offers is what a new match takes: the top level, and one more refused.
+    let two = json!([["Me"], ["Computer"]]);
+    for (game, top) in [("morris", 5), ("boulomania", 2)] {
+        h.call(
+            "new_match",
+            json!({"game": game, "rules": {}, "sides": two, "computer": {"1": top}}),
+        )
+        .unwrap();
+        let e = h
+            .call(
+                "new_match",
+                json!({"game": game, "rules": {}, "sides": two, "computer": {"1": top + 1}}),
+            )
+            .unwrap_err();
+        assert_eq!(e["code"], "bad_computer");
+    }
+}

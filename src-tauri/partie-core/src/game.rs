@@ -257,8 +257,29 @@ pub fn check_rules(game: &str, rules: &Map<String, Value>) -> Result<(), Error> 
     MatchState::setup(game, rules, &two_sides).map(|_| ())
 }
 
-/// What a game's screens need to draw and to offer its options: pins, defaults, ranges.
+/// The computer's levels in a game (it plays levels 1 to this), 0 when it does not play it.
+pub fn computer_levels(game: &str) -> u8 {
+    match game {
+        "morris" => 5,
+        "boulomania" => 2,
+        _ => 0,
+    }
+}
+
+/// What a game's screens need to draw and to offer its options: pins, defaults, ranges, the
+/// sides it takes and the computer's levels (`"computer": {"levels": [1, 2, ...]}`).
 pub fn info(game: &str) -> Result<Value, Error> {
+    let mut info = game_info(game)?;
+    if game == "molkkout" {
+        // The mölkkout shares Mölkky's pins and options, between two sides only.
+        info["sides"] = serde_json::json!({"min": 2, "max": 2});
+    }
+    let levels: Vec<u8> = (1..=computer_levels(game)).collect();
+    info["computer"] = serde_json::json!({ "levels": levels });
+    Ok(info)
+}
+
+fn game_info(game: &str) -> Result<Value, Error> {
     match game {
         "molkky" | "molkkout" => Ok(crate::molkky::info()),
         "crokinole" => Ok(crate::crokinole::info()),

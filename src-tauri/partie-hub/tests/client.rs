@@ -57,7 +57,7 @@ fn a_hub_hosted_in_the_app_answers_checks_and_refuses_a_wrong_token() {
     // The QR code: a square of a QR version's size with the three finder patterns.
     let qr = &info.qr;
     let n = qr.len();
-    assert!(n >= 21 && (n - 17) % 4 == 0 && qr.iter().all(|row| row.len() == n));
+    assert!(n >= 21 && (n - 17).is_multiple_of(4) && qr.iter().all(|row| row.len() == n));
     for (x, y) in [(0, 0), (n - 7, 0), (0, n - 7)] {
         assert!(qr[y][x] && qr[y + 6][x + 6] && !qr[y + 1][x + 1] && qr[y + 3][x + 3]);
     }

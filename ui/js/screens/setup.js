@@ -11,16 +11,13 @@ import { boulomaniaForm } from '../boulomania-rules.js';
 import { GAMES } from '../games.js';
 
 export const FORMS = { molkky: rulesForm, crokinole: crokinoleForm, morris: morrisForm, boulomania: boulomaniaForm };
-// How many sides a game takes at most (Rust checks; this only trims a remembered line-up).
-const MAX_SIDES = { molkkout: 2, crokinole: 3, morris: 2, boulomania: 2 };
-// Games the computer plays, with its levels.
-const COMPUTER_LEVELS = { morris: [1, 2, 3, 4, 5], boulomania: [1, 2] };
 
 export function mount(root, [game = 'molkky']) {
   if (!GAMES.includes(game)) game = 'molkky';
   app.title(t(`game_${game}`));
   const st = {
     known: [],
+    info: null,         // the game's game_info: its sides, the computer's levels
     sides: (app.settings.last_lineup || []).map((s) => s.slice()),
     teamMode: false,
     active: null,
@@ -34,10 +31,12 @@ export function mount(root, [game = 'molkky']) {
     moves: '',          // a Morris move list to import
     dice: 'app',        // Boulomania: dice rolled by the app, or real dice entered
   };
-  if (MAX_SIDES[game]) st.sides = st.sides.slice(0, MAX_SIDES[game]);
   if (game === 'morris') st.sides = st.sides.map((s) => s.slice(0, 1));
   if (game === 'boulomania') st.level = 2;
-  const vsComputer = () => COMPUTER_LEVELS[game] && st.opponent === 'computer';
+  // What the game takes (its sides, the computer's levels) is Rust's word, from game_info.
+  const maxSides = () => st.info?.sides?.max ?? null;
+  const levels = () => st.info?.computer?.levels ?? [];
+  const vsComputer = () => levels().length > 0 && st.opponent === 'computer';
   st.teamMode = st.sides.some((s) => s.length > 1);
   const form = FORMS[game] ? FORMS[game](st.rules, (r) => { st.rules = r; }) : null;
 
@@ -45,7 +44,7 @@ export function mount(root, [game = 'molkky']) {
 
   function addName(name) {
     if (inLineup(name)) return;
-    const max = vsComputer() && !st.teamMode ? 1 : MAX_SIDES[game];
+    const max = vsComputer() && !st.teamMode ? 1 : maxSides();
     if (max && !st.teamMode && st.sides.length >= max) {
       // A full line-up: the newest name takes the last place.
       st.sides[max - 1] = [name];
@@ -160,7 +159,7 @@ export function mount(root, [game = 'molkky']) {
         if (v === 'computer') st.sides = st.sides.slice(0, 1);
       }),
       vsComputer() ? [
-        seg('level', t('mor_level'), [1, 2], st.level, (v) => t(`bou_level_${v}`), (v) => { st.level = v; }),
+        seg('level', t('mor_level'), levels(), st.level, (v) => t(`bou_level_${v}`), (v) => { st.level = v; }),
         seg('colour', t('bou_your_team'), [0, 1], st.colour, (v) => t(v === 0 ? 'bou_team_a' : 'bou_team_b'), (v) => { st.colour = v; }),
       ] : null,
       seg('dice', t('bou_dice'), ['app', 'real'], st.dice, (v) => t(`bou_dice_${v}`), (v) => { st.dice = v; }));
@@ -174,7 +173,7 @@ export function mount(root, [game = 'molkky']) {
         if (v === 'computer') st.sides = st.sides.slice(0, 1);
       }),
       vsComputer() ? [
-        seg('level', t('mor_level'), [1, 2, 3, 4, 5], st.level, (v) => t(`mor_level_${v}`), (v) => { st.level = v; }),
+        seg('level', t('mor_level'), levels(), st.level, (v) => t(`mor_level_${v}`), (v) => { st.level = v; }),
         seg('colour', t('mor_your_colour'), [0, 1], st.colour, (v) => t(v === 0 ? 'mor_light_first' : 'mor_dark'), (v) => { st.colour = v; }),
       ] : h('details', { class: 'mor-import' },
         h('summary', { text: t('mor_import') }),
@@ -222,5 +221,11 @@ export function mount(root, [game = 'molkky']) {
 
   render();
   ipc.players().then((p) => { st.known = p; render(); }).catch((e) => app.error(e));
+  ipc.gameInfo(game).then((info) => {
+    st.info = info;
+    // A remembered line-up longer than the game takes is cut to fit.
+    if (maxSides()) st.sides = st.sides.slice(0, maxSides());
+    render();
+  }).catch((e) => app.error(e));
   return {};
 }

@@ -590,11 +590,10 @@ pub(crate) fn check_computer(game: &str, sides: usize, computer: &Computer) -> R
         return Ok(());
     }
     let bad = |d: String| Err(Error::bad_setup(d).with_code("bad_computer"));
-    let top = match game {
-        "morris" => 5,
-        "boulomania" => 2,
-        _ => return bad(format!("the computer does not play {game}")),
-    };
+    let top = crate::game::computer_levels(game);
+    if top == 0 {
+        return bad(format!("the computer does not play {game}"));
+    }
     if let Some((side, level)) = computer
         .iter()
         .find(|(&s, &l)| s >= sides || !(1..=top).contains(&l))

@@ -208,6 +208,14 @@ impl PgCluster {
         self.run(false);
     }
 
+    /// The server's process id (its `postmaster.pid` file's first line).
+    pub fn postmaster(&self) -> u32 {
+        std::fs::read_to_string(self.data.join("postmaster.pid"))
+            .ok()
+            .and_then(|s| s.lines().next().and_then(|l| l.trim().parse().ok()))
+            .expect("the server runs")
+    }
+
     /// The address of database `name`.
     pub fn url(&self, name: &str) -> String {
         format!("postgresql://partie@127.0.0.1:{}/{name}", self.port)

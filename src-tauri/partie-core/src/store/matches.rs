@@ -401,6 +401,12 @@ impl Store {
         if record.actions.pop().is_none() {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         }
+        self.cut_to(id, &record)
+    }
+
+    /// Keeps only the actions `record` still holds (its first ones): the others are deleted,
+    /// the match's status, summary, figures and tournament result written again, in one commit.
+    fn cut_to(&mut self, id: i64, record: &Record) -> Result<MatchView, Error> {
         let state = record
             .replay()
             .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
@@ -409,7 +415,7 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "DELETE FROM action WHERE match_id = ?1 AND seq = ?2",
+            "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
             params![id, record.actions.len() as i64],
         )?;
         update_match(&tx, id, &summary)?;
@@ -455,28 +461,7 @@ impl Store {
                 break;
             }
         }
-        let state = record.replay().map_err(replay_error)?;
-        let summary = state.summary();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute(
-            "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
-            params![id, record.actions.len() as i64],
-        )?;
-        update_match(&tx, id, &summary)?;
-        write_figures(&tx, id, &[])?;
-        Store::take_back_table_result(&tx, id)?;
-        let result = tx.commit();
-        self.live = None;
-        result?;
-        self.live = Some(Live {
-            id,
-            state,
-            actions: record.actions.len(),
-            head: None,
-        });
-        Ok((self.view(id)?, taken))
+        Ok((self.cut_to(id, &record)?, taken))
     }
 
     /// A new match with the same game, rules and sides.

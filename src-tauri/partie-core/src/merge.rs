@@ -540,3 +540,94 @@ pub fn trimmed(sides: &[Vec<String>]) -> Vec<Vec<String>> {
 pub fn common_prefix(a: &[Value], b: &[Value]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn molkky(revision: i64, pins: &[u8]) -> Value {
+        let actions: Vec<Value> = pins
+            .iter()
+            .map(|p| json!({"pins": [p], "at": "2026-01-01T00:00:00Z"}))
+            .collect();
+        json!({"format": 1, "id": "m", "revision": revision, "game": "molkky",
+               "sides": [[" A "], ["B"]], "actions": actions})
+    }
+
+    fn held(m: &IncomingMatch) -> (Vec<Vec<String>>, Vec<Value>) {
+        (m.sides(), m.record.actions.clone())
+    }
+
+    #[test]
+    fn a_match_is_already_newer_or_a_conflict_by_its_revision_and_setup() {
+        let stored = IncomingMatch::read(&molkky(4, &[3, 4, 5, 6])).unwrap();
+        let (sides, actions) = held(&stored);
+        let facts = HeldMatch {
+            game: "molkky",
+            rules: &stored.record.rules,
+            sides: &sides,
+            link: None,
+            revision: 4,
+            actions: &actions,
+        };
+        let decide =
+            |v: Value| decide_match(&facts, &IncomingMatch::read(&v).unwrap(), Source::Device);
+        assert_eq!(decide(molkky(4, &[3, 4, 5, 6])), Ok(Decision::Already));
+        assert_eq!(decide(molkky(3, &[3])), Ok(Decision::Already));
+        assert_eq!(
+            decide(molkky(5, &[3, 4, 5])),
+            Ok(Decision::Replace { from: 3 })
+        );
+        assert!(
+            decide(molkky(4, &[3, 4, 5, 7])).is_err(),
+            "same revision, other actions"
+        );
+        let mut other = molkky(9, &[3]);
+        other["sides"] = json!([["A"], ["C"]]);
+        assert!(decide(other).is_err(), "another setup");
+    }
+
+    #[test]
+    fn the_served_record_keeps_times_trims_names_and_carries_its_table() {
+        let mut v = molkky(9, &[12, 1, 12, 1, 12, 1, 12, 1, 2]);
+        v["tournament"] = json!({"id": "t", "round": 1, "table": 0});
+        let m = IncomingMatch::read(&v).unwrap();
+        let served = m.served();
+        assert_eq!(served["sides"], json!([["A"], ["B"]]));
+        assert_eq!(served["actions"][0]["at"], "2026-01-01T00:00:00.000Z");
+        assert_eq!(
+            served["tournament"],
+            json!({"id": "t", "round": 1, "table": 0})
+        );
+        assert!(served["finished_at"].is_string());
+        let event = m.result_event().unwrap();
+        assert_eq!(event["result"]["winner"], 0);
+        assert_eq!(event["result"]["match"], "m");
+    }
+
+    #[test]
+    fn a_tournament_from_a_device_needs_a_higher_revision() {
+        let setup = json!({"game": "molkky", "system": "round_robin",
+                           "entrants": [["P0"], ["P1"], ["P2"], ["P3"]]});
+        let t = |revision: i64, events: Value| {
+            IncomingTournament::read(&json!({"format": 1, "id": "t", "revision": revision,
+                                             "tournament": setup, "events": events}))
+            .unwrap()
+        };
+        let held = t(1, json!([{"pair": {}}]));
+        let decide = |x: IncomingTournament, s| decide_tournament(&held.record, 1, &x, s);
+        assert_eq!(
+            decide(t(1, json!([{"pair": {}}])), Source::Device),
+            Ok(Decision::Already)
+        );
+        assert_eq!(
+            decide(t(0, json!([])), Source::Device),
+            Ok(Decision::Already)
+        );
+        assert!(decide(t(1, json!([])), Source::Device).is_err());
+        assert_eq!(
+            decide(t(0, json!([])), Source::Hub),
+            Ok(Decision::Replace { from: 0 })
+        );
+    }
+}

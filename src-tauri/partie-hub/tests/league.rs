@@ -400,6 +400,32 @@ async fn club_add_prints_a_token_that_serve_postgres_serves() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no club"));
 }
 
+#[test]
+fn without_postgresql_the_tests_fail_and_say_how_to_install_it() {
+    // A folder without initdb stands for a machine without the package: the harness panics
+    // (a failed test, never a skipped one) with the command that installs it.
+    let empty = tempfile::tempdir().unwrap();
+    let found = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "pg_bin_of_an_empty_folder", "--nocapture"])
+        .env("PG_BIN", empty.path())
+        .env("PARTIE_PG_PROBE", "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&found.stdout).to_string()
+        + &String::from_utf8_lossy(&found.stderr);
+    assert!(!found.status.success(), "{said}");
+    assert!(said.contains("./scripts/setup.sh --tests"), "{said}");
+}
+
+/// Run by the test above in a child process, with `PG_BIN` an empty folder.
+#[test]
+fn pg_bin_of_an_empty_folder() {
+    if std::env::var_os("PARTIE_PG_PROBE").is_none() {
+        return;
+    }
+    common::pg::server_bin();
+}
+
 /// A finished match of 2025 between `winner` and `loser` (the first side wins).
 fn won_2025(id: &str, winner: &str, loser: &str) -> Value {
     let mut m = molkky(id, 9, 9);

@@ -12,8 +12,19 @@ use std::time::Duration;
 /// The folder of PostgreSQL's server programs: `$PG_BIN`, else the newest
 /// `/usr/lib/postgresql/N/bin`. Panics, saying how to install them, when there are none.
 pub fn server_bin() -> PathBuf {
+    let missing = || -> ! {
+        panic!(
+            "PostgreSQL's server programs (initdb, pg_ctl) are not installed: \
+             run ./scripts/setup.sh --tests (it installs Debian's postgresql package), \
+             or set PG_BIN to their folder"
+        )
+    };
     if let Some(dir) = std::env::var_os("PG_BIN") {
-        return PathBuf::from(dir);
+        let dir = PathBuf::from(dir);
+        if !dir.join("initdb").is_file() {
+            missing();
+        }
+        return dir;
     }
     let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
         .into_iter()
@@ -28,11 +39,7 @@ pub fn server_bin() -> PathBuf {
     found.sort();
     match found.pop() {
         Some((_, bin)) => bin,
-        None => panic!(
-            "PostgreSQL's server programs (initdb, pg_ctl) are not installed: \
-             run ./scripts/setup.sh --tests (it installs Debian's postgresql package), \
-             or set PG_BIN to their folder"
-        ),
+        None => missing(),
     }
 }
 

@@ -1,17 +1,35 @@
 // Tiny DOM helpers. Text always goes in through text nodes, never as HTML, because most of
 // what is shown (player names) was typed by users.
 
+// Which redraw is drawing. An element made during a redraw may be merged into the one on
+// screen in its place; an element made outside any redraw (a field, a form or a board that a
+// screen makes once and keeps) is put in place as it is, and never merged into.
+let drawing = 0;
+let inDraw = false;
+
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
+  el._made = inDraw ? drawing : -1;
   for (const [k, v] of Object.entries(props || {})) {
     if (v == null || v === false) continue;
     if (k === 'class') el.className = v;
     else if (k === 'text') el.textContent = v;
-    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k.startsWith('on') && typeof v === 'function') listen(el, k.slice(2), v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
   append(el, children);
   return el;
+}
+
+// Handlers live on the element (`_on`) behind one listener per event type, so that a redraw
+// that keeps an element (see `patch`) hands it the new handlers, which see the new state.
+export function listen(el, type, f) {
+  (el._on ||= {})[type] = f;
+  el.addEventListener(type, dispatch);
+}
+
+function dispatch(ev) {
+  return this._on?.[ev.type]?.call(this, ev);
 }
 
 function append(el, children) {
@@ -33,12 +51,90 @@ export function scheduler(root, draw) {
       pending = false;
       const focused = document.activeElement;
       const key = focused && root.contains(focused) ? focusKey(focused) : null;
-      const nodes = [draw()].flat().filter(Boolean);
+      drawing += 1;
+      inDraw = true;
+      let drawn;
+      try { drawn = draw(); } finally { inDraw = false; }
+      const nodes = [drawn].flat().filter(Boolean);
       const same = nodes.length === root.childNodes.length && nodes.every((n, i) => n === root.childNodes[i]);
-      if (!same) root.replaceChildren(...nodes);
+      if (!same) patchChildren(root, nodes);
       if (key && !focused.isConnected) root.querySelector(key)?.focus();
     });
   };
+}
+
+// Makes the children of `parent` look like `nodes` while keeping the elements already there:
+// an element is matched by its id or data-key, else by its place and tag, and updated in place
+// (attributes, text, form values, handlers), so that a finger pressed on a button while the
+// screen redraws still lands on it. New elements are put in; those left over go.
+export function patchChildren(parent, nodes) {
+  const keyed = new Map();
+  for (const c of parent.childNodes) {
+    const k = nodeKey(c);
+    if (k) keyed.set(k, c);
+  }
+  let i = 0;
+  for (const want of nodes) {
+    const k = nodeKey(want);
+    const here = parent.childNodes[i] || null;
+    let have = null;
+    if (!fresh(want)) {
+      // Kept by its screen: it goes in as it is, wherever it was.
+      keyed.delete(k);
+    } else if (k) {
+      have = keyed.get(k) || null;
+      keyed.delete(k);
+      if (have && !disposable(have)) have = null;
+    } else if (here && !nodeKey(here) && disposable(here) && here.nodeName === want.nodeName) {
+      have = here;
+    }
+    if (have && have !== want) {
+      if (have !== here) parent.insertBefore(have, here);
+      patch(have, want);
+    } else {
+      parent.insertBefore(want, here);
+    }
+    i += 1;
+  }
+  while (parent.childNodes.length > i) parent.lastChild.remove();
+}
+
+// Made during this redraw (text is always taken as new).
+function fresh(n) {
+  return n.nodeType === 3 || n._made === drawing;
+}
+
+// On screen and made by an earlier redraw: it may take a new element's looks.
+function disposable(n) {
+  return n.nodeType === 3 || n._made >= 0;
+}
+
+function nodeKey(n) {
+  if (n.nodeType !== 1) return null;
+  return n.dataset?.key ? `k:${n.dataset.key}` : n.id ? `#${n.id}` : null;
+}
+
+function patch(have, want) {
+  if (have.nodeType === 3) {
+    if (have.data !== want.data) have.data = want.data;
+    return;
+  }
+  if (have.nodeType !== 1 || have.nodeName !== want.nodeName) {
+    have.replaceWith(want);
+    return;
+  }
+  for (const a of [...have.attributes]) if (!want.hasAttribute(a.name)) have.removeAttribute(a.name);
+  for (const a of want.attributes) if (have.getAttribute(a.name) !== a.value) have.setAttribute(a.name, a.value);
+  if ('value' in want && (have.tagName === 'INPUT' || have.tagName === 'TEXTAREA' || have.tagName === 'SELECT')) {
+    // What the person is typing stays; otherwise the field shows what the screen says.
+    if (document.activeElement !== have && have.value !== want.value) have.value = want.value;
+    if (have.checked !== want.checked) have.checked = want.checked;
+  }
+  if (want._on || have._on) {
+    have._on = want._on || {};
+    for (const type of Object.keys(have._on)) have.addEventListener(type, dispatch);
+  }
+  patchChildren(have, [...want.childNodes]);
 }
 
 // A selector that finds an element's counterpart after a redraw, if it has a stable name.

@@ -3,7 +3,7 @@
 // discs and shows what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names } from '../dom.js';
+import { h, scheduler, names, listen } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -15,7 +15,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs, ...children) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith('on')) el.addEventListener(k.slice(2), v); else el.setAttribute(k, v);
+    if (k.startsWith('on')) listen(el, k.slice(2), v); else el.setAttribute(k, v);
   }
   el.append(...children);
   return el;

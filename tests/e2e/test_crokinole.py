@@ -1,4 +1,6 @@
 """Crokinole played by tapping: live 20s, the count at the end of each round, undo, formats."""
+import time
+
 from test_molkky import add_players
 
 
@@ -169,3 +171,17 @@ def test_loser_chooses_then_resumes_after_a_kill(partie):
     assert p.text('[data-live="1"]') == "1"
     assert p.text("#cro-starter") == "Alice shoots first"
     p.shot("26-crokinole-resumed")
+
+
+def test_a_stepper_pressed_while_the_count_redraws_still_lands(partie):
+    """The count of a round: a finger down on a stepper, the screen redrawn under it, the
+    finger up: the count moves by exactly one."""
+    p = partie
+    new_game(p, [["Alice"], ["Bob"]])
+    p.tap("#end-round")
+    p.wait_css("#cro-count")
+    before = int(p.text('[data-count="15-0"]'))
+    p.tap_across_redraw('[data-step="15-0-plus"]')
+    p.wait_until(f"return document.querySelector('[data-count=\"15-0\"]').textContent === '{before + 1}'", 5)
+    time.sleep(0.3)
+    assert int(p.text('[data-count="15-0"]')) == before + 1

@@ -255,3 +255,18 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.tap("#nav-back")
     p.wait_css("#new-molkky")
     assert p.count("#unfinished") == 0, "nothing was written"
+
+
+def test_a_pin_pressed_while_the_scorepad_redraws_still_lands(partie):
+    """A finger goes down on a pin, the scorepad redraws (the app coming back to the front
+    reloads what Rust has), the finger lifts: the pin is down, once, with no retry."""
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    p.wait_css("#new-player")
+    add_players(p, "Anna", "Bea")
+    p.begin()
+    p.wait_css("#pins")
+    p.tap_across_redraw('[data-pin="5"]')
+    p.wait_until("return document.querySelector('[data-pin=\"5\"]').getAttribute('aria-pressed') === 'true'", 5)
+    p.wait_text("#preview", "pin 5: 5 points")

@@ -34,7 +34,9 @@ On the app's history (or the database given with --db FILE, or $PARTIE_DB):
   partie restore FILE                     replace the history with a backup
 
 The club hub (built beside partie: cargo build -p partie-hub):
-  partie serve [--db FILE] [--listen ADDR:PORT] [--token-file FILE]";
+  partie serve [--db FILE | --postgres URL] [--listen ADDR:PORT] [--token-file FILE]
+  partie-hub club add NAME --postgres URL    a club of a league database, and its token
+                                             (docs/league.md)";
 
 /// The app's database: $PARTIE_DB, else the app's data folder.
 fn default_db() -> PathBuf {

@@ -39,7 +39,7 @@ impl MergeReport {
 }
 
 /// Each action's `at` time (the match's start when it has none), taken out of the actions so
-/// that they are compared and stored as played (the same as the import's, `store/transfer.rs`).
+/// that they are compared and stored as played: a hub's push and an import alike.
 pub fn take_action_times(record: &mut Record, started_at: i64) -> Vec<i64> {
     record
         .actions
@@ -136,6 +136,19 @@ pub fn kind_of(value: &Value) -> Option<RecordKind> {
         Some(RecordKind::Tournament)
     } else {
         None
+    }
+}
+
+/// Where a page of `GET /v1/records` starts: none is the start, else the change number a
+/// store gave as its cursor; `bad_record` for anything else.
+pub fn cursor_of(cursor: Option<&str>) -> Result<i64, Error> {
+    match cursor {
+        None => Ok(0),
+        Some(c) => c
+            .parse::<i64>()
+            .ok()
+            .filter(|&n| n >= 0)
+            .ok_or_else(|| Error::bad_record(format!("{c:?} is not a cursor"))),
     }
 }
 
@@ -288,16 +301,21 @@ impl IncomingMatch {
     /// played, or when it was not played for a table).
     pub fn result_event(&self) -> Option<Value> {
         let link = self.link.as_ref()?;
-        let r = self.state.result()?;
-        let mut result = json!({
-            "round": link.round, "table": link.table, "winner": r.winner, "scores": r.scores,
-            "match": self.uid,
-        });
-        if let Some(t) = r.twenties {
-            result["twenties"] = json!(t);
-        }
-        Some(json!({ "result": result }))
+        table_result_event(link.round, link.table, &self.uid, &self.state)
     }
+}
+
+/// The tournament's `result` event of a finished match played at a table (`None` while it is
+/// played): for the store when its own table match ends, and for a hub taking a pushed one.
+pub fn table_result_event(round: i64, table: i64, uid: &str, state: &MatchState) -> Option<Value> {
+    let r = state.result()?;
+    let mut result = json!({
+        "round": round, "table": table, "winner": r.winner, "scores": r.scores, "match": uid,
+    });
+    if let Some(t) = r.twenties {
+        result["twenties"] = json!(t);
+    }
+    Some(json!({ "result": result }))
 }
 
 /// What a store holds of a match, to decide on a pushed one.

@@ -158,24 +158,30 @@ pub fn load_or_create_token(path: &FsPath) -> std::io::Result<String> {
             let mut bytes = [0u8; 16];
             getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
             let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
-            }
-            let mut options = std::fs::OpenOptions::new();
-            options.write(true).create_new(true);
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::OpenOptionsExt;
-                options.mode(0o600);
-            }
-            use std::io::Write;
-            let mut file = options.open(path)?;
-            file.write_all(format!("{token}\n").as_bytes())?;
-            file.sync_all()?;
+            write_new_token(path, &token)?;
             Ok(token)
         }
         Err(e) => Err(e),
     }
+}
+
+/// Writes a club token to a file that must not exist yet (its folder made when missing;
+/// owner-only on Unix), synced before it is used.
+pub fn write_new_token(path: &FsPath, token: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    use std::io::Write;
+    let mut file = options.open(path)?;
+    file.write_all(format!("{token}\n").as_bytes())?;
+    file.sync_all()
 }
 
 /// An error answer: `{"kind", "detail"}` with its status.

@@ -2,7 +2,7 @@
 //! league's PostgreSQL database; and `partie-hub club add|list`, a league's clubs.
 
 use partie_hub::storage::postgres;
-use partie_hub::{load_or_create_token, serve, Hub};
+use partie_hub::{load_or_create_token, serve, write_new_token, Hub};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -147,20 +147,6 @@ async fn club(args: Vec<String>) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Writes a new club's token to a file that must not exist yet (owner-only on Unix).
-fn write_new_token(path: &std::path::Path, token: &str) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(path)?;
-    file.write_all(format!("{token}\n").as_bytes())?;
-    file.sync_all()
 }
 
 #[tokio::main]

@@ -20,9 +20,9 @@ use super::tournaments::{replay_checked, seat_entrant, stored, write_summary};
 use super::{seat_players, update_match, write_figures, Store};
 use crate::error::{Error, ErrorKind};
 use crate::merge::{
-    check_table_setup, decide_match, decide_tournament, held_result, kind_of, refusal_id,
-    tournament_served, trimmed, Decision, HeldMatch, IncomingMatch, IncomingTournament, Link,
-    Taken,
+    check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
+    refusal_id, tournament_served, trimmed, Decision, HeldMatch, IncomingMatch, IncomingTournament,
+    Link, Taken,
 };
 pub use crate::merge::{MergeReport, RecordKind, Refusal, Source, MAX_ID_CHARS};
 use crate::record::FORMAT;
@@ -560,14 +560,7 @@ impl Store {
     /// The records changed since `cursor` (none: from the start), each once, in order of their
     /// latest change, at most `limit`; `bad_record` for a cursor this store did not give.
     pub fn records_since(&self, cursor: Option<&str>, limit: usize) -> Result<Page, Error> {
-        let since = match cursor {
-            None => 0,
-            Some(c) => c
-                .parse::<i64>()
-                .ok()
-                .filter(|&n| n >= 0)
-                .ok_or_else(|| Error::bad_record(format!("{c:?} is not a cursor")))?,
-        };
+        let since = cursor_of(cursor)?;
         let changes = self.changes_since(since, limit.min(i64::MAX as usize) as i64)?;
         let records = changes
             .iter()

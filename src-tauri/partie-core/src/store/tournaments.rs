@@ -6,6 +6,7 @@
 use super::{find_or_create_player, new_uid, now_ms, MatchView, Store};
 use crate::error::Error;
 use crate::game::MatchState;
+use crate::merge::table_result_event;
 use crate::time::{iso, parse_iso};
 use crate::tournament::{self, Tournament, TournamentRecord};
 use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
@@ -176,18 +177,6 @@ fn append(
     write_summary(tx, id, next)
 }
 
-/// The result a finished table match enters, from the game's typed result.
-fn result_event(round: i64, table: i64, uid: &str, state: &MatchState) -> Option<Value> {
-    let r = state.result()?;
-    let mut result = json!({
-        "round": round, "table": table, "winner": r.winner, "scores": r.scores, "match": uid,
-    });
-    if let Some(t) = r.twenties {
-        result["twenties"] = json!(t);
-    }
-    Some(json!({ "result": result }))
-}
-
 impl Store {
     /// Creates a tournament from its setup (`bad_setup` when invalid).
     pub fn new_tournament(&mut self, setup: &Value) -> Result<TournamentView, Error> {
@@ -349,7 +338,7 @@ impl Store {
         let Some((tid, round, table, uid)) = link else {
             return Ok(());
         };
-        let Some(event) = result_event(round, table, &uid, state) else {
+        let Some(event) = table_result_event(round, table, &uid, state) else {
             return Ok(());
         };
         let (_, record, t) = replayed(tx, tid)?;

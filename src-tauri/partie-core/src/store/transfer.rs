@@ -3,6 +3,7 @@
 
 use super::{migrations, now_ms, update_match, write_figures, Store};
 use crate::error::Error;
+use crate::merge::take_action_times;
 use crate::record::{Record, FORMAT};
 use crate::time::{iso, parse_iso};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -49,26 +50,6 @@ struct Incoming {
     ats: Vec<i64>,
     /// The revision as exported, when the record says it.
     revision: Option<i64>,
-}
-
-/// Each action's `at` time (the match's start when it has none), taken out of the actions so
-/// that they are stored as played; for import and for a hub's push alike.
-pub(super) fn take_action_times(record: &mut Record, started_at: i64) -> Vec<i64> {
-    record
-        .actions
-        .iter_mut()
-        .map(|action| {
-            let at = action
-                .get("at")
-                .and_then(Value::as_str)
-                .and_then(parse_iso)
-                .unwrap_or(started_at);
-            if let Some(o) = action.as_object_mut() {
-                o.remove("at");
-            }
-            at
-        })
-        .collect()
 }
 
 fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {

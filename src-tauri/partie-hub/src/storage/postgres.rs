@@ -19,8 +19,8 @@
 use deadpool_postgres::GenericClient;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use partie_core::merge::{
-    check_table_setup, decide_match, decide_tournament, held_result, kind_of, refusal_id,
-    take_action_times, tournament_served, trimmed, Decision, HeldMatch, IncomingMatch,
+    check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
+    refusal_id, take_action_times, tournament_served, trimmed, Decision, HeldMatch, IncomingMatch,
     IncomingTournament, Link, MergeReport, RecordKind, Refusal, Taken,
 };
 use partie_core::record::Record;
@@ -888,14 +888,7 @@ impl PgStorage {
 
     /// A page of `GET /v1/records`: the club's records changed since `cursor`.
     pub async fn records_since(&self, cursor: Option<String>, limit: usize) -> Result<Page, Error> {
-        let since = match &cursor {
-            None => 0,
-            Some(c) => c
-                .parse::<i64>()
-                .ok()
-                .filter(|&n| n >= 0)
-                .ok_or_else(|| Error::bad_record(format!("{c:?} is not a cursor")))?,
-        };
+        let since = cursor_of(cursor.as_deref())?;
         let club = self.club;
         let limit = limit.min(i64::MAX as usize) as i64;
         let rows: Vec<(i64, String)> = self

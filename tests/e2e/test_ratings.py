@@ -42,6 +42,8 @@ def test_leaderboard_chart_expected_result_and_seeding_by_rating(partie):
 
     # A tournament seeded by rating in one tap: Bea, Cyril, Anna become Anna, Cyril, Bea.
     p.tap("#nav-back")
+    # history.back() lands after the tap returns: wait for it, or it would land after our hash.
+    p.wait_css("#leaderboard li")
     open_new_tournament_here(p)
     add_entrants(p, "Bea", "Cyril", "Anna")
     p.tap("#seed-by-rating")

@@ -102,3 +102,35 @@ fn two_ways_to_the_same_win_are_one_choice() {
     // 4-4: jack square 4 wins, square 8 makes a null mène: a choice to ask.
     assert_eq!(g.outcomes(&roll(4)).len(), 2);
 }
+
+/// Each choice a roll opens says in squares what it decides (`choice` in its summary): the
+/// screen names the choice from it and computes nothing.
+#[test]
+fn a_choice_says_where_the_double_goes() {
+    let mut g = game(json!({"target": 13, "balls": 2}));
+    g = g
+        .play(&Action::from_json(&json!({"jack": 3})).unwrap())
+        .unwrap();
+    let roll = Action::from_json(&json!({"point": [4, 4]})).unwrap();
+    let mut seen: Vec<Value> = g
+        .choices(&roll)
+        .into_iter()
+        .map(|(_, s)| s["choice"].clone())
+        .collect();
+    seen.sort_by_key(|c| c["square"].as_u64());
+    assert_eq!(
+        seen,
+        vec![
+            json!({"to": "jack", "square": 4, "via": []}),
+            json!({"to": "total", "square": 8, "via": []}),
+        ]
+    );
+    // A roll with one way only: no `to`, no square.
+    let plain = Action::from_json(&json!({"point": [3, 4]})).unwrap();
+    let one = g.choices(&plain);
+    assert_eq!(one.len(), 1);
+    assert_eq!(
+        one[0].1["choice"],
+        json!({"to": null, "square": null, "via": []})
+    );
+}

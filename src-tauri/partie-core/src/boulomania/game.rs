@@ -523,7 +523,32 @@ impl Boulomania {
     pub fn choices(&self, base: &Action) -> Vec<(Action, Value)> {
         self.outcomes(base)
             .into_iter()
-            .map(|(a, g)| (a, g.summary()))
+            .map(|(a, g)| {
+                let mut summary = g.summary();
+                // What this choice decides, in squares, for the screen to name it.
+                let (to, square) = match &a {
+                    Action::Point {
+                        dice,
+                        to: Some(To::Jack),
+                        ..
+                    } => (Some("jack"), Some(dice[0])),
+                    Action::Point {
+                        dice,
+                        to: Some(To::Total),
+                        ..
+                    } => (Some("total"), Some(dice.iter().sum::<u8>())),
+                    _ => (None, None),
+                };
+                let via = match &a {
+                    Action::Point { via, .. } | Action::Shoot { via, .. } => via
+                        .iter()
+                        .map(|(from, to)| json!({"from": from, "to": to}))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                summary["choice"] = json!({"to": to, "square": square, "via": via});
+                (a, summary)
+            })
             .collect()
     }
 

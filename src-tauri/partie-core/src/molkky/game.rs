@@ -224,6 +224,7 @@ impl Game for Molkky {
             "misses_allowed": self.rules.misses,
             "three_misses": self.rules.three_misses,
             "best_of": self.rules.best_of,
+            "legs_to_win": self.rules.legs_to_win(),
             "leg_points": self.leg_points,
             "match_points": self.match_points(),
             "leg_starter": self.leg.starter(),

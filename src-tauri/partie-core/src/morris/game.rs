@@ -254,6 +254,22 @@ impl Game for Morris {
             .played
             .last()
             .map(|(s, a)| json!({"side": s, "token": a.to_json()}));
+        // Each legal token, and the last token played, as points: the screen looks a tap up
+        // here and sends the token it finds, and never reads a token's text.
+        let parts = |t: &Token| -> Value {
+            let name = |q: &u8| POINTS[*q as usize];
+            let (from, to, removes) = match t {
+                Token::Place(q) => (None, Some(name(q)), None),
+                Token::Move(a, b) => (Some(name(a)), Some(name(b)), None),
+                Token::Remove(q) => (None, None, Some(name(q))),
+            };
+            json!({"token": t.to_string(), "from": from, "to": to, "removes": removes})
+        };
+        let moves: Vec<Value> = self.legal().iter().map(parts).collect();
+        let last_move = match self.played.last() {
+            Some((_, Action::Token(t))) => parts(t),
+            _ => Value::Null,
+        };
         json!({
             "status": status,
             "winner": winner,
@@ -271,6 +287,8 @@ impl Game for Morris {
             "mills": [Self::points(g.in_mills(p.board(0))), Self::points(g.in_mills(p.board(1)))],
             "targets": if over { json!({"place": [], "move": {}, "remove": []}) } else { self.targets() },
             "last": last,
+            "moves": moves,
+            "last_move": last_move,
             "turns": self.turns(),
             "move_list": self.move_list(),
             "result": self.result(),

@@ -42,7 +42,7 @@ fn named(dir: &std::path::Path, name: &str) -> Result<PathBuf, Error> {
 }
 
 pub(crate) fn stamp() -> String {
-    partie_core::time::iso(partie_core::store::now_ms())
+    partie_core::time::iso(partie_core::time::now_ms())
         .replace([':', '.'], "-")
         .trim_end_matches('Z')
         .to_string()

@@ -386,7 +386,7 @@ fn head_to_head(state: State<'_, AppState>, a: i64, b: i64, game: String) -> Res
 
 #[tauri::command]
 fn game_info(game: String) -> Result<Value, Error> {
-    partie_core::game::info(&game)
+    partie_core::games::info(&game)
 }
 
 /// Registers Partie's commands on a builder (the app, or a mock app in tests).

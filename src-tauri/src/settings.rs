@@ -34,7 +34,7 @@ pub fn validate(key: &str, value: &Value) -> Result<(), Error> {
                 let Some(rules) = rules.as_object() else {
                     return bad("rules are an object");
                 };
-                partie_core::game::check_rules(game, rules)?;
+                partie_core::games::check_rules(game, rules)?;
             }
             Ok(())
         }

@@ -1,12 +1,11 @@
-//! The computer's move in any game it plays (Morris for now), thought away from the database
+//! The computer's move in any game it plays (each game thinks in its own `Game::think`), thought away from the database
 //! and the UI thread, and stoppable.
 
 use crate::error::Error;
 use crate::game::Game;
-use crate::game::MatchState;
-use crate::morris::search::Level;
+use crate::games::MatchState;
 use serde_json::Value;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -30,44 +29,13 @@ pub fn think_seeded(
     seed: u64,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<Value, Error> {
-    if state.is_over() {
-        return Err(Error::illegal("the game is over").with_code("game_over"));
-    }
-    if let MatchState::Boulomania(g) = state {
-        let mut rng = crate::rng::Rng::new(seed);
-        return Ok(crate::boulomania::ai::play_turn(g, level, &mut rng).to_json());
-    }
-    let level = Level::new(level).ok_or_else(|| {
-        Error::bad_setup(format!("no computer level {level}")).with_code("bad_computer")
-    })?;
-    let MatchState::Morris(g) = state else {
-        return Err(
-            Error::illegal("the computer does not play this game").with_code("bad_computer")
-        );
-    };
-    let token = level.choose(g.position(), g.repetitions(), seed, stop.clone());
-    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-        return Err(Error::illegal("the computer was stopped").with_code("stopped"));
-    }
-    token
-        .map(|t| Value::String(t.to_string()))
-        .ok_or_else(|| Error::illegal("there is no move to play").with_code("game_over"))
+    state.think(level, seed, stop)
 }
 
-/// Whether the computer playing `side` accepts a draw offered now: when it is not better off
-/// than a little, by its own evaluation.
+/// Whether the computer playing `side` accepts a draw offered now (Morris: when it is not
+/// better off than a little, by its own evaluation).
 pub fn accepts_draw(state: &MatchState, side: usize) -> bool {
-    let MatchState::Morris(g) = state else {
-        return false;
-    };
-    let pos = g.position();
-    let score = crate::morris::search::evaluate(pos);
-    let for_side = if pos.turn() as usize == side {
-        score
-    } else {
-        -score
-    };
-    for_side <= 30
+    state.accepts_draw(side)
 }
 
 /// Dice for a match, from a seed: the same seed and the same point of the match give the same

@@ -1,15 +1,13 @@
-//! The games behind one interface: set up from a record's `game`, `rules` and `sides`, play
-//! JSON actions, and derive the common summary of `docs/records.md` §3.
+//! The contract every game keeps (`docs/architecture.md`): set up from a record's `rules` and
+//! `sides`, play typed actions read from JSON, derive the summary of `docs/records.md` §3, and
+//! say in types who acts and how a match ended. A game also declares here what the rest of the
+//! app takes from it (its name, options, statistics, computer). This module knows no game:
+//! `games.rs` registers them.
 
-use crate::boulomania::Boulomania;
-use crate::crokinole::Crokinole;
 use crate::error::Error;
-use crate::molkky::{Molkkout, Molkky};
-use crate::morris::Morris;
 use serde_json::{Map, Value};
-
-/// The games this build knows, by their record name.
-pub const GAMES: &[&str] = &["molkky", "molkkout", "crokinole", "morris", "boulomania"];
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The action keys of every game (`docs/records.md` §1): Mölkky's and the mölkkout's `pins`,
 /// Crokinole's `twenty`, `round` and `starter`, Boulomania's `jack`, `point`, `shoot` and
@@ -81,10 +79,36 @@ impl<S> Refused<S> {
     }
 }
 
-/// One game's rules: a validated state that only changes through [`Game::play`].
+/// The sides the computer plays in a match, each with its level (1 to the game's
+/// [`Game::COMPUTER_LEVELS`]).
+pub type Computer = std::collections::BTreeMap<usize, u8>;
+
+/// One player's counters in one finished match (`"throws"`, `"points"`...), summed over matches
+/// by the statistics; a game names its own.
+pub type Counters = Map<String, Value>;
+
+/// The rates a player's page shows, by name, in the order shown.
+pub type Rates = Vec<(&'static str, Value)>;
+
+/// One game's rules: a validated state that only changes through [`Game::play`], and what the
+/// rest of the app takes from the game. Registering the type in `games.rs` is all it takes for
+/// records, the store, statistics, tournaments and the screens' `game_info` to know it.
 pub trait Game: Sized + Clone {
+    /// The game's name in records (`"molkky"`).
+    const NAME: &'static str;
+
+    /// The game's title on printed sheets, in English and in French.
+    const TITLE: [&'static str; 2];
+
+    /// The computer plays levels 1 to this; 0 when it does not play the game.
+    const COMPUTER_LEVELS: u8 = 0;
+
     /// One action of the game, as parsed from its record form.
     type Action;
+
+    /// What the screens need to draw the game and offer its options: `options` (each with its
+    /// default and range), `sides` (`min`, `max`) and the game's own keys (pins, board...).
+    fn info() -> Value;
 
     /// Builds the starting state from unchecked rules and sides.
     fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error>;
@@ -109,6 +133,63 @@ pub trait Game: Sized + Clone {
     /// How the finished match ended, as a tournament's standings take it; `None` while it is
     /// played.
     fn result(&self) -> Option<MatchResult>;
+
+    /// Each player's counters in a finished match (`actions` played from `rules` and `sides`),
+    /// one per player of each side; `computer` says which sides it played. By default the game
+    /// keeps none: a player's page then shows results only.
+    fn counters(
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        actions: &[Value],
+        computer: &Computer,
+    ) -> Result<Vec<Vec<Counters>>, Error> {
+        let _ = (rules, actions, computer);
+        Ok(sides
+            .iter()
+            .map(|s| vec![Counters::new(); s.len()])
+            .collect())
+    }
+
+    /// The rates a player's page shows from their counters summed over matches (`sum` gives a
+    /// counter's total, 0 when absent), in the order shown; [`ratio`] rounds them alike.
+    fn rates(sum: &dyn Fn(&str) -> u64) -> Rates {
+        let _ = sum;
+        Vec::new()
+    }
+
+    /// The computer's action for the side to act, at `level`; dice and chance come from
+    /// `seed`, and `stop` interrupts the thinking. Only called with a level from 1 to
+    /// [`Game::COMPUTER_LEVELS`] on a game that is not over.
+    fn think(&self, level: u8, seed: u64, stop: Option<Arc<AtomicBool>>) -> Result<Value, Error> {
+        let _ = (level, seed, stop);
+        Err(
+            Error::illegal(format!("the computer does not play {}", Self::NAME))
+                .with_code("bad_computer"),
+        )
+    }
+
+    /// Whether the computer playing `side` accepts a draw offered now; by default never.
+    fn accepts_draw(&self, side: usize) -> bool {
+        let _ = side;
+        false
+    }
+}
+
+/// Counters from names and counts, in the order given.
+pub fn tally(pairs: &[(&str, u64)]) -> Counters {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), Value::from(*v)))
+        .collect()
+}
+
+/// `a / b` rounded to three decimals, `null` when `b` is 0: how every rate is shown.
+pub fn ratio(a: u64, b: u64) -> Value {
+    if b == 0 {
+        Value::Null
+    } else {
+        serde_json::json!((a as f64 / b as f64 * 1000.0).round() / 1000.0)
+    }
 }
 
 /// How a finished match ended, in the figures a tournament's standings need (`docs/tournaments.md`,
@@ -122,109 +203,6 @@ pub struct MatchResult {
     pub scores: Vec<u32>,
     /// Crokinole's 20s per side; `None` for the other games.
     pub twenties: Option<Vec<u32>>,
-}
-
-/// The state of a match of any game, dispatching to the game's rules.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MatchState {
-    /// A Mölkky game or best-of match.
-    Molkky(Box<Molkky>),
-    /// A standalone mölkkout.
-    Molkkout(Box<Molkkout>),
-    /// A Crokinole game.
-    Crokinole(Box<Crokinole>),
-    /// A game of Nine Men's Morris.
-    Morris(Box<Morris>),
-    /// A game of Boulomania.
-    Boulomania(Box<Boulomania>),
-}
-
-macro_rules! dispatch {
-    ($self:expr, $g:ident => $body:expr) => {
-        match $self {
-            MatchState::Molkky($g) => $body,
-            MatchState::Molkkout($g) => $body,
-            MatchState::Crokinole($g) => $body,
-            MatchState::Morris($g) => $body,
-            MatchState::Boulomania($g) => $body,
-        }
-    };
-}
-
-fn play_as<G: Game>(
-    g: Box<G>,
-    action: &Value,
-    wrap: fn(Box<G>) -> MatchState,
-) -> Result<MatchState, Refused<MatchState>> {
-    let parsed = match g.parse_action(action) {
-        Ok(a) => a,
-        Err(e) => return Err(Refused::new(wrap(g), e)),
-    };
-    // Once, for every game: a malformed action is `bad_action` whatever the state, a
-    // well-formed one after the end is refused here, before any game looks at it.
-    if g.is_over() {
-        let over = Error::illegal("the game is over").with_code("game_over");
-        return Err(Refused::new(wrap(g), over));
-    }
-    match (*g).play(&parsed) {
-        Ok(next) => Ok(wrap(Box::new(next))),
-        Err(r) => Err(Refused::new(wrap(Box::new(r.state)), r.error)),
-    }
-}
-
-impl MatchState {
-    /// Sets up a match of `game` (a record's game name).
-    pub fn setup(
-        game: &str,
-        rules: &Map<String, Value>,
-        sides: &[Vec<String>],
-    ) -> Result<Self, Error> {
-        match game {
-            "molkky" => Molkky::setup(rules, sides).map(|g| MatchState::Molkky(Box::new(g))),
-            "molkkout" => Molkkout::setup(rules, sides).map(|g| MatchState::Molkkout(Box::new(g))),
-            "crokinole" => {
-                Crokinole::setup(rules, sides).map(|g| MatchState::Crokinole(Box::new(g)))
-            }
-            "morris" => Morris::setup(rules, sides).map(|g| MatchState::Morris(Box::new(g))),
-            "boulomania" => {
-                Boulomania::setup(rules, sides).map(|g| MatchState::Boulomania(Box::new(g)))
-            }
-            other => {
-                Err(Error::bad_setup(format!("unknown game {other:?}")).with_code("unknown_game"))
-            }
-        }
-    }
-
-    /// Applies one action in its JSON form.
-    pub fn play(self, action: &Value) -> Result<Self, Refused<Self>> {
-        match self {
-            MatchState::Molkky(g) => play_as(g, action, MatchState::Molkky),
-            MatchState::Molkkout(g) => play_as(g, action, MatchState::Molkkout),
-            MatchState::Crokinole(g) => play_as(g, action, MatchState::Crokinole),
-            MatchState::Morris(g) => play_as(g, action, MatchState::Morris),
-            MatchState::Boulomania(g) => play_as(g, action, MatchState::Boulomania),
-        }
-    }
-
-    /// The summary of `docs/records.md` §3.
-    pub fn summary(&self) -> Value {
-        dispatch!(self, g => g.summary())
-    }
-
-    /// Whether the match is over.
-    pub fn is_over(&self) -> bool {
-        dispatch!(self, g => g.is_over())
-    }
-
-    /// The side to act; `None` once over.
-    pub fn turn(&self) -> Option<usize> {
-        dispatch!(self, g => Game::turn(g.as_ref()))
-    }
-
-    /// How the finished match ended; `None` while it is played.
-    pub fn result(&self) -> Option<MatchResult> {
-        dispatch!(self, g => Game::result(g.as_ref()))
-    }
 }
 
 /// Checks the common shape of sides: each a non-empty list of non-empty, trimmed names.
@@ -249,42 +227,4 @@ pub fn check_sides(sides: &[Vec<String>]) -> Result<(), Error> {
         }
     }
     Ok(())
-}
-
-/// Checks a game's options alone (for saved default rules): `bad_setup` when invalid.
-pub fn check_rules(game: &str, rules: &Map<String, Value>) -> Result<(), Error> {
-    let two_sides = [vec!["A".to_string()], vec!["B".to_string()]];
-    MatchState::setup(game, rules, &two_sides).map(|_| ())
-}
-
-/// The computer's levels in a game (it plays levels 1 to this), 0 when it does not play it.
-pub fn computer_levels(game: &str) -> u8 {
-    match game {
-        "morris" => 5,
-        "boulomania" => 2,
-        _ => 0,
-    }
-}
-
-/// What a game's screens need to draw and to offer its options: pins, defaults, ranges, the
-/// sides it takes and the computer's levels (`"computer": {"levels": [1, 2, ...]}`).
-pub fn info(game: &str) -> Result<Value, Error> {
-    let mut info = game_info(game)?;
-    if game == "molkkout" {
-        // The mölkkout shares Mölkky's pins and options, between two sides only.
-        info["sides"] = serde_json::json!({"min": 2, "max": 2});
-    }
-    let levels: Vec<u8> = (1..=computer_levels(game)).collect();
-    info["computer"] = serde_json::json!({ "levels": levels });
-    Ok(info)
-}
-
-fn game_info(game: &str) -> Result<Value, Error> {
-    match game {
-        "molkky" | "molkkout" => Ok(crate::molkky::info()),
-        "crokinole" => Ok(crate::crokinole::info()),
-        "morris" => Ok(crate::morris::info()),
-        "boulomania" => Ok(crate::boulomania::info()),
-        other => Err(Error::not_found(format!("unknown game {other:?}")).with_code("unknown_game")),
-    }
 }

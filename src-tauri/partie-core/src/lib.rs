@@ -13,6 +13,7 @@ pub mod crokinole;
 mod csv;
 pub mod error;
 pub mod game;
+pub mod games;
 pub mod merge;
 pub mod molkky;
 pub mod morris;
@@ -27,5 +28,6 @@ pub mod time;
 pub mod tournament;
 
 pub use error::{Error, ErrorKind};
-pub use game::{Game, MatchResult, MatchState, Refused};
+pub use game::{Game, MatchResult, Refused};
+pub use games::MatchState;
 pub use record::Record;

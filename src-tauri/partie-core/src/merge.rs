@@ -8,9 +8,9 @@
 //! Nothing here touches a database.
 
 use crate::error::Error;
-use crate::game::MatchState;
+use crate::games::MatchState;
 use crate::record::{Record, FORMAT};
-use crate::store::Computer;
+use crate::game::Computer;
 use crate::time::{iso, parse_iso};
 use crate::tournament::{self, Tournament, TournamentRecord};
 use serde::Serialize;
@@ -522,7 +522,7 @@ fn incoming_match(value: &Value) -> Result<IncomingMatch, Error> {
             .and_then(Value::as_str)
             .map(|s| s.chars().take(5000).collect::<String>())
     };
-    let started_at = time("started_at").unwrap_or_else(crate::store::now_ms);
+    let started_at = time("started_at").unwrap_or_else(crate::time::now_ms);
     let ats = take_action_times(&mut record, started_at);
     let state = record.replay()?;
     let computer: Computer = match obj.get("computer") {
@@ -530,7 +530,7 @@ fn incoming_match(value: &Value) -> Result<IncomingMatch, Error> {
         Some(v) => serde_json::from_value(v.clone())
             .map_err(|e| Error::bad_record(format!("computer: {e}")))?,
     };
-    crate::store::check_computer(&record.game, record.sides.len(), &computer)?;
+    crate::games::check_computer(&record.game, record.sides.len(), &computer)?;
     Ok(IncomingMatch {
         uid,
         revision,

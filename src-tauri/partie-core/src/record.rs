@@ -1,7 +1,7 @@
 //! Match records (`docs/records.md` §1): a setup plus the ordered list of actions.
 
 use crate::error::Error;
-use crate::game::MatchState;
+use crate::games::MatchState;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

@@ -1,7 +1,7 @@
 //! Scenarios (`docs/records.md` §2): a record plus what must hold after replaying it.
 
 use crate::error::ErrorKind;
-use crate::game::MatchState;
+use crate::games::MatchState;
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,8 @@
-//! UTC timestamps as `YYYY-MM-DDTHH:MM:SS.mmmZ`, the form exported records carry.
+//! UTC timestamps as `YYYY-MM-DDTHH:MM:SS.mmmZ`, the form exported records carry; the clock
+//! and the ids that records and tournaments are given.
+
+use std::hash::{BuildHasher, Hasher};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Days since 1970-01-01 to a civil date (proleptic Gregorian), after Howard Hinnant.
 fn civil(days: i64) -> (i64, u32, u32) {
@@ -66,6 +70,31 @@ pub fn parse_iso(s: &str) -> Option<i64> {
             + min * 60_000
             + sec * 1000
             + milli,
+    )
+}
+
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// A stable, random-enough id for a match or a tournament, kept across export and import.
+pub fn new_uid() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(nanos);
+    h.write_u32(std::process::id());
+    format!(
+        "{:012x}-{:016x}",
+        (nanos / 1_000_000) as u64 & 0xffff_ffff_ffff,
+        h.finish()
     )
 }
 

@@ -259,7 +259,7 @@ proptest! {
             let pos: &Position = g.position();
             for &t in &all {
                 // As the app and the records apply it: the game-over refusal comes first.
-                let state = partie_core::game::MatchState::Morris(Box::new(g.clone()));
+                let state = partie_core::games::MatchState::Morris(Box::new(g.clone()));
                 let accepted = state.play(&json!(t.to_string())).is_ok();
                 prop_assert_eq!(accepted, legal.contains(&t), "{} in {}", t, g.move_list());
                 prop_assert_eq!(pos.is_legal(t) && !g.is_over(), accepted);

@@ -1,7 +1,7 @@
 //! Runs every scenario of the project, and the shared example scenarios of the games this
 //! build implements.
 
-use partie_core::game::GAMES;
+use partie_core::games::GAMES;
 use partie_core::scenario::{collect, run_file, Scenario};
 use std::path::{Path, PathBuf};
 

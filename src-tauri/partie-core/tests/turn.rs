@@ -2,7 +2,7 @@
 //! every match scenario (the project's and the shared examples): the computer and undo go by
 //! the typed one, the screens by the summary.
 
-use partie_core::game::MatchState;
+use partie_core::games::MatchState;
 use partie_core::record::{rules_from_json, sides_from_json};
 use partie_core::scenario::{collect, Scenario};
 use std::path::Path;

@@ -279,7 +279,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
                 };
             }
             st.busy = true;
-            st.last_try = Some(partie_core::store::now_ms());
+            st.last_try = Some(partie_core::time::now_ms());
         });
         let outcome = rt.block_on(round(s, &join, &status));
         set(&status, |st| st.busy = false);
@@ -287,7 +287,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             Ok(()) => {
                 st.state = "ok";
                 st.error = None;
-                st.last_sync = Some(partie_core::store::now_ms());
+                st.last_sync = Some(partie_core::time::now_ms());
             }
             Err(f) => {
                 st.state = match f {

@@ -3,7 +3,7 @@
 use super::action::{Action, To, Via};
 use super::board::Board;
 use crate::error::Error;
-use crate::game::{check_sides, Game, Refused};
+use crate::game::{check_sides, ratio, tally, Computer, Counters, Game, Rates, Refused};
 use crate::options::{number, only};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -591,6 +591,79 @@ impl Boulomania {
 
 impl Game for Boulomania {
     type Action = Action;
+    const NAME: &'static str = "boulomania";
+    const TITLE: [&'static str; 2] = ["Boulomania", "Boulomania"];
+    const COMPUTER_LEVELS: u8 = 2;
+
+    fn info() -> Value {
+        super::info()
+    }
+
+    fn counters(
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        actions: &[Value],
+        _computer: &Computer,
+    ) -> Result<Vec<Vec<Counters>>, Error> {
+        let mut state = Boulomania::setup(rules, sides)?;
+        let mut carreaux: Vec<Vec<u64>> = sides.iter().map(|s| vec![0; s.len()]).collect();
+        for action in actions {
+            let a = state.parse_action(action)?;
+            // A carreau is a shot with a 6, credited to its thrower.
+            if let Action::Shoot { die: 6, .. } = a {
+                let side = state.turn as usize;
+                let seat = state.throws[side] as usize % state.team[side];
+                if let Some(c) = carreaux[side].get_mut(seat) {
+                    *c += 1;
+                }
+            }
+            state = state.play(&a).map_err(|r| r.error)?;
+        }
+        // Mène figures belong to the team; each of its players is credited with them.
+        let menes = state.mene_points.len() as u64;
+        Ok(carreaux
+            .iter()
+            .enumerate()
+            .map(|(side, seats)| {
+                let won: Vec<u64> = state
+                    .mene_points
+                    .iter()
+                    .flatten()
+                    .filter(|(s, _)| usize::from(*s) == side)
+                    .map(|(_, n)| u64::from(*n))
+                    .collect();
+                seats
+                    .iter()
+                    .map(|&c| {
+                        tally(&[
+                            ("menes", menes),
+                            ("menes_won", won.len() as u64),
+                            ("mene_points", won.iter().sum()),
+                            ("carreaux", c),
+                        ])
+                    })
+                    .collect()
+            })
+            .collect())
+    }
+
+    fn rates(sum: &dyn Fn(&str) -> u64) -> Rates {
+        vec![
+            ("menes_won_rate", ratio(sum("menes_won"), sum("menes"))),
+            ("points_per_mene", ratio(sum("mene_points"), sum("menes"))),
+            ("carreaux", Value::from(sum("carreaux"))),
+        ]
+    }
+
+    fn think(
+        &self,
+        level: u8,
+        seed: u64,
+        _stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<Value, Error> {
+        let mut rng = crate::rng::Rng::new(seed);
+        Ok(super::ai::play_turn(self, level, &mut rng).to_json())
+    }
 
     fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
         if sides.len() != 2 || sides.iter().any(|s| s.len() > 4) {

@@ -3,7 +3,7 @@
 use super::action::{Action, RoundCounts, ZONES};
 use super::rules::{CrokinoleRules, Format, Scoring, StartRule};
 use crate::error::Error;
-use crate::game::{check_sides, Game, Refused};
+use crate::game::{check_sides, ratio, tally, Computer, Counters, Game, Rates, Refused};
 use serde_json::{json, Map, Value};
 
 /// How a finished game ended.
@@ -183,6 +183,55 @@ impl Crokinole {
 
 impl Game for Crokinole {
     type Action = Action;
+    const NAME: &'static str = "crokinole";
+    const TITLE: [&'static str; 2] = ["Crokinole", "Crokinole"];
+
+    fn info() -> Value {
+        super::info()
+    }
+
+    fn counters(
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        actions: &[Value],
+        _computer: &Computer,
+    ) -> Result<Vec<Vec<Counters>>, Error> {
+        let mut state = Crokinole::setup(rules, sides)?;
+        for action in actions {
+            let a = state.parse_action(action)?;
+            state = state.play(&a).map_err(|r| r.error)?;
+        }
+        // Round figures belong to the side; each of its players is credited with them.
+        let rounds = &state.round_points;
+        Ok(sides
+            .iter()
+            .enumerate()
+            .map(|(side, players)| {
+                let won = rounds
+                    .iter()
+                    .filter(|r| {
+                        let best = r.iter().copied().max().unwrap_or(0);
+                        r[side] == best && r.iter().filter(|&&p| p == best).count() == 1
+                    })
+                    .count() as u64;
+                let counters = tally(&[
+                    ("rounds", rounds.len() as u64),
+                    ("round_points", rounds.iter().map(|r| u64::from(r[side])).sum()),
+                    ("twenties", u64::from(state.twenties[side])),
+                    ("rounds_won", won),
+                ]);
+                vec![counters; players.len()]
+            })
+            .collect())
+    }
+
+    fn rates(sum: &dyn Fn(&str) -> u64) -> Rates {
+        vec![
+            ("points_per_round", ratio(sum("round_points"), sum("rounds"))),
+            ("twenties_per_round", ratio(sum("twenties"), sum("rounds"))),
+            ("rounds_won_rate", ratio(sum("rounds_won"), sum("rounds"))),
+        ]
+    }
 
     fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
         let sizes: Vec<usize> = sides.iter().map(Vec::len).collect();

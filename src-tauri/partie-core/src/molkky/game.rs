@@ -5,7 +5,7 @@ use super::molkkout::Molkkout;
 use super::rules::MolkkyRules;
 use super::throw::Throw;
 use crate::error::Error;
-use crate::game::{check_sides, Game, Refused};
+use crate::game::{check_sides, ratio, tally, Computer, Counters, Game, Rates, Refused};
 use serde_json::{json, Map, Value};
 
 /// What is being played right now in a match.
@@ -142,6 +142,77 @@ impl Molkky {
 
 impl Game for Molkky {
     type Action = Throw;
+    const NAME: &'static str = "molkky";
+    const TITLE: [&'static str; 2] = ["Mölkky", "Mölkky"];
+
+    fn info() -> Value {
+        super::info()
+    }
+
+    fn counters(
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        actions: &[Value],
+        _computer: &Computer,
+    ) -> Result<Vec<Vec<Counters>>, Error> {
+        let mut state = Molkky::setup(rules, sides)?;
+        // throws, points, misses, fouls, busts, eliminations, chances, chances taken
+        let mut by_player: Vec<Vec<[u64; 8]>> =
+            sides.iter().map(|s| vec![[0; 8]; s.len()]).collect();
+        for action in actions {
+            let throw = state.parse_action(action)?;
+            // A match's mölkkout throws count for neither players' leg figures.
+            let in_leg = state.molkkout().is_none();
+            let side = state.turn();
+            let needs = side.map(|s| state.rules.target - state.leg.scores()[s]);
+            state = state.play(&throw).map_err(|r| r.error)?;
+            let (true, Some(side), Some(needs), Some(t)) = (in_leg, side, needs, state.last_throw())
+            else {
+                continue;
+            };
+            let Some(c) = by_player[side].get_mut(t.player) else {
+                continue;
+            };
+            c[0] += 1;
+            c[1] += u64::from(t.points);
+            c[2] += u64::from(t.miss);
+            c[3] += u64::from(t.foul);
+            c[4] += u64::from(t.bust);
+            c[5] += u64::from(t.eliminated);
+            // A chance: a throw that could end the leg (12 pins at most).
+            if needs <= 12 {
+                c[6] += 1;
+                c[7] += u64::from(t.points == needs);
+            }
+        }
+        Ok(by_player
+            .iter()
+            .map(|side| {
+                side.iter()
+                    .map(|c| {
+                        tally(&[
+                            ("throws", c[0]),
+                            ("points", c[1]),
+                            ("misses", c[2]),
+                            ("fouls", c[3]),
+                            ("busts", c[4]),
+                            ("eliminations", c[5]),
+                            ("chances", c[6]),
+                            ("chances_taken", c[7]),
+                        ])
+                    })
+                    .collect()
+            })
+            .collect())
+    }
+
+    fn rates(sum: &dyn Fn(&str) -> u64) -> Rates {
+        vec![
+            ("points_per_throw", ratio(sum("points"), sum("throws"))),
+            ("miss_rate", ratio(sum("misses"), sum("throws"))),
+            ("chance_success", ratio(sum("chances_taken"), sum("chances"))),
+        ]
+    }
 
     fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
         let rules = MolkkyRules::from_map(rules)?;

@@ -3,7 +3,7 @@
 use super::leg::ThrowRecord;
 use super::throw::Throw;
 use crate::error::Error;
-use crate::game::{check_sides, Game, Refused};
+use crate::game::{check_sides, ratio, tally, Computer, Counters, Game, Rates, Refused};
 use serde_json::{json, Map, Value};
 
 /// A mölkkout between two sides, standalone or as a match's tie-break.
@@ -163,6 +163,50 @@ impl Molkkout {
 
 impl Game for Molkkout {
     type Action = Throw;
+    const NAME: &'static str = "molkkout";
+    const TITLE: [&'static str; 2] = ["Mölkkout", "Mölkkout"];
+
+    fn info() -> Value {
+        // The mölkkout shares Mölkky's pins and options, between two sides only.
+        let mut info = super::info();
+        info["sides"] = json!({"min": 2, "max": 2});
+        info
+    }
+
+    fn counters(
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        actions: &[Value],
+        _computer: &Computer,
+    ) -> Result<Vec<Vec<Counters>>, Error> {
+        let mut state = Molkkout::setup(rules, sides)?;
+        // throws, points
+        let mut by_player: Vec<Vec<[u64; 2]>> =
+            sides.iter().map(|s| vec![[0; 2]; s.len()]).collect();
+        for action in actions {
+            let throw = state.parse_action(action)?;
+            state = state.play(&throw).map_err(|r| r.error)?;
+            if let Some(c) = state
+                .last_throw()
+                .and_then(|t| Some((by_player.get_mut(t.side)?.get_mut(t.player)?, t.points)))
+            {
+                c.0[0] += 1;
+                c.0[1] += u64::from(c.1);
+            }
+        }
+        Ok(by_player
+            .iter()
+            .map(|side| {
+                side.iter()
+                    .map(|c| tally(&[("throws", c[0]), ("points", c[1])]))
+                    .collect()
+            })
+            .collect())
+    }
+
+    fn rates(sum: &dyn Fn(&str) -> u64) -> Rates {
+        vec![("points_per_throw", ratio(sum("points"), sum("throws")))]
+    }
 
     fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
         if let Some(key) = rules.keys().next() {

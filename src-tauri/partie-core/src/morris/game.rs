@@ -6,7 +6,7 @@ use super::notation;
 use super::position::{Outcome, Position, Reason, Repetitions, Token};
 use super::rules::MorrisRules;
 use crate::error::Error;
-use crate::game::{check_sides, Game, Refused};
+use crate::game::{check_sides, tally, Computer, Counters, Game, Refused};
 use serde_json::{json, Map, Value};
 
 /// One action of a Morris record.
@@ -187,6 +187,87 @@ impl Morris {
 
 impl Game for Morris {
     type Action = Action;
+    const NAME: &'static str = "morris";
+    const TITLE: [&'static str; 2] = ["Nine Men’s Morris", "Jeu du moulin"];
+    const COMPUTER_LEVELS: u8 = 5;
+
+    fn info() -> Value {
+        super::info()
+    }
+
+    fn counters(
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        actions: &[Value],
+        computer: &Computer,
+    ) -> Result<Vec<Vec<Counters>>, Error> {
+        let mut state = Morris::setup(rules, sides)?;
+        for action in actions {
+            let a = state.parse_action(action)?;
+            state = state.play(&a).map_err(|r| r.error)?;
+        }
+        let Some(end) = Game::result(&state) else {
+            return Ok(sides.iter().map(|s| vec![Counters::new(); s.len()]).collect());
+        };
+        // A turn is a placement or a move; removals belong to the turn that closed the mill.
+        let turns = actions
+            .iter()
+            .filter(|a| a.as_str().is_some_and(|t| !t.starts_with('x')))
+            .count() as u64;
+        Ok(sides
+            .iter()
+            .enumerate()
+            .map(|(side, players)| {
+                let result = match end.winner {
+                    None => "drawn",
+                    Some(w) if w == side => "won",
+                    Some(_) => "lost",
+                };
+                // Results against people and against each computer level are counted apart
+                // ("vs_people_won", "vs_level_3_drawn").
+                let opponent = match computer.get(&(1 - side)) {
+                    Some(level) => format!("vs_level_{level}_{result}"),
+                    None => format!("vs_people_{result}"),
+                };
+                let mut c = tally(&[
+                    ("removed", u64::from(end.scores[side])),
+                    ("turns", turns.div_ceil(2)),
+                ]);
+                c.insert(opponent, 1.into());
+                vec![c; players.len()]
+            })
+            .collect())
+    }
+
+    fn think(
+        &self,
+        level: u8,
+        seed: u64,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<Value, Error> {
+        let level = super::search::Level::new(level).ok_or_else(|| {
+            Error::bad_setup(format!("no computer level {level}")).with_code("bad_computer")
+        })?;
+        let token = level.choose(self.position(), self.repetitions(), seed, stop.clone());
+        if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err(Error::illegal("the computer was stopped").with_code("stopped"));
+        }
+        token
+            .map(|t| Value::String(t.to_string()))
+            .ok_or_else(|| Error::illegal("there is no move to play").with_code("game_over"))
+    }
+
+    fn accepts_draw(&self, side: usize) -> bool {
+        // When it is not better off than a little, by its own evaluation.
+        let pos = self.position();
+        let score = super::search::evaluate(pos);
+        let for_side = if pos.turn() as usize == side {
+            score
+        } else {
+            -score
+        };
+        for_side <= 30
+    }
 
     fn setup(rules: &Map<String, Value>, sides: &[Vec<String>]) -> Result<Self, Error> {
         if sides.len() != 2 {

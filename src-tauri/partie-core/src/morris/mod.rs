@@ -64,10 +64,21 @@ pub fn record_from_move_list(
     let sides = sides.unwrap_or_else(|| vec![vec!["White".into()], vec!["Black".into()]]);
     let mut record = crate::Record::new("morris", rules, sides);
     record.actions = list.tokens.iter().map(|t| serde_json::json!(t)).collect();
-    let replayed = record
-        .replay()
+    // Replayed as a Morris game here, not through the registry that lists this module.
+    let mut g = Morris::setup(&record.rules, &record.sides)
         .map_err(|e| crate::Error::bad_record(e.detail))?;
-    if let (Some(result), crate::MatchState::Morris(g)) = (list.result, replayed) {
+    for action in &record.actions {
+        let a = g
+            .parse_action(action)
+            .map_err(|e| crate::Error::bad_record(e.detail))?;
+        if g.is_over() {
+            return Err(crate::Error::bad_record("the game is over"));
+        }
+        g = g
+            .play(&a)
+            .map_err(|r| crate::Error::bad_record(r.error.detail))?;
+    }
+    if let Some(result) = list.result {
         match g.result() {
             Some(r) if r == result => {}
             Some(r) => {

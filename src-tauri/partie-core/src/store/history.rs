@@ -55,38 +55,6 @@ pub struct PlayerStats {
     pub rates: Map<String, Value>,
 }
 
-fn ratio(a: u64, b: u64) -> Value {
-    if b == 0 {
-        Value::Null
-    } else {
-        serde_json::json!((a as f64 / b as f64 * 1000.0).round() / 1000.0)
-    }
-}
-
-fn rates(game: &str, t: &Map<String, Value>) -> Map<String, Value> {
-    let n = |k: &str| t.get(k).and_then(Value::as_u64).unwrap_or(0);
-    let pairs: Vec<(&str, Value)> = match game {
-        "molkky" => vec![
-            ("points_per_throw", ratio(n("points"), n("throws"))),
-            ("miss_rate", ratio(n("misses"), n("throws"))),
-            ("chance_success", ratio(n("chances_taken"), n("chances"))),
-        ],
-        "molkkout" => vec![("points_per_throw", ratio(n("points"), n("throws")))],
-        "crokinole" => vec![
-            ("points_per_round", ratio(n("round_points"), n("rounds"))),
-            ("twenties_per_round", ratio(n("twenties"), n("rounds"))),
-            ("rounds_won_rate", ratio(n("rounds_won"), n("rounds"))),
-        ],
-        "boulomania" => vec![
-            ("menes_won_rate", ratio(n("menes_won"), n("menes"))),
-            ("points_per_mene", ratio(n("mene_points"), n("menes"))),
-            ("carreaux", Value::from(n("carreaux"))),
-        ],
-        _ => vec![],
-    };
-    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
-}
-
 impl HistoryFilter {
     /// Reads a filter from JSON; an unknown key or a bad value is `bad_setup`.
     pub fn from_json(v: &Value) -> Result<Self, Error> {
@@ -277,7 +245,7 @@ impl Store {
         if out.matches > 0 {
             out.win_rate = (out.wins as f64 / out.matches as f64 * 1000.0).round() / 1000.0;
         }
-        out.rates = rates(game, &out.totals);
+        out.rates = crate::games::rates(game, &out.totals);
         Ok(out)
     }
 

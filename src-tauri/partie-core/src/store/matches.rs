@@ -4,7 +4,8 @@
 
 use super::{new_uid, now_ms, seat_players, sides_of, Live, Store};
 use crate::error::Error;
-use crate::game::MatchState;
+use crate::games::MatchState;
+use crate::game::Computer;
 use crate::record::{Record, FORMAT};
 use crate::stats::PlayerFigures;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
@@ -53,9 +54,6 @@ pub struct TableLink {
     pub table: i64,
 }
 
-/// The sides the computer plays, each with its level (1-5).
-pub type Computer = std::collections::BTreeMap<usize, u8>;
-
 /// The computer's turn in a match: what it needs to think away from the database.
 #[derive(Debug, Clone)]
 pub struct ComputerTurn {
@@ -88,7 +86,7 @@ impl Store {
         sides: &[Vec<String>],
         computer: &Computer,
     ) -> Result<MatchView, Error> {
-        check_computer(game, sides.len(), computer)?;
+        crate::games::check_computer(game, sides.len(), computer)?;
         let sides: Vec<Vec<String>> = sides
             .iter()
             .map(|s| s.iter().map(|n| n.trim().to_string()).collect())
@@ -564,29 +562,6 @@ pub(crate) fn write_figures(
              WHERE mp.match_id = ?1 AND mp.side = ?2 AND mp.seat = ?3",
             params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string()],
         )?;
-    }
-    Ok(())
-}
-
-/// Checks the computer's seats: a game it can play, sides that exist, levels 1-5, and at least
-/// one side left to people.
-pub(crate) fn check_computer(game: &str, sides: usize, computer: &Computer) -> Result<(), Error> {
-    if computer.is_empty() {
-        return Ok(());
-    }
-    let bad = |d: String| Err(Error::bad_setup(d).with_code("bad_computer"));
-    let top = crate::game::computer_levels(game);
-    if top == 0 {
-        return bad(format!("the computer does not play {game}"));
-    }
-    if let Some((side, level)) = computer
-        .iter()
-        .find(|(&s, &l)| s >= sides || !(1..=top).contains(&l))
-    {
-        return bad(format!("no computer side {side} at level {level}"));
-    }
-    if computer.len() >= sides {
-        return bad("at least one side is played by people".into());
     }
     Ok(())
 }

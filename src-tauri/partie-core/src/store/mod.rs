@@ -17,7 +17,9 @@ mod transfer;
 pub use club::{hub_address, read_join, ClubJoin, MAX_TOKEN_CHARS};
 pub use history::{HistoryFilter, PlayerStats};
 pub use lists::MatchListItem;
-pub use matches::{Computer, ComputerTurn, MatchView, TableLink};
+pub use crate::game::Computer;
+pub use crate::time::now_ms;
+pub use matches::{ComputerTurn, MatchView, TableLink};
 pub use players::Player;
 pub use ratings::{ExpectedResult, RatingRow};
 pub use sync::{Change, MergeReport, Outbox, Page, RecordKind, Refusal, Source, MAX_ID_CHARS};
@@ -25,40 +27,15 @@ pub use tournaments::{PlayerTournament, TableMatch, TournamentListItem, Tourname
 pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 
 pub(crate) use lists::{match_list_row, LIST_COLUMNS};
-pub(crate) use matches::{check_computer, computer_json, update_match, write_figures};
+pub(crate) use crate::time::new_uid;
+pub(crate) use matches::{computer_json, update_match, write_figures};
 pub(crate) use players::{clean_name, find_or_create_player, player_row, seat_players, sides_of};
 
 use crate::error::Error;
-use crate::game::MatchState;
+use crate::games::MatchState;
 use rusqlite::Connection;
 use serde::Serialize;
-use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
-/// A stable, random-enough id for a match, kept across export and import.
-pub(crate) fn new_uid() -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(nanos);
-    h.write_u32(std::process::id());
-    format!(
-        "{:012x}-{:016x}",
-        (nanos / 1_000_000) as u64 & 0xffff_ffff_ffff,
-        h.finish()
-    )
-}
 
 /// What opening the database found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -5,7 +5,7 @@
 
 use super::{find_or_create_player, new_uid, now_ms, MatchView, Store};
 use crate::error::Error;
-use crate::game::MatchState;
+use crate::games::MatchState;
 use crate::merge::table_result_event;
 use crate::time::{iso, parse_iso};
 use crate::tournament::{self, Tournament, TournamentRecord};

@@ -81,7 +81,7 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         None | Some(Value::Null) => super::Computer::new(),
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| bad(format!("computer: {e}")))?,
     };
-    super::check_computer(&record.game, record.sides.len(), &computer)
+    crate::games::check_computer(&record.game, record.sides.len(), &computer)
         .map_err(|e| bad(e.detail))?;
     Ok(Incoming {
         uid,

@@ -35,7 +35,7 @@ pub fn info() -> Value {
         "tiebreaks": Key::names().collect::<Vec<_>>(),
         "max_entrants": setup::MAX_ENTRANTS,
         "max_boards": setup::MAX_BOARDS,
-        "default_tiebreaks": crate::game::GAMES.iter().map(|g| {
+        "default_tiebreaks": crate::games::GAMES.iter().map(|g| {
             (g.to_string(), Value::from(Key::default_tiebreaks(g).iter().map(|k| k.name()).collect::<Vec<_>>()))
         }).collect::<Map<String, Value>>(),
     })

@@ -246,16 +246,7 @@ impl Words {
     }
 
     fn game(&self, game: &str) -> String {
-        let label = match (self.lang, game) {
-            (_, "molkky") => "Mölkky",
-            (_, "molkkout") => "Mölkkout",
-            (_, "crokinole") => "Crokinole",
-            (_, "boulomania") => "Boulomania",
-            (Lang::En, "morris") => "Nine Men’s Morris",
-            (Lang::Fr, "morris") => "Jeu du moulin",
-            _ => game,
-        };
-        label.to_string()
+        crate::games::title(game, matches!(self.lang, Lang::Fr)).to_string()
     }
 
     fn key(&self, key: Key) -> &'static str {

@@ -4,7 +4,7 @@
 use super::standings::Key;
 use super::system::{self, System};
 use crate::error::Error;
-use crate::game;
+use crate::games;
 use serde_json::{Map, Value};
 
 /// The most entrants a tournament takes.
@@ -49,7 +49,7 @@ pub fn entrant(value: &Value) -> Result<Vec<String>, String> {
                 .ok_or_else(|| format!("a name must be a string, not {n}"))
         })
         .collect::<Result<_, _>>()?;
-    game::check_sides(std::slice::from_ref(&names)).map_err(|e| e.detail)?;
+    crate::game::check_sides(std::slice::from_ref(&names)).map_err(|e| e.detail)?;
     if let Some(twice) = names
         .iter()
         .enumerate()
@@ -101,7 +101,7 @@ impl Setup {
             // Seed 001: tournaments count games of a fixed number of rounds.
             rules.insert("format".into(), Value::from("rounds"));
         }
-        game::check_rules(&game, &rules)?;
+        games::check_rules(&game, &rules)?;
         let entrants: Vec<Vec<String>> = match map.get("entrants") {
             Some(Value::Array(list)) => list
                 .iter()

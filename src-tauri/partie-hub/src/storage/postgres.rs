@@ -622,7 +622,7 @@ impl<C: GenericClient + Sync> Push<'_, C> {
 
     async fn merge_tournament(&mut self, t: &IncomingTournament) -> Result<Taken, Refused> {
         let Some((revision, body)) = self.tournament_row(&t.uid).await? else {
-            let created = t.created_at.unwrap_or_else(partie_core::store::now_ms);
+            let created = t.created_at.unwrap_or_else(partie_core::time::now_ms);
             let served = tournament_served(&t.uid, t.revision, created, &t.record);
             self.write_tournament(&t.uid, t.revision, &served, t.record.events.len())
                 .await?;
@@ -640,7 +640,7 @@ impl<C: GenericClient + Sync> Push<'_, C> {
             .get("created_at")
             .and_then(Value::as_str)
             .and_then(parse_iso)
-            .unwrap_or_else(partie_core::store::now_ms);
+            .unwrap_or_else(partie_core::time::now_ms);
         let served = tournament_served(&t.uid, t.revision, created, &t.record);
         self.write_tournament(&t.uid, t.revision, &served, t.record.events.len())
             .await?;

@@ -21,8 +21,12 @@ struct Entry {
 
 type Rating = fn(&dyn Fn(&str) -> u64) -> Rates;
 
-type Counting =
-    fn(&Map<String, Value>, &[Vec<String>], &[Value], &Computer) -> Result<Vec<Vec<Counters>>, Error>;
+type Counting = fn(
+    &Map<String, Value>,
+    &[Vec<String>],
+    &[Value],
+    &Computer,
+) -> Result<Vec<Vec<Counters>>, Error>;
 
 impl Entry {
     const fn of<G: Game>() -> Entry {

@@ -8,9 +8,9 @@
 //! Nothing here touches a database.
 
 use crate::error::Error;
+use crate::game::Computer;
 use crate::games::MatchState;
 use crate::record::{Record, FORMAT};
-use crate::game::Computer;
 use crate::time::{iso, parse_iso};
 use crate::tournament::{self, Tournament, TournamentRecord};
 use serde::Serialize;

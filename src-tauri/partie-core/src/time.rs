@@ -73,7 +73,6 @@ pub fn parse_iso(s: &str) -> Option<i64> {
     )
 }
 
-
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
     SystemTime::now()

@@ -216,7 +216,10 @@ impl Game for Crokinole {
                     .count() as u64;
                 let counters = tally(&[
                     ("rounds", rounds.len() as u64),
-                    ("round_points", rounds.iter().map(|r| u64::from(r[side])).sum()),
+                    (
+                        "round_points",
+                        rounds.iter().map(|r| u64::from(r[side])).sum(),
+                    ),
                     ("twenties", u64::from(state.twenties[side])),
                     ("rounds_won", won),
                 ]);
@@ -227,7 +230,10 @@ impl Game for Crokinole {
 
     fn rates(sum: &dyn Fn(&str) -> u64) -> Rates {
         vec![
-            ("points_per_round", ratio(sum("round_points"), sum("rounds"))),
+            (
+                "points_per_round",
+                ratio(sum("round_points"), sum("rounds")),
+            ),
             ("twenties_per_round", ratio(sum("twenties"), sum("rounds"))),
             ("rounds_won_rate", ratio(sum("rounds_won"), sum("rounds"))),
         ]

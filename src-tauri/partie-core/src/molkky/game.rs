@@ -166,7 +166,8 @@ impl Game for Molkky {
             let side = state.turn();
             let needs = side.map(|s| state.rules.target - state.leg.scores()[s]);
             state = state.play(&throw).map_err(|r| r.error)?;
-            let (true, Some(side), Some(needs), Some(t)) = (in_leg, side, needs, state.last_throw())
+            let (true, Some(side), Some(needs), Some(t)) =
+                (in_leg, side, needs, state.last_throw())
             else {
                 continue;
             };
@@ -210,7 +211,10 @@ impl Game for Molkky {
         vec![
             ("points_per_throw", ratio(sum("points"), sum("throws"))),
             ("miss_rate", ratio(sum("misses"), sum("throws"))),
-            ("chance_success", ratio(sum("chances_taken"), sum("chances"))),
+            (
+                "chance_success",
+                ratio(sum("chances_taken"), sum("chances")),
+            ),
         ]
     }
 

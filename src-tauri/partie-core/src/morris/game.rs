@@ -207,7 +207,10 @@ impl Game for Morris {
             state = state.play(&a).map_err(|r| r.error)?;
         }
         let Some(end) = Game::result(&state) else {
-            return Ok(sides.iter().map(|s| vec![Counters::new(); s.len()]).collect());
+            return Ok(sides
+                .iter()
+                .map(|s| vec![Counters::new(); s.len()])
+                .collect());
         };
         // A turn is a placement or a move; removals belong to the turn that closed the mill.
         let turns = actions

@@ -4,8 +4,8 @@
 
 use super::{new_uid, now_ms, seat_players, sides_of, Live, Store};
 use crate::error::Error;
-use crate::games::MatchState;
 use crate::game::Computer;
+use crate::games::MatchState;
 use crate::record::{Record, FORMAT};
 use crate::stats::PlayerFigures;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};

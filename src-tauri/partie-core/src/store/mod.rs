@@ -14,11 +14,11 @@ mod sync;
 mod tournaments;
 mod transfer;
 
+pub use crate::game::Computer;
+pub use crate::time::now_ms;
 pub use club::{hub_address, read_join, ClubJoin, MAX_TOKEN_CHARS};
 pub use history::{HistoryFilter, PlayerStats};
 pub use lists::MatchListItem;
-pub use crate::game::Computer;
-pub use crate::time::now_ms;
 pub use matches::{ComputerTurn, MatchView, TableLink};
 pub use players::Player;
 pub use ratings::{ExpectedResult, RatingRow};
@@ -26,8 +26,8 @@ pub use sync::{Change, MergeReport, Outbox, Page, RecordKind, Refusal, Source, M
 pub use tournaments::{PlayerTournament, TableMatch, TournamentListItem, TournamentView};
 pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 
-pub(crate) use lists::{match_list_row, LIST_COLUMNS};
 pub(crate) use crate::time::new_uid;
+pub(crate) use lists::{match_list_row, LIST_COLUMNS};
 pub(crate) use matches::{computer_json, update_match, write_figures};
 pub(crate) use players::{clean_name, find_or_create_player, player_row, seat_players, sides_of};
 

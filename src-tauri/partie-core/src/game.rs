@@ -192,6 +192,36 @@ pub fn ratio(a: u64, b: u64) -> Value {
     }
 }
 
+/// Where a match stands, as the summary's `status` and `winner` say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Still being played.
+    Playing,
+    /// Won by this side.
+    Won(usize),
+    /// Drawn.
+    Drawn,
+}
+
+impl Outcome {
+    /// The summary's `status`: `playing`, `won` or `drawn`.
+    pub fn status(self) -> &'static str {
+        match self {
+            Outcome::Playing => "playing",
+            Outcome::Won(_) => "won",
+            Outcome::Drawn => "drawn",
+        }
+    }
+
+    /// The winning side, if any.
+    pub fn winner(self) -> Option<usize> {
+        match self {
+            Outcome::Won(w) => Some(w),
+            _ => None,
+        }
+    }
+}
+
 /// How a finished match ended, in the figures a tournament's standings need (`docs/tournaments.md`,
 /// "Events"): the winner, each side's match score and the game's tie-break counts.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -4,7 +4,7 @@
 //! lists the games.
 
 use crate::error::Error;
-use crate::game::{Computer, Counters, Game, MatchResult, Rates, Refused};
+use crate::game::{Computer, Counters, Game, MatchResult, Outcome, Rates, Refused};
 use serde_json::{Map, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -122,6 +122,15 @@ macro_rules! registry {
             pub fn turn(&self) -> Option<usize> {
                 match self {
                     $(MatchState::$variant(g) => Game::turn(g.as_ref()),)+
+                }
+            }
+
+            /// Where the match stands: played, won by a side, or drawn.
+            pub fn outcome(&self) -> Outcome {
+                match self.result() {
+                    None => Outcome::Playing,
+                    Some(MatchResult { winner: Some(w), .. }) => Outcome::Won(w),
+                    Some(_) => Outcome::Drawn,
                 }
             }
 

@@ -4,7 +4,7 @@
 
 use super::{new_uid, now_ms, seat_players, sides_of, Live, Store};
 use crate::error::Error;
-use crate::game::Computer;
+use crate::game::{Computer, Outcome};
 use crate::games::MatchState;
 use crate::record::{Record, FORMAT};
 use crate::stats::PlayerFigures;
@@ -348,11 +348,18 @@ impl Store {
     /// Plays one action: checked by the rules, committed, then shown. On any error nothing is
     /// written and the match is as it was.
     pub fn play(&mut self, id: i64, action: &Value) -> Result<MatchView, Error> {
-        let live = self.load(id)?;
-        let before = live.state.clone();
-        let state = match before.play(action) {
+        self.load(id)?;
+        // The live match is taken out and played as it is (no copy of its state): a refusal
+        // hands it back untouched; if anything after fails, the next call replays it from the
+        // database, which is the truth.
+        let mut live = self.live.take().expect("loaded");
+        let state = match live.state.play(action) {
             Ok(s) => s,
-            Err(refused) => return Err(refused.error),
+            Err(refused) => {
+                live.state = refused.state;
+                self.live = Some(live);
+                return Err(refused.error);
+            }
         };
         let seq = live.actions as i64;
         let summary = state.summary();
@@ -363,24 +370,16 @@ impl Store {
         } else {
             Vec::new()
         };
-        let committed = commit_action(&mut self.conn, id, seq, action, &state, &summary, &figures);
-        match committed {
-            Ok(finished_at) => {
-                let live = self.live.as_mut().expect("loaded");
-                live.state = state;
-                live.actions += 1;
-                if let Some(head) = live.head.as_mut() {
-                    head.finished_at = finished_at;
-                }
-                let actions = live.actions;
-                self.view_with(id, summary, actions)
-            }
-            Err(e) => {
-                // The database is the truth: forget the cache so the next call replays it.
-                self.live = None;
-                Err(e)
-            }
+        let finished_at =
+            commit_action(&mut self.conn, id, seq, action, &state, &summary, &figures)?;
+        live.state = state;
+        live.actions += 1;
+        if let Some(head) = live.head.as_mut() {
+            head.finished_at = finished_at;
         }
+        let actions = live.actions;
+        self.live = Some(live);
+        self.view_with(id, summary, actions)
     }
 
     /// What an action would lead to, without committing it (the scorepad's preview).
@@ -416,7 +415,7 @@ impl Store {
             "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
             params![id, record.actions.len() as i64],
         )?;
-        update_match(&tx, id, &summary)?;
+        update_match(&tx, id, &state, &summary)?;
         write_figures(&tx, id, &[])?;
         Store::take_back_table_result(&tx, id)?;
         let result = tx.commit();
@@ -502,24 +501,22 @@ impl Serialize for WithoutSheet<'_> {
     }
 }
 
-/// Writes a match's status and cached summary; returns the end it recorded, if over.
+/// Writes a match's status and cached summary (`summary`, the state's); returns the end it
+/// recorded, if over.
 pub(crate) fn update_match(
     tx: &rusqlite::Transaction,
     id: i64,
+    state: &MatchState,
     summary: &Value,
 ) -> Result<Option<i64>, Error> {
-    let status = summary
-        .get("status")
-        .and_then(Value::as_str)
-        .unwrap_or("playing");
-    let winner = summary.get("winner").and_then(Value::as_i64);
+    let outcome = state.outcome();
     let now = now_ms();
-    let finished = (status != "playing").then_some(now);
+    let finished = (outcome != Outcome::Playing).then_some(now);
     let cached = serde_json::to_string(&WithoutSheet(summary)).expect("a summary serialises");
     tx.prepare_cached(
         "UPDATE match SET status = ?2, winner = ?3, updated_at = ?4, finished_at = ?5, summary = ?6 WHERE id = ?1",
     )?
-    .execute(params![id, status, winner, now, finished, cached])?;
+    .execute(params![id, outcome.status(), outcome.winner().map(|w| w as i64), now, finished, cached])?;
     Ok(finished)
 }
 
@@ -535,7 +532,7 @@ fn commit_action(
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     tx.prepare_cached("INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, seq, action.to_string(), now_ms()])?;
-    let finished = update_match(&tx, id, summary)?;
+    let finished = update_match(&tx, id, state, summary)?;
     if state.is_over() {
         // A match being played has no figures yet (an action is refused once it is over), so
         // only the action that ends it writes them.

@@ -211,7 +211,7 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
             insert.execute(params![id, seq as i64, action.to_string(), at])?;
         }
     }
-    update_match(tx, id, &m.state.summary())?;
+    update_match(tx, id, &m.state, &m.state.summary())?;
     if m.state.is_over() {
         let end = m
             .finished_at

@@ -230,7 +230,8 @@ impl Store {
                 report.already_present += 1;
                 continue;
             }
-            let summary = m.record.replay()?.summary();
+            let state = m.record.replay()?;
+            let summary = state.summary();
             let last = m.ats.last().copied().unwrap_or(m.started_at);
             tx.execute(
                 "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary)
@@ -245,7 +246,7 @@ impl Store {
                     params![id, seq as i64, action.to_string(), at],
                 )?;
             }
-            update_match(&tx, id, &summary)?;
+            update_match(&tx, id, &state, &summary)?;
             // The end is the record's own (else its last action's time), not the import's.
             let end = m.finished_at.unwrap_or(last);
             tx.execute(

@@ -189,6 +189,22 @@ fn errors_are_typed_and_write_nothing() {
     assert_eq!(h.actions_on_disk(), 0);
 }
 
+/// The games the screens load (one module each), in the home screen's order, each with its
+/// game_info.
+#[test]
+fn games_lists_every_game_with_its_info() {
+    let h = harness();
+    let games = h.call("games", json!({})).unwrap();
+    assert_eq!(
+        games,
+        json!(["molkky", "molkkout", "crokinole", "morris", "boulomania"])
+    );
+    for g in games.as_array().unwrap() {
+        let info = h.call("game_info", json!({ "game": g })).unwrap();
+        assert!(info["options"].is_object(), "{g}: {info}");
+    }
+}
+
 #[test]
 fn game_info_gives_the_formation() {
     let h = harness();

@@ -389,6 +389,13 @@ fn game_info(game: String) -> Result<Value, Error> {
     partie_core::games::info(&game)
 }
 
+/// The games this build knows, in the order the home screen offers them: the screens load
+/// each game's module by these names (the UI keeps no list of its own).
+#[tauri::command]
+fn games() -> Vec<&'static str> {
+    partie_core::game::GAMES.to_vec()
+}
+
 /// Registers Partie's commands on a builder (the app, or a mock app in tests).
 pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder.invoke_handler(tauri::generate_handler![
@@ -412,6 +419,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         rematch,
         delete_match,
         game_info,
+        games,
         painted,
         history,
         search_players,

@@ -15,6 +15,7 @@ import * as tournamentNew from './screens/tournament-new.js';
 import * as tournament from './screens/tournament.js';
 import * as wall from './screens/wall.js';
 import { syncText } from './screens/club.js';
+import { loadGames } from './games.js';
 
 const screens = {
   home, setup, match, settings, history: historyScreen, players, replay,
@@ -240,6 +241,8 @@ async function start() {
   });
   document.getElementById('sync-chip').addEventListener('click', () => app.go('#/club'));
   window.addEventListener('hashchange', route);
+  // The games' own modules (their screens, setup blocks, replay) register before any screen.
+  try { await loadGames(); } catch (e) { app.error(e); }
   route();
   pollClub();
 }

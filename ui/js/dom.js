@@ -21,6 +21,19 @@ export function h(tag, props, ...children) {
   return el;
 }
 
+// An SVG element, made like `h` makes an HTML one (so a redraw patches it in place too).
+export function svgh(tag, props, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  el._made = inDraw ? drawing : -1;
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') listen(el, k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
 // Handlers live on the element (`_on`) behind one listener per event type, so that a redraw
 // that keeps an element (see `patch`) hands it the new handlers, which see the new state.
 export function listen(el, type, f) {
@@ -123,8 +136,10 @@ function patch(have, want) {
     have.replaceWith(want);
     return;
   }
-  for (const a of [...have.attributes]) if (!want.hasAttribute(a.name)) have.removeAttribute(a.name);
-  for (const a of want.attributes) if (have.getAttribute(a.name) !== a.value) have.setAttribute(a.name, a.value);
+  for (const a of [...have.attributes]) if (a.name !== 'style' && !want.hasAttribute(a.name)) have.removeAttribute(a.name);
+  for (const a of want.attributes) if (a.name !== 'style' && have.getAttribute(a.name) !== a.value) have.setAttribute(a.name, a.value);
+  // Styles go through the CSSOM: the content security policy refuses style attributes.
+  if (have.style && want.style && have.style.cssText !== want.style.cssText) have.style.cssText = want.style.cssText;
   if ('value' in want && (have.tagName === 'INPUT' || have.tagName === 'TEXTAREA' || have.tagName === 'SELECT')) {
     // What the person is typing stays; otherwise the field shows what the screen says.
     if (document.activeElement !== have && have.value !== want.value) have.value = want.value;

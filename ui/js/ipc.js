@@ -33,6 +33,7 @@ export const ipc = {
   rematch: (matchId) => invoke('rematch', { matchId }),
   deleteMatch: (matchId) => invoke('delete_match', { matchId }),
   gameInfo: (game) => invoke('game_info', { game }),
+  games: () => invoke('games'),
   painted: () => invoke('painted'),
   history: (filter) => invoke('history', { filter }),
   searchPlayers: (query, archived = false) => invoke('search_players', { query, archived }),

@@ -3,29 +3,53 @@
 // picks what to do (point with two or three dice, shoot a ball by tapping it, shoot the jack);
 // the app rolls the dice (seeded by the match) or the players enter what real dice showed;
 // a choice the roll opens (jack square or total, which way at an arrow) is asked only when it
-// exists. Rust decides every outcome; this screen draws it and explains it in one line.
+// exists, each named by what Rust says it decides. Rust decides every outcome; this screen
+// draws it and explains it in one line. The frame, the computer's turn and undo are
+// board-screen.js's.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names } from '../dom.js';
+import { h, names } from '../dom.js';
 import { t } from '../i18n.js';
-import { app, keepAwake } from '../app.js';
+import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
 import { el, attr, shown } from '../svg.js';
+import { boardScreen } from '../board-screen.js';
+import { register } from '../games.js';
 
 const U = 62;
 const M = 44;
-let info = null;
 
 const pos = (xy) => [M + xy[0] * U, M + (6 - xy[1]) * U];
 
-export function mount(root, [id], initial) {
+export function mount(root, [id], initial, info) {
   const matchId = Number(id);
-  const st = { view: initial, plan: null, dice: null, rolling: null, entry: null, options: null, thinking: false, busy: false, line: '' };
-  let gone = false;
-  const sum = () => st.view.summary;
-  const over = () => sum().status !== 'playing';
+  const ui = { plan: null, dice: null, rolling: null, entry: null, options: null, line: '' };
+  const screen = boardScreen(root, matchId, initial, {
+    className: 'boulomania',
+    title: t('game_boulomania'),
+    ready: () => true,
+    pause: 350, // so that people can follow the computer's throws
+    board: () => makeBoard(),
+    below: [h('p', { class: 'empty bou-note', text: t('bou_reconstructed') })],
+    dataset: () => ({ phase: sum().phase }),
+    head: () => [scoreTrack(),
+      h('p', { class: `mor-status${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() }),
+      ui.line ? h('p', { class: 'bou-line', id: 'outcome-line', text: ui.line }) : null,
+      meneBanner()],
+    panel,
+    after(view) {
+      const dice = ui.dice;
+      ui.plan = null; ui.dice = null; ui.entry = null; ui.options = null;
+      ui.line = explain(view.summary);
+      if (dice && ui.line) ui.line = `${t('bou_rolled', { dice: dice.join(' · ') })} → ${ui.line}`;
+      if (ui.line) app.announce(ui.line);
+    },
+    undone() {
+      ui.plan = null; ui.dice = null; ui.entry = null; ui.options = null; ui.line = '';
+    },
+  });
+  const { st, sum, over, isComputer, humanTurn, send, undo, render } = screen;
   const computer = () => st.view.computer || {};
-  const isComputer = (side) => side != null && computer()[side] != null;
   const teamName = (i) => names(st.view.sides[i]);
   const teamLabel = (i) => t(i === 0 ? 'bou_team_a' : 'bou_team_b');
   const diceMode = () => localStorage.getItem(`partie.dice.${st.view.uid}`) || 'app';
@@ -40,40 +64,6 @@ export function mount(root, [id], initial) {
     return parts.join(' · ');
   }
 
-  function after(view) {
-    const dice = st.dice;
-    st.view = view;
-    st.plan = null; st.dice = null; st.entry = null; st.options = null;
-    st.line = explain(view.summary);
-    if (dice && st.line) st.line = `${t('bou_rolled', { dice: dice.join(' · ') })} → ${st.line}`;
-    app.clearError();
-    if (st.line) app.announce(st.line);
-    keepAwake(!over());
-    render();
-    maybeComputer();
-  }
-
-  function send(action) {
-    return app.exclusive(st, render, async () => after(await ipc.play(matchId, action)));
-  }
-
-  async function maybeComputer() {
-    if (over() || !isComputer(sum().turn) || st.thinking || gone) return;
-    st.thinking = true;
-    render();
-    // A short pause, so that people can follow the computer's throws.
-    await new Promise((r) => setTimeout(r, 350));
-    try {
-      const view = await ipc.computerMove(matchId);
-      st.thinking = false;
-      if (!gone) after(view);
-    } catch (e) {
-      st.thinking = false;
-      if (e?.code !== 'stale' && e?.code !== 'stopped' && !gone) app.error(e);
-      if (!gone) render();
-    }
-  }
-
   function base(plan, dice) {
     if (plan.kind === 'jack') return { jack: dice[0] };
     if (plan.kind === 'point') return { point: dice };
@@ -84,42 +74,43 @@ export function mount(root, [id], initial) {
   // What to do is chosen: roll (or ask for the dice), then play or ask which choice.
   async function choose(plan) {
     if (st.busy || st.thinking) return;
-    st.plan = plan;
+    ui.plan = plan;
     if (diceMode() === 'real') {
-      st.entry = Array(plan.n).fill(null);
+      ui.entry = Array(plan.n).fill(null);
       render();
       return;
     }
     try {
       const dice = await ipc.rollDice(matchId, plan.n);
       // A short roll on screen (none when the system asks for less motion).
-      st.rolling = dice;
+      ui.rolling = dice;
       render();
       if (!matchMedia('(prefers-reduced-motion: reduce)').matches) await new Promise((r) => setTimeout(r, 450));
-      st.rolling = null;
+      ui.rolling = null;
       await rolled(dice);
-    } catch (e) { st.rolling = null; app.error(e); }
+    } catch (e) { ui.rolling = null; app.error(e); }
   }
 
   async function rolled(dice) {
-    st.dice = dice;
-    st.entry = null;
-    const action = base(st.plan, dice);
-    if (st.plan.kind === 'jack') return send(action);
+    ui.dice = dice;
+    ui.entry = null;
+    const action = base(ui.plan, dice);
+    if (ui.plan.kind === 'jack') return send(action);
     try {
       const options = await ipc.choices(matchId, action);
       if (options.length === 1) return send(options[0].action);
-      st.options = options;
+      ui.options = options;
       render();
-    } catch (e) { app.error(e); st.plan = null; render(); }
+    } catch (e) { app.error(e); ui.plan = null; render(); }
   }
 
+  // A choice is named by what Rust says it decides: a double's square, the way at each arrow.
   function optionText(o) {
-    const a = o.action;
+    const c = o.summary.choice || {};
     const bits = [];
-    if (a.to === 'jack') bits.push(t('bou_to_jack', { n: a.point[0] }));
-    if (a.to === 'total') bits.push(t('bou_to_total', { n: a.point[0] * 2 }));
-    for (const [from, to] of Object.entries(a.via || {})) bits.push(t('bou_via', { from, to }));
+    if (c.to === 'jack') bits.push(t('bou_to_jack', { n: c.square }));
+    if (c.to === 'total') bits.push(t('bou_to_total', { n: c.square }));
+    for (const v of c.via || []) bits.push(t('bou_via', { from: v.from, to: v.to }));
     if (!bits.length) bits.push(t('bou_straight'));
     return `${bits.join(', ')}: ${explain(o.summary)}`;
   }
@@ -191,7 +182,6 @@ export function mount(root, [id], initial) {
     return { svg, update };
   }
 
-  const humanTurn = () => !over() && !st.thinking && !isComputer(sum().turn);
 
   // The content security policy forbids style attributes; the width is set through the CSSOM.
   function fill(i, percent) {
@@ -226,27 +216,27 @@ export function mount(root, [id], initial) {
 
   function actions() {
     const s = sum();
-    if (st.rolling) {
-      return h('div', { class: 'bou-rolling', id: 'dice-rolling', 'aria-label': t('bou_rolled', { dice: st.rolling.join(' · ') }) },
-        st.rolling.map((d) => h('span', { class: 'die rolling', text: String(d) })));
+    if (ui.rolling) {
+      return h('div', { class: 'bou-rolling', id: 'dice-rolling', 'aria-label': t('bou_rolled', { dice: ui.rolling.join(' · ') }) },
+        ui.rolling.map((d) => h('span', { class: 'die rolling', text: String(d) })));
     }
     if (!humanTurn()) return null;
-    if (st.entry) {
+    if (ui.entry) {
       return h('div', { class: 'bou-entry', id: 'dice-entry' },
-        h('p', { text: t('bou_enter_dice', { n: st.entry.length }) }),
-        st.entry.map((v, k) => h('div', { class: 'segmented' }, [1, 2, 3, 4, 5, 6].map((d) => h('button', {
+        h('p', { text: t('bou_enter_dice', { n: ui.entry.length }) }),
+        ui.entry.map((v, k) => h('div', { class: 'segmented' }, [1, 2, 3, 4, 5, 6].map((d) => h('button', {
           type: 'button', class: 'seg', id: `die-${k}-${d}`, 'aria-pressed': String(v === d), 'aria-label': t('bou_die_is', { k: k + 1, d }),
-          onclick: () => { st.entry[k] = d; render(); },
+          onclick: () => { ui.entry[k] = d; render(); },
         }, String(d))))),
         h('div', { class: 'mor-tools' },
-          h('button', { class: 'btn primary', type: 'button', id: 'dice-ok', disabled: st.entry.some((v) => v == null), onclick: () => rolled(st.entry.slice()) }, t('confirm')),
-          h('button', { class: 'btn ghost', type: 'button', onclick: () => { st.entry = null; st.plan = null; render(); } }, t('cancel'))));
+          h('button', { class: 'btn primary', type: 'button', id: 'dice-ok', disabled: ui.entry.some((v) => v == null), onclick: () => rolled(ui.entry.slice()) }, t('confirm')),
+          h('button', { class: 'btn ghost', type: 'button', onclick: () => { ui.entry = null; ui.plan = null; render(); } }, t('cancel'))));
     }
-    if (st.options) {
+    if (ui.options) {
       return h('div', { class: 'bou-choices', id: 'bou-choices' },
-        h('p', { class: 'bou-dice', id: 'dice-shown', text: t('bou_rolled', { dice: st.dice.join(' · ') }) }),
+        h('p', { class: 'bou-dice', id: 'dice-shown', text: t('bou_rolled', { dice: ui.dice.join(' · ') }) }),
         h('p', { text: t('bou_choose') }),
-        st.options.map((o, k) => h('button', { class: 'btn', type: 'button', 'data-choice': k, 'data-key': `choice-${k}`, onclick: () => send(o.action) }, optionText(o))));
+        ui.options.map((o, k) => h('button', { class: 'btn', type: 'button', 'data-choice': k, 'data-key': `choice-${k}`, onclick: () => send(o.action) }, optionText(o))));
     }
     if (s.phase === 'jack') {
       return h('div', { class: 'mor-tools' },
@@ -276,59 +266,41 @@ export function mount(root, [id], initial) {
     return h('p', { class: 'bou-mene-end', id: 'mene-end', text: t(`bou_mene_${m.reason}`, { name: m.winner != null ? teamName(m.winner) : '', n: m.points ?? 0 }) });
   }
 
-  // The frame and the board are made once; what is around the board is drawn anew.
-  let shell = null;
-  function makeShell() {
-    const board = makeBoard();
-    const head = h('div', { class: 'mor-head' });
-    const panel = h('aside', { class: 'mor-panel' });
-    const section = h('section', { class: 'boulomania' }, head,
-      h('div', { class: 'mor-layout' },
-        h('div', { class: 'mor-board-wrap' }, board.svg, h('p', { class: 'empty bou-note', text: t('bou_reconstructed') })),
-        panel));
-    return { section, head, panel, board };
-  }
-
-  function draw() {
-    if (!info) return h('p', { class: 'empty', text: t('loading') });
-    shell ||= makeShell();
+  function panel() {
     const s = sum();
-    Object.assign(shell.section.dataset, { actions: st.view.actions, status: s.status, phase: s.phase });
-    shell.head.replaceChildren(...[
-      scoreTrack(),
-      h('p', { class: `mor-status${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() }),
-      st.line ? h('p', { class: 'bou-line', id: 'outcome-line', text: st.line }) : null,
-      meneBanner()].filter(Boolean));
-    shell.board.update();
-    shell.panel.replaceChildren(...[
-      actions(),
+    return [actions(),
       over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools' },
-        h('button', { class: 'btn', type: 'button', id: 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
+        h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
         h('button', {
-          class: 'btn ghost', type: 'button', id: 'dice-mode', 'aria-pressed': String(diceMode() === 'real'),
+          class: 'btn ghost', type: 'button', id: 'dice-mode', 'data-key': 'dice-mode', 'aria-pressed': String(diceMode() === 'real'),
           onclick: () => { localStorage.setItem(`partie.dice.${st.view.uid}`, diceMode() === 'real' ? 'app' : 'real'); render(); },
         }, t(diceMode() === 'real' ? 'bou_dice_real' : 'bou_dice_app'))),
-      ...(s.mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : [])].filter(Boolean));
-    return shell.section;
-  }
-  const render = scheduler(root, draw);
-
-  function undo() {
-    return app.exclusive(st, render, async () => {
-      if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
-      // Back to a person's turn, the computer's throws with it, in one commit.
-      const { view } = await ipc.undoToPerson(matchId);
-      st.view = view;
-      st.plan = null; st.dice = null; st.entry = null; st.options = null; st.line = '';
-      app.announce(t('undone'));
-    });
+      ...(s.mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : [])];
   }
 
-  app.title(t('game_boulomania'));
-  (info ? Promise.resolve(info) : ipc.gameInfo('boulomania')).then((i) => { info = i; render(); maybeComputer(); }).catch((e) => app.error(e));
-  keepAwake(!over());
-  return {
-    refresh: async () => { try { after(await ipc.getMatch(matchId)); } catch (e) { app.error(e); } },
-    unmount() { gone = true; },
-  };
+  screen.start();
+  return screen.handle();
 }
+
+// Who plays each team, and whose dice.
+function setupBlock({ st, seg, levels, vsComputer }) {
+  return h('div', { class: 'mor-setup' },
+    seg('opponent', t('bou_opponent'), ['person', 'computer'], st.opponent, (v) => t(`bou_opponent_${v}`), (v) => {
+      st.opponent = v;
+      if (v === 'computer') st.sides = st.sides.slice(0, 1);
+    }),
+    vsComputer() ? [
+      seg('level', t('mor_level'), levels(), st.level, (v) => t(`bou_level_${v}`), (v) => { st.level = v; }),
+      seg('colour', t('bou_your_team'), [0, 1], st.colour, (v) => t(v === 0 ? 'bou_team_a' : 'bou_team_b'), (v) => { st.colour = v; }),
+    ] : null,
+    seg('dice', t('bou_dice'), ['app', 'real'], st.dice ?? 'app', (v) => t(`bou_dice_${v}`), (v) => { st.dice = v; }));
+}
+
+register('boulomania', {
+  mount,
+  options: ['target', 'balls'],
+  seats: 'bou_seats',
+  setup: setupBlock,
+  started: (m, st) => localStorage.setItem(`partie.dice.${m.uid}`, st.dice ?? 'app'),
+  chart: ['chart_points_per_mene', (c) => (c.menes ? c.mene_points / c.menes : null)],
+});

@@ -1,28 +1,22 @@
 // The Crokinole scorepad: live 20s during a round, the count at its end (steppers or a tap on
 // the drawn board), and the game sheet. Rust computes every point; this screen only counts
-// discs and shows what Rust answers.
+// discs in the zones Rust's game_info lists, and shows what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, listen } from '../dom.js';
+import { h, svgh, scheduler, names } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
 import { notesForm } from '../notes.js';
+import { register } from '../games.js';
 
-const ZONES = ['20', '15', '10', '5'];
-const SVG = 'http://www.w3.org/2000/svg';
+// Each zone's ring radius and label height on the drawn board, bowl first.
+const RINGS = [[9, 132], [35, 96], [70, 62], [105, 28]];
 
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith('on')) listen(el, k.slice(2), v); else el.setAttribute(k, v);
-  }
-  el.append(...children);
-  return el;
-}
-
-export function mount(root, [id], initial) {
+export function mount(root, [id], initial, info) {
   const matchId = Number(id);
+  // The zones, bowl first, as a round action names them ("20", "15", ...).
+  const ZONES = info.zones.map(([key]) => key);
   const st = {
     view: initial || null,
     counting: null,     // {20: [...], 15: [...], 10: [...], 5: [...]} while the round is counted
@@ -57,7 +51,8 @@ export function mount(root, [id], initial) {
 
   function startCount() {
     const n = st.view.sides.length;
-    st.counting = { 20: sum().live_twenties.slice(), 15: Array(n).fill(0), 10: Array(n).fill(0), 5: Array(n).fill(0) };
+    // The bowl (the first zone) starts from the 20s counted live.
+    st.counting = Object.fromEntries(ZONES.map((z, k) => [z, k === 0 ? sum().live_twenties.slice() : Array(n).fill(0)]));
     st.boardSide = sum().starter ?? 0;
     refreshPreview();
     render();
@@ -142,21 +137,22 @@ export function mount(root, [id], initial) {
 
   function boardView() {
     const side = st.boardSide;
-    const ring = (r, zone, cls) => svg('circle', {
+    const ring = (r, zone, cls) => svgh('circle', {
       cx: 110, cy: 110, r, class: `board-zone ${cls}`, 'data-zone': zone, role: 'button', tabindex: 0,
       'aria-label': t('cro_more', { zone, name: sideName(side) }),
       onclick: () => bump(zone, side, 1),
       onkeydown: (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); bump(zone, side, 1); } },
     });
-    const label = (y, z) => svg('text', { x: 110, y, class: 'board-label', 'text-anchor': 'middle' }, `${z}: ${st.counting[z][side]}`);
+    const label = (y, z) => svgh('text', { x: 110, y, class: 'board-label', 'text-anchor': 'middle' }, `${z}: ${st.counting[z][side]}`);
     return h('div', { class: 'cro-board' },
       h('div', { class: 'segmented', role: 'group' }, st.view.sides.map((s, i) => h('button', {
         type: 'button', class: 'seg', 'aria-pressed': String(i === side), 'data-board-side': i, 'data-key': `board-side-${i}`,
         onclick: () => { st.boardSide = i; render(); },
       }, names(s)))),
-      svg('svg', { viewBox: '0 0 220 220', class: 'board-svg', id: 'cro-board' },
-        ring(105, '5', 'z5'), ring(70, '10', 'z10'), ring(35, '15', 'z15'), ring(9, '20', 'z20'),
-        label(28, '5'), label(62, '10'), label(96, '15'), label(132, '20')));
+      svgh('svg', { viewBox: '0 0 220 220', class: 'board-svg', id: 'cro-board' },
+        // Drawn from the outside in (the bowl last, on top); the rings' sizes are the drawing's.
+        ZONES.map((z, k) => ring(RINGS[k][0], z, `z${z}`)).reverse(),
+        ZONES.map((z, k) => label(RINGS[k][1], z)).reverse()));
   }
 
   function countPanel() {
@@ -225,3 +221,14 @@ export function mount(root, [id], initial) {
   if (!st.view) load(); else keepAwake(!over());
   return { refresh: load, unmount() { keepAwake(false); } };
 }
+
+register('crokinole', {
+  mount,
+  options: ['format', 'target', 'rounds', 'scoring', 'discs', 'start_rule'],
+  // A game is played to a score or over a number of rounds: only the one chosen applies.
+  shown: (option, rules) => (option === 'target' ? rules.format !== 'rounds' : option === 'rounds' ? rules.format === 'rounds' : true),
+  seats: 'cro_seats',
+  tournament: { format: 'rounds' },
+  describe: (a) => (a.twenty != null ? t('replay_twenty') : a.round ? t('replay_round') : a.starter != null ? t('replay_starter') : JSON.stringify(a)),
+  chart: ['chart_points_per_round', (c) => (c.rounds ? c.round_points / c.rounds : null)],
+});

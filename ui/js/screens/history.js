@@ -4,7 +4,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, names } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
-import { GAMES } from '../games.js';
+import { games } from '../games.js';
 
 
 function duration(item) {
@@ -51,7 +51,7 @@ export function mount(root) {
     h('div', { class: 'filters field-row three' },
       select('filter-when', t('when'), st.when, [['', t('all_time')], ['7', t('last_7_days')], ['30', t('last_30_days')], ['365', t('this_year')]],
         (v) => { st.when = v; st.filter.from = v ? Date.now() - Number(v) * 86400000 : undefined; load(); }),
-      select('filter-game', t('game'), st.filter.game, [['', t('all_games')], ...GAMES.map((g) => [g, t(`game_${g}`)])],
+      select('filter-game', t('game'), st.filter.game, [['', t('all_games')], ...games().map((g) => [g, t(`game_${g}`)])],
         (v) => { st.filter.game = v; load(); }),
       select('filter-player', t('player'), st.filter.player, [['', t('all_players')], ...st.players.map((p) => [p.id, p.name])],
         (v) => { st.filter.player = v ? Number(v) : undefined; load(); }),

@@ -4,7 +4,7 @@ import { ipc } from '../ipc.js';
 import { h, names } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
-import { GAMES } from '../games.js';
+import { games } from '../games.js';
 
 
 function scoreLine(item) {
@@ -70,7 +70,7 @@ export function mount(root) {
         h('p', { class: 'tagline', text: t('tagline') }),
         h('h2', { text: t('new_game') }),
         h('div', { class: 'game-grid' },
-          GAMES.map((g) => h('button', {
+          games().map((g) => h('button', {
             class: `game-card card-${g}`, type: 'button', id: `new-${g}`,
             onclick: () => app.go(`#/setup/${g}`),
           }, h('span', { class: 'game-title', text: t(`game_${g}`) }), h('span', { class: 'game-hint', text: t(`game_${g}_hint`) })))),

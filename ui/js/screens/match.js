@@ -1,24 +1,22 @@
-// Opens a match on the screen of its game.
+// Opens a match on the screen its game registered (games.js), with the game's game_info.
 
 import { ipc } from '../ipc.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import * as molkky from './molkky.js';
-import * as crokinole from './crokinole.js';
-import * as morris from './morris.js';
-import * as boulomania from './boulomania.js';
-
-const SCREENS = { molkky, molkkout: molkky, crokinole, morris, boulomania };
+import { game, gameInfo } from '../games.js';
 
 export function mount(root, args) {
   let inner = null;
   let gone = false;
   root.replaceChildren(h('p', { class: 'empty', text: t('loading') }));
   ipc.getMatch(Number(args[0]))
-    .then((view) => {
+    .then(async (view) => {
+      const info = await gameInfo(view.game);
       if (gone) return;
-      inner = (SCREENS[view.game] || molkky).mount(root, args, view);
+      const screen = game(view.game);
+      if (!screen) throw { kind: 'bad_record', detail: view.game, code: null };
+      inner = screen.mount(root, args, view, info);
     })
     .catch((e) => app.error(e));
   return {

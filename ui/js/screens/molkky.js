@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
 import { notesForm } from '../notes.js';
+import { register } from '../games.js';
 
 const KEY_PINS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
 
@@ -22,9 +23,9 @@ function trophy() {
   return svg;
 }
 
-export function mount(root, [id]) {
+export function mount(root, [id], initial, info) {
   const matchId = Number(id);
-  const st = { view: null, info: null, pins: new Set(), preview: null, busy: false };
+  const st = { view: initial || null, info: info || null, pins: new Set(), preview: null, busy: false };
   let previewSeq = 0;
   let notes = null; // kept across redraws: it holds what the user is typing
 
@@ -131,7 +132,7 @@ export function mount(root, [id]) {
     h('span', { class: 'side-names' },
       side.map((n, pi) => h('span', { class: side.length > 1 && pi === nextPlayer ? 'player next' : 'player', text: n }))),
     s.best_of > 1 ? h('span', { class: 'legs', 'aria-label': `${s.legs_won[i]} ${t('legs_won')}` },
-      Array.from({ length: Math.floor(s.best_of / 2) + 1 }, (_, k) => h('span', { class: k < s.legs_won[i] ? 'leg-dot won' : 'leg-dot' }))) : null,
+      Array.from({ length: s.legs_to_win }, (_, k) => h('span', { class: k < s.legs_won[i] ? 'leg-dot won' : 'leg-dot' }))) : null,
     !mo ? h('span', { class: 'miss-dots', 'aria-label': t('misses_count', { n: s.misses[i] }) },
       Array.from({ length: s.misses_allowed }, (_, k) => h('span', { class: k < s.misses[i] ? 'miss-dot on' : 'miss-dot' }))) : null,
     h('span', { class: 'side-score' },
@@ -234,9 +235,20 @@ export function mount(root, [id]) {
   const render = scheduler(root, draw);
   document.addEventListener('keydown', onKey);
   render();
-  load();
+  if (st.view && st.info) keepAwake(!over()); else load();
   return {
     refresh: load,
     unmount() { document.removeEventListener('keydown', onKey); keepAwake(false); },
   };
 }
+
+// How a throw reads in the replay's step list; the figure the player page charts.
+export const describe = (a) => (a.foul ? t('foul') : a.pins?.length ? t('pins_n', { pins: a.pins.join(' ') }) : t('miss'));
+export const chart = ['chart_points_per_throw', (c) => (c.throws ? c.points / c.throws : null)];
+
+register('molkky', {
+  mount,
+  options: ['best_of', 'target', 'bust_to', 'misses', 'three_misses', 'foul_drop'],
+  describe,
+  chart,
+});

@@ -1,55 +1,68 @@
 // The Morris board screen: place by tapping a point, move by tapping a piece then a highlighted
-// point (or dragging), remove by tapping a highlighted piece. Every target comes from Rust's
-// summary; this screen only turns taps into tokens and shows what Rust answers. Against the
-// computer, its thinking runs in Rust off the UI thread and is stopped by undo or leaving.
+// point (or dragging), remove by tapping a highlighted piece. Every target is one of Rust's
+// legal moves (the summary's `moves`, each {token, from, to, removes}): a tap is looked up there
+// and its token sent; this screen reads no token's text. Against the computer, its thinking
+// runs in Rust off the UI thread and is stopped by undo or leaving. The frame, the computer's
+// turn and undo are board-screen.js's.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names } from '../dom.js';
+import { h, names } from '../dom.js';
 import { t } from '../i18n.js';
-import { app, keepAwake } from '../app.js';
+import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
 import { notesForm } from '../notes.js';
-import { createBoard } from '../morris-board.js';
+import { createBoard, drawBoard } from '../morris-board.js';
+import { boardScreen } from '../board-screen.js';
+import { register } from '../games.js';
 
-let geometry = null; // points and lines, from Rust's game info, once per session
+const lines = (info, rules) => (rules?.diagonals ? info.lines.concat(info.diagonal_lines) : info.lines);
 
-export function mount(root, [id], initial) {
+export function mount(root, [id], initial, info) {
   const matchId = Number(id);
-  const st = {
-    view: initial,
+  let notes = null;
+  const ui = {
     selected: null,
     hint: null,        // a suggested token
     redo: [],          // tokens taken back, newest last
-    thinking: false,
     confirm: null,     // 'resign' | 'draw' while a confirmation is asked
     turned: false,
     showList: false,
-    busy: false,
   };
-  let gone = false;
-  let notes = null;
-  const sum = () => st.view.summary;
-  const over = () => sum().status !== 'playing';
+  const screen = boardScreen(root, matchId, initial, {
+    className: 'morris',
+    title: t('game_morris'),
+    ready: () => true,
+    board: () => {
+      const b = createBoard({ points: info.points, lines: lines(info, initial.rules || initial.summary.rules), onTap: tap, onDrag: drag });
+      return { svg: b.svg, update: () => b.update(boardView()) };
+    },
+    head: () => [
+      h('div', { class: 'mor-sides' }, sidePanel(0), sidePanel(1)),
+      h('p', { class: `mor-status${sum().pending_removal ? ' alert' : ''}${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() })],
+    panel,
+    after(view, { keepRedo = false } = {}) {
+      ui.selected = null;
+      ui.hint = null;
+      if (!keepRedo) ui.redo = [];
+      announceLast();
+    },
+    undone({ taken }) {
+      // Only people's tokens come back to be redone; the computer thinks again. Newest first,
+      // so that the oldest is on top of the stack and is redone first.
+      ui.redo.push(...taken);
+      ui.selected = null;
+      ui.hint = null;
+    },
+  });
+  const { st, sum, over, isComputer, humanTurn, send, undo, render } = screen;
   const computer = () => st.view.computer || {};
-  const isComputer = (side) => side != null && computer()[side] != null;
   const sideName = (i) => names(st.view.sides[i]);
   const colour = (i) => t(i === 0 ? 'mor_light' : 'mor_dark');
-
-  async function ensureGeometry() {
-    if (!geometry) geometry = await ipc.gameInfo('morris');
-  }
-
-  function after(view, { keepRedo = false } = {}) {
-    st.view = view;
-    st.selected = null;
-    st.hint = null;
-    if (!keepRedo) st.redo = [];
-    app.clearError();
-    announceLast();
-    keepAwake(!over());
-    render();
-    maybeComputer();
-  }
+  const moves = () => (over() ? [] : sum().moves || []);
+  const placeAt = (p) => moves().find((m) => !m.from && m.to === p);
+  const removeAt = (p) => moves().find((m) => m.removes === p);
+  const moveTo = (from, to) => moves().find((m) => m.from === from && m.to === to);
+  const movesFrom = (p) => moves().filter((m) => m.from === p);
 
   function announceLast() {
     const s = sum();
@@ -57,81 +70,36 @@ export function mount(root, [id], initial) {
     else if (s.last) app.announce(t('mor_played', { name: sideName(s.last.side), token: s.last.token }));
   }
 
-  function send(token, opts) {
-    if (st.thinking) return;
-    return app.exclusive(st, render, async () => after(await ipc.play(matchId, token), opts));
-  }
-
-  async function maybeComputer() {
-    const turn = sum().turn;
-    if (over() || !isComputer(turn) || st.thinking || gone) return;
-    st.thinking = true;
-    render();
-    try {
-      const view = await ipc.computerMove(matchId);
-      if (!gone) { st.thinking = false; after(view, { keepRedo: false }); }
-    } catch (e) {
-      // An answer to a position the user has since changed (undo, leaving) is dropped.
-      st.thinking = false;
-      if (e?.code !== 'stale' && e?.code !== 'stopped' && !gone) app.error(e);
-      if (!gone) render();
-    }
-  }
-
-  function undo() {
-    return app.exclusive(st, render, async () => {
-      if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
-      // Against the computer, its reply goes too: back to a position where a person acts, in one
-      // commit. Only people's tokens come back to be redone; the computer thinks again.
-      const { view, taken } = await ipc.undoToPerson(matchId);
-      // Newest first, so that the oldest is on top of the stack and is redone first.
-      st.redo.push(...taken);
-      st.view = view;
-      st.selected = null;
-      st.hint = null;
-      app.clearError();
-      app.announce(t('undone'));
-      keepAwake(!over());
-    });
-  }
-
   async function redo() {
-    const token = st.redo.pop();
+    const token = ui.redo.pop();
     if (token == null) return;
-    const rest = st.redo.slice();
+    const rest = ui.redo.slice();
     await send(token, { keepRedo: true });
-    st.redo = rest;
+    ui.redo = rest;
     render();
   }
 
   async function hint() {
     try {
-      st.hint = await ipc.hint(matchId);
-      app.announce(t('mor_hint_is', { token: st.hint }));
+      ui.hint = await ipc.hint(matchId);
+      app.announce(t('mor_hint_is', { token: ui.hint }));
       render();
     } catch (e) { app.error(e); }
   }
 
-  function tokenParts(token) {
-    if (!token) return [];
-    if (token.startsWith('x')) return [token.slice(1)];
-    return token.split('-');
-  }
-
   function tap(p) {
-    if (over() || st.thinking || isComputer(sum().turn)) return;
-    const tg = sum().targets;
-    if (tg.remove.includes(p)) return send(`x${p}`);
-    if (tg.place.includes(p)) return send(p);
-    if (st.selected && (tg.move[st.selected] || []).includes(p)) return send(`${st.selected}-${p}`);
-    if (tg.move[p]) { st.selected = st.selected === p ? null : p; render(); return; }
+    if (!humanTurn()) return;
+    const hit = removeAt(p) || placeAt(p) || (ui.selected && moveTo(ui.selected, p));
+    if (hit) return send(hit.token);
+    if (movesFrom(p).length) { ui.selected = ui.selected === p ? null : p; render(); return; }
     if (sum().pending_removal) app.announce(t('mor_remove_first'));
-    st.selected = null;
+    ui.selected = null;
     render();
   }
 
   function drag(from, to) {
-    if ((sum().targets.move[from] || []).includes(to)) send(`${from}-${to}`);
+    const m = humanTurn() && moveTo(from, to);
+    if (m) send(m.token);
   }
 
   function endText() {
@@ -142,15 +110,12 @@ export function mount(root, [id], initial) {
   }
 
   function pointLabel(p) {
-    const s = sum();
-    const side = s.board[p];
-    const parts = [p];
-    parts.push(side == null ? t('mor_empty') : colour(side));
-    const tg = s.targets;
-    if (tg.remove.includes(p)) parts.push(t('mor_can_remove'));
-    else if (tg.place.includes(p)) parts.push(t('mor_can_place'));
-    else if (st.selected && (tg.move[st.selected] || []).includes(p)) parts.push(t('mor_can_move_here'));
-    else if (tg.move[p]) parts.push(t('mor_can_move'));
+    const side = sum().board[p];
+    const parts = [p, side == null ? t('mor_empty') : colour(side)];
+    if (removeAt(p)) parts.push(t('mor_can_remove'));
+    else if (placeAt(p)) parts.push(t('mor_can_place'));
+    else if (ui.selected && moveTo(ui.selected, p)) parts.push(t('mor_can_move_here'));
+    else if (movesFrom(p).length) parts.push(t('mor_can_move'));
     return parts.join(', ');
   }
 
@@ -177,7 +142,7 @@ export function mount(root, [id], initial) {
     const name = sideName(s.turn);
     if (s.pending_removal) return t(s.removals_due > 1 ? 'mor_remove_n' : 'mor_remove', { name, n: s.removals_due, colour: colour(1 - s.turn) });
     if (s.phase === 'placing') return t('mor_to_place', { name });
-    if (st.selected) return t('mor_to_where', { point: st.selected });
+    if (ui.selected) return t('mor_to_where', { point: ui.selected });
     return t('mor_to_move', { name });
   }
 
@@ -192,15 +157,15 @@ export function mount(root, [id], initial) {
   }
 
   function confirmBar() {
-    if (!st.confirm) return null;
+    if (!ui.confirm) return null;
     const s = sum();
     const human = isComputer(0) ? 1 : isComputer(1) ? 0 : s.turn;
-    const text = st.confirm === 'resign'
+    const text = ui.confirm === 'resign'
       ? t('mor_confirm_resign', { name: sideName(human) })
       : isComputer(1 - human) ? t('mor_offer_draw_computer') : t('mor_confirm_draw', { name: sideName(1 - human) });
     const yes = async () => {
-      const kind = st.confirm;
-      st.confirm = null;
+      const kind = ui.confirm;
+      ui.confirm = null;
       if (kind === 'resign') return send(human === 0 ? '0-1' : '1-0');
       if (isComputer(1 - human)) {
         try {
@@ -213,87 +178,95 @@ export function mount(root, [id], initial) {
     return h('div', { class: 'confirm-bar', role: 'alertdialog', 'aria-label': text },
       h('span', { text }),
       h('button', { class: 'btn primary', type: 'button', id: 'confirm-yes', onclick: yes }, t('mor_yes')),
-      h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { st.confirm = null; render(); } }, t('cancel')));
+      h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { ui.confirm = null; render(); } }, t('cancel')));
   }
 
-  // The screen's frame and its board are made once: the board is updated in place (see
-  // morris-board.js), the rest around it is drawn anew.
-  let shell = null;
-  function makeShell() {
-    const diagonals = st.view.rules?.diagonals || sum().rules?.diagonals;
-    const board = createBoard({
-      points: geometry.points,
-      lines: diagonals ? geometry.lines.concat(geometry.diagonal_lines) : geometry.lines,
-      onTap: tap,
-      onDrag: drag,
-    });
-    const head = h('div', { class: 'mor-head' });
-    const panel = h('aside', { class: 'mor-panel' });
-    const section = h('section', { class: 'morris' }, head,
-      h('div', { class: 'mor-layout' }, h('div', { class: 'mor-board-wrap' }, board.svg), panel));
-    return { section, head, panel, board };
-  }
-
-  function draw() {
-    if (!geometry) return h('p', { class: 'empty', text: t('loading') });
-    shell ||= makeShell();
+  function boardView() {
     const s = sum();
-    const tg = s.targets;
-    const humanTurn = !over() && !st.thinking && !isComputer(s.turn);
-    const lastParts = s.last && typeof s.last.token === 'string' && !s.last.token.startsWith('x') && !s.last.token.includes('/') && !/^[01]-/.test(s.last.token)
-      ? tokenParts(s.last.token) : null;
-    const targets = new Set(humanTurn ? (st.selected ? tg.move[st.selected] || [] : tg.place) : []);
-    shell.board.update({
+    const mine = humanTurn() ? moves() : [];
+    const targets = ui.selected ? mine.filter((m) => m.from === ui.selected).map((m) => m.to) : mine.filter((m) => !m.from && m.to).map((m) => m.to);
+    const hinted = moves().find((m) => m.token === ui.hint);
+    const last = s.last_move?.to ? (s.last_move.from ? [s.last_move.from, s.last_move.to] : [s.last_move.to]) : null;
+    return {
       board: s.board,
-      targets,
-      removable: new Set(humanTurn ? tg.remove : []),
-      movable: new Set(humanTurn ? Object.keys(tg.move) : []),
-      selected: st.selected,
-      hint: new Set(tokenParts(st.hint)),
+      targets: new Set(targets),
+      removable: new Set(mine.filter((m) => m.removes).map((m) => m.removes)),
+      movable: new Set(mine.filter((m) => m.from).map((m) => m.from)),
+      selected: ui.selected,
+      hint: new Set(hinted ? [hinted.from, hinted.to, hinted.removes].filter(Boolean) : []),
       mills: new Set(s.mills.flat()),
-      last: lastParts,
-      turned: st.turned,
+      last,
+      turned: ui.turned,
       title: t('mor_board'),
       label: pointLabel,
-    });
-    shell.section.dataset.actions = st.view.actions;
-    shell.section.dataset.status = s.status;
-    shell.head.replaceChildren(
-      h('div', { class: 'mor-sides' }, sidePanel(0), sidePanel(1)),
-      h('p', { class: `mor-status${s.pending_removal ? ' alert' : ''}${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() }));
-    shell.panel.replaceChildren(
-      ...[confirmBar(),
-        over() ? endActions(matchId, undo, st.view) : null,
-        h('div', { class: 'mor-tools' },
-          over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
-          h('button', { class: 'btn', type: 'button', id: 'redo', 'data-key': 'redo', disabled: !st.redo.length || over() || st.thinking, onclick: redo }, '↷ ', t('mor_redo')),
-          h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn, onclick: hint }, t('mor_hint')),
-          h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(st.turned), onclick: () => { st.turned = !st.turned; render(); } }, '⟲ ', t('mor_turn_board'))),
-        !over() ? h('div', { class: 'mor-tools' },
-          h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { st.confirm = 'draw'; render(); } }, t('mor_offer_draw')),
-          h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { st.confirm = 'resign'; render(); } }, t('mor_resign'))) : null,
-        h('h2', { text: t('mor_moves') }),
-        s.turns.length ? moveList() : h('p', { class: 'empty', text: t('mor_no_moves') }),
-        h('details', { class: 'mor-export', open: st.showList, ontoggle: (ev) => { st.showList = ev.target.open; } },
-          h('summary', { text: t('mor_export') }),
-          h('textarea', { id: 'mor-move-list', readonly: true, rows: 3, 'aria-label': t('mor_moves') }, s.move_list),
-          h('button', {
-            class: 'btn small', type: 'button', id: 'copy-moves',
-            onclick: () => navigator.clipboard?.writeText(s.move_list).then(() => app.announce(t('copied')), () => app.announce(t('copy_failed'))),
-          }, t('copy'))),
-        over() ? (notes ||= notesForm(st.view)) : null].filter(Boolean));
-    return shell.section;
+    };
   }
-  const render = scheduler(root, draw);
 
-  app.title(t('game_morris'));
-  ensureGeometry().then(() => { render(); maybeComputer(); }).catch((e) => app.error(e));
-  keepAwake(!over());
-  return {
-    refresh: async () => { try { after(await ipc.getMatch(matchId)); } catch (e) { app.error(e); } },
-    unmount() {
-      gone = true;
-      if (st.thinking) ipc.stopThinking().catch(() => {});
-    },
-  };
+  function panel() {
+    const s = sum();
+    return [confirmBar(),
+      over() ? endActions(matchId, undo, st.view) : null,
+      h('div', { class: 'mor-tools' },
+        over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
+        h('button', { class: 'btn', type: 'button', id: 'redo', 'data-key': 'redo', disabled: !ui.redo.length || over() || st.thinking, onclick: redo }, '↷ ', t('mor_redo')),
+        h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn(), onclick: hint }, t('mor_hint')),
+        h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(ui.turned), onclick: () => { ui.turned = !ui.turned; render(); } }, '⟲ ', t('mor_turn_board'))),
+      !over() ? h('div', { class: 'mor-tools' },
+        h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { ui.confirm = 'draw'; render(); } }, t('mor_offer_draw')),
+        h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { ui.confirm = 'resign'; render(); } }, t('mor_resign'))) : null,
+      h('h2', { text: t('mor_moves') }),
+      s.turns.length ? moveList() : h('p', { class: 'empty', text: t('mor_no_moves') }),
+      h('details', { class: 'mor-export', open: ui.showList, ontoggle: (ev) => { ui.showList = ev.target.open; } },
+        h('summary', { text: t('mor_export') }),
+        h('textarea', { id: 'mor-move-list', readonly: true, rows: 3, 'aria-label': t('mor_moves') }, s.move_list),
+        h('button', {
+          class: 'btn small', type: 'button', id: 'copy-moves',
+          onclick: () => navigator.clipboard?.writeText(s.move_list).then(() => app.announce(t('copied')), () => app.announce(t('copy_failed'))),
+        }, t('copy'))),
+      over() ? (notes ||= notesForm(st.view)) : null];
+  }
+
+  screen.start();
+  return screen.handle();
 }
+
+// Against the computer: its level and the person's colour; or a move list to import.
+function setupBlock({ st, seg, levels, vsComputer, rules, render }) {
+  async function importMoves() {
+    try {
+      const m = await ipc.importMoves(st.moves ?? '', rules(), st.sides);
+      app.go(`#/match/${m.id}`);
+    } catch (e) { app.error(e); }
+  }
+  return h('div', { class: 'mor-setup' },
+    seg('opponent', t('mor_opponent'), ['person', 'computer'], st.opponent, (v) => t(`mor_opponent_${v}`), (v) => {
+      st.opponent = v;
+      if (v === 'computer') st.sides = st.sides.slice(0, 1);
+    }),
+    vsComputer() ? [
+      seg('level', t('mor_level'), levels(), st.level, (v) => t(`mor_level_${v}`), (v) => { st.level = v; }),
+      seg('colour', t('mor_your_colour'), [0, 1], st.colour, (v) => t(v === 0 ? 'mor_light_first' : 'mor_dark'), (v) => { st.colour = v; }),
+    ] : h('details', { class: 'mor-import', open: st.importOpen || null, ontoggle: (ev) => { st.importOpen = ev.target.open; } },
+      h('summary', { text: t('mor_import') }),
+      h('textarea', {
+        id: 'import-moves', rows: 3, 'data-key': 'import-moves', placeholder: '1. d6 f4 2. a1 b4 ...',
+        oninput: (ev) => { st.moves = ev.target.value; },
+      }, st.moves ?? ''),
+      h('button', { class: 'btn', type: 'button', id: 'import-moves-go', disabled: st.sides.length !== 2, onclick: importMoves }, t('mor_import_go'))));
+}
+
+register('morris', {
+  mount,
+  options: ['pieces', 'flying', 'diagonals', 'same_mill', 'double_mill', 'repetition', 'quiet_moves'],
+  teams: false,
+  seats: 'mor_seats',
+  setup: setupBlock,
+  describe: (a) => String(a),
+  replay: (s, info) => h('div', { class: 'mor-board-wrap replay-board' }, drawBoard({
+    points: info.points, lines: lines(info, s.rules),
+    board: s.board, targets: new Set(), removable: new Set(), movable: new Set(), hint: new Set(),
+    mills: new Set(s.mills.flat()), selected: null, last: null, turned: false,
+    title: t('mor_board'), label: (p) => p, onTap: () => {}, onDrag: () => {},
+  })),
+  chart: ['chart_removed', (c) => c.removed ?? null],
+});

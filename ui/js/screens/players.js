@@ -5,17 +5,9 @@ import { h, scheduler } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 
-import { GAMES } from '../games.js';
+import { games, game as gameEntry } from '../games.js';
 import { formChart, lineChart } from '../charts.js';
 
-// The figure charted per match, by game: [label key, value from the match's counters].
-const PER_MATCH = {
-  molkky: ['chart_points_per_throw', (c) => (c.throws ? c.points / c.throws : null)],
-  molkkout: ['chart_points_per_throw', (c) => (c.throws ? c.points / c.throws : null)],
-  crokinole: ['chart_points_per_round', (c) => (c.rounds ? c.round_points / c.rounds : null)],
-  morris: ['chart_removed', (c) => c.removed ?? null],
-  boulomania: ['chart_points_per_mene', (c) => (c.menes ? c.mene_points / c.menes : null)],
-};
 const RATES = {
   points_per_throw: (v) => v.toFixed(1), miss_rate: (v) => `${Math.round(v * 100)} %`,
   chance_success: (v) => `${Math.round(v * 100)} %`, points_per_round: (v) => v.toFixed(1),
@@ -26,7 +18,7 @@ const RATES = {
 export function mount(root, [id]) {
   const st = {
     query: '', list: [], player: null, stats: {}, series: {}, newName: '', mergeWith: '',
-    board: { game: 'molkky', rows: null, from: '', to: '' }, versus: { other: '', game: 'molkky', result: null, expected: null },
+    board: { game: games()[0], rows: null, from: '', to: '' }, versus: { other: '', game: games()[0], result: null, expected: null },
     tournaments: [], ratings: {}, ratingSeries: {},
   };
 
@@ -35,15 +27,15 @@ export function mount(root, [id]) {
     if (id) {
       st.player = st.list.find((p) => p.id === Number(id)) || null;
       st.newName = st.player?.name ?? '';
-      const all = await Promise.all(GAMES.map((g) => ipc.playerStats(Number(id), g).catch(() => null)));
-      GAMES.forEach((g, i) => { st.stats[g] = all[i]; });
-      const series = await Promise.all(GAMES.map((g) => (st.stats[g]?.matches ? ipc.playerSeries(Number(id), g).catch(() => []) : [])));
-      GAMES.forEach((g, i) => { st.series[g] = series[i]; });
+      const all = await Promise.all(games().map((g) => ipc.playerStats(Number(id), g).catch(() => null)));
+      games().forEach((g, i) => { st.stats[g] = all[i]; });
+      const series = await Promise.all(games().map((g) => (st.stats[g]?.matches ? ipc.playerSeries(Number(id), g).catch(() => []) : [])));
+      games().forEach((g, i) => { st.series[g] = series[i]; });
       st.tournaments = await ipc.playerTournaments(Number(id)).catch((e) => { app.error(e); return []; });
-      const rated = await Promise.all(GAMES.map((g) => (st.stats[g]?.matches ? ipc.playerRating(Number(id), g).catch(() => null) : null)));
-      GAMES.forEach((g, i) => { st.ratings[g] = rated[i]; });
-      const history = await Promise.all(GAMES.map((g) => (st.ratings[g] ? ipc.ratingHistory(Number(id), g).catch(() => []) : [])));
-      GAMES.forEach((g, i) => { st.ratingSeries[g] = history[i]; });
+      const rated = await Promise.all(games().map((g) => (st.stats[g]?.matches ? ipc.playerRating(Number(id), g).catch(() => null) : null)));
+      games().forEach((g, i) => { st.ratings[g] = rated[i]; });
+      const history = await Promise.all(games().map((g) => (st.ratings[g] ? ipc.ratingHistory(Number(id), g).catch(() => []) : [])));
+      games().forEach((g, i) => { st.ratingSeries[g] = history[i]; });
     } else {
       loadBoard();
     }
@@ -90,7 +82,7 @@ export function mount(root, [id]) {
     const series = st.series[game] || [];
     if (series.length < 2) return null;
     const results = series.map((m) => m.result);
-    const [key, value] = PER_MATCH[game] || [];
+    const [key, value] = gameEntry(game)?.chart || [];
     const won = results.filter((r) => r === 'won').length;
     return h('div', { class: 'charts', 'data-charts': game },
       h('h4', { text: t('chart_form', { n: series.length }) }),
@@ -119,7 +111,7 @@ export function mount(root, [id]) {
 
   function gameSelect(sel, value, onchange) {
     return h('select', { id: sel, 'aria-label': t('game'), onchange: (ev) => onchange(ev.target.value) },
-      GAMES.map((g) => h('option', { value: g, selected: g === value }, t(`game_${g}`))));
+      games().map((g) => h('option', { value: g, selected: g === value }, t(`game_${g}`))));
   }
 
   function versus(p, others) {
@@ -192,9 +184,9 @@ export function mount(root, [id]) {
     app.title(p.name);
     const others = st.list.filter((o) => o.id !== p.id);
     return h('section', { class: 'player-page' },
-      GAMES.map(statsCard),
+      games().map(statsCard),
       tournaments(),
-      GAMES.every((g) => !st.stats[g]?.matches) ? h('p', { class: 'empty', text: t('no_finished_match') }) : null,
+      games().every((g) => !st.stats[g]?.matches) ? h('p', { class: 'empty', text: t('no_finished_match') }) : null,
       h('h2', { text: t('rename') }),
       h('form', { class: 'add-player', onsubmit: async (ev) => {
         ev.preventDefault();

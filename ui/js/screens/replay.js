@@ -1,25 +1,16 @@
 // A match replayed step by step: each step is Rust's summary after that many actions, so this
-// screen works for every game; a game may add a drawing of its state (the Morris board).
+// screen works for every game; a game's entry (games.js) may say how an action reads and add a
+// drawing of its state (the Morris board).
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, names } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import { drawBoard } from '../morris-board.js';
-
-// How an action reads in the step list, per game; anything else is shown as its JSON.
-const DESCRIBE = {
-  molkky: (a) => (a.foul ? t('foul') : a.pins?.length ? t('pins_n', { pins: a.pins.join(' ') }) : t('miss')),
-  crokinole: (a) => (a.twenty != null ? t('replay_twenty') : a.round ? t('replay_round') : a.starter != null ? t('replay_starter') : JSON.stringify(a)),
-  morris: (a) => String(a),
-};
-DESCRIBE.molkkout = DESCRIBE.molkky;
-
-let morrisInfo = null;
+import { game, gameInfo } from '../games.js';
 
 export function mount(root, [id]) {
   const matchId = Number(id);
-  const st = { view: null, actions: [], step: 0, at: null };
+  const st = { view: null, info: null, actions: [], step: 0, at: null };
   let seq = 0;
 
   async function go(n) {
@@ -36,19 +27,12 @@ export function mount(root, [id]) {
   }
 
   function describe(a) {
-    return (DESCRIBE[st.view.game] || JSON.stringify)(a);
+    return (game(st.view.game)?.describe || JSON.stringify)(a);
   }
 
   function gameView(s) {
-    if (st.view.game !== 'morris' || !morrisInfo) return null;
-    const diagonals = s.rules?.diagonals;
-    return h('div', { class: 'mor-board-wrap replay-board' }, drawBoard({
-      points: morrisInfo.points,
-      lines: diagonals ? morrisInfo.lines.concat(morrisInfo.diagonal_lines) : morrisInfo.lines,
-      board: s.board, targets: new Set(), removable: new Set(), movable: new Set(), hint: new Set(),
-      mills: new Set(s.mills.flat()), selected: null, last: null, turned: false,
-      title: t('mor_board'), label: (p) => p, onTap: () => {}, onDrag: () => {},
-    }));
+    const draw = game(st.view.game)?.replay;
+    return draw && st.info ? draw(s, st.info) : null;
   }
 
   function draw() {
@@ -87,7 +71,7 @@ export function mount(root, [id]) {
         if (a && typeof a === 'object' && !Array.isArray(a)) { const { at, ...rest } = a; return rest; }
         return a;
       });
-      if (view.game === 'morris' && !morrisInfo) morrisInfo = await ipc.gameInfo('morris');
+      st.info = await gameInfo(view.game);
       app.title(`${t('replay')} · ${t(`game_${view.game}`)}`);
       go(0);
     })

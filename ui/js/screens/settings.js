@@ -1,42 +1,54 @@
-// Settings: language, theme, default rules, and the user's data. Each change is saved at once.
+// Settings: language, theme, each game's default rules, and the user's data. Each change is
+// saved at once. The screen is made once and patched in place on each redraw.
 
-import { h, segmented } from '../dom.js';
+import { h, segmented, scheduler } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import { rulesForm } from '../molkky-rules.js';
-import { crokinoleForm } from '../crokinole-rules.js';
+import { games, game as gameEntry, gameInfo } from '../games.js';
+import { rulesForm } from '../rules-form.js';
 import { dataPanel } from '../data-panel.js';
 
 export function mount(root) {
+  const forms = new Map(); // game -> its rules form, once its game_info has come
+  const saved = new Set();
+
   function choice(key, label, values, text) {
-    return segmented(`set-${key}`, label, values, app.settings[key], text, async (v) => { if (await app.saveSetting(key, v)) draw(); });
+    return segmented(`set-${key}`, label, values, app.settings[key], text, async (v) => { if (await app.saveSetting(key, v)) render(); });
   }
 
-  function draw() {
+  function rulesBlock(g) {
+    const form = forms.get(g);
+    if (!form) return null;
+    return [
+      h('h2', { text: t('default_rules_of', { game: t(`game_${g}`) }) }),
+      form.draw(),
+      h('button', {
+        class: 'btn primary', type: 'button', id: `save-rules-${g}`,
+        onclick: async () => {
+          if (await app.saveSetting('rules', { ...app.settings.rules, [g]: form.value() })) { saved.add(g); render(); }
+        },
+      }, saved.has(g) ? `✓ ${t('saved')}` : t('save_defaults'))];
+  }
+
+  const draw = () => {
     app.title(t('settings'));
-    const form = rulesForm(app.settings.rules?.molkky || {}, () => {});
-    const cro = crokinoleForm(app.settings.rules?.crokinole || {}, () => {});
-    const save = (game, f, id) => h('button', {
-      class: 'btn primary', type: 'button', id,
-      onclick: async (ev) => {
-        if (await app.saveSetting('rules', { ...app.settings.rules, [game]: f.value() })) {
-          ev.target.textContent = `✓ ${t('saved')}`;
-        }
-      },
-    }, t('save_defaults'));
-    root.replaceChildren(h('section', { class: 'settings' },
+    return h('section', { class: 'settings' },
       choice('language', t('language'), ['system', 'fr', 'en'], (v) => (v === 'system' ? t('lang_system') : v === 'fr' ? 'Français' : 'English')),
       choice('theme', t('theme'), ['system', 'light', 'dark', 'outdoor'], (v) => t(`theme_${v}`)),
       data,
-      h('h2', { text: t('default_rules') }),
-      form.element,
-      save('molkky', form, 'save-rules'),
-      h('h2', { text: t('default_rules_crokinole') }),
-      cro.element,
-      save('crokinole', cro, 'save-rules-crokinole')));
-  }
+      games().map(rulesBlock));
+  };
   // Kept across redraws: it holds the list of files.
   const data = dataPanel();
-  draw();
+  const render = scheduler(root, draw);
+  render();
+  for (const g of games()) {
+    const entry = gameEntry(g);
+    if (entry.rules === false) continue;
+    gameInfo(g).then((info) => {
+      forms.set(g, rulesForm(g, info, entry, app.settings.rules?.[g] || {}, () => { saved.delete(g); render(); }));
+      render();
+    }).catch((e) => app.error(e));
+  }
   return {};
 }

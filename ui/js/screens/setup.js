@@ -4,20 +4,16 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, names, segmented, shuffled } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import { rulesForm } from '../molkky-rules.js';
-import { crokinoleForm } from '../crokinole-rules.js';
-import { morrisForm } from '../morris-rules.js';
-import { boulomaniaForm } from '../boulomania-rules.js';
-import { GAMES } from '../games.js';
+import { games, game as gameEntry, gameInfo } from '../games.js';
+import { rulesForm } from '../rules-form.js';
 
-export const FORMS = { molkky: rulesForm, crokinole: crokinoleForm, morris: morrisForm, boulomania: boulomaniaForm };
-
-export function mount(root, [game = 'molkky']) {
-  if (!GAMES.includes(game)) game = 'molkky';
+export function mount(root, [game]) {
+  if (!games().includes(game)) game = games()[0];
+  const entry = gameEntry(game);
   app.title(t(`game_${game}`));
   const st = {
     known: [],
-    info: null,         // the game's game_info: its sides, the computer's levels
+    info: null,         // the game's game_info: its options, its sides, the computer's levels
     sides: (app.settings.last_lineup || []).map((s) => s.slice()),
     teamMode: false,
     active: null,
@@ -25,20 +21,19 @@ export function mount(root, [game = 'molkky']) {
     rules: { ...(app.settings.rules?.[game] || {}) },
     saveDefaults: false,
     busy: false,
-    opponent: 'person', // Morris: 'person' or 'computer'
+    opponent: 'person', // against a person or the computer, where the game has computer levels
     level: 2,
     colour: 0,          // the person's side against the computer
-    moves: '',          // a Morris move list to import
-    dice: 'app',        // Boulomania: dice rolled by the app, or real dice entered
   };
-  if (game === 'morris') st.sides = st.sides.map((s) => s.slice(0, 1));
-  if (game === 'boulomania') st.level = 2;
-  // What the game takes (its sides, the computer's levels) is Rust's word, from game_info.
+  // What the game takes (its options, sides, the computer's levels) is Rust's word, from
+  // game_info; whether it has teams, and its own setup block, the game's entry.
+  const teams = () => entry.teams !== false && (st.info?.sides?.players?.max ?? 2) > 1;
+  if (!teams()) st.sides = st.sides.map((s) => s.slice(0, 1));
   const maxSides = () => st.info?.sides?.max ?? null;
   const levels = () => st.info?.computer?.levels ?? [];
   const vsComputer = () => levels().length > 0 && st.opponent === 'computer';
-  st.teamMode = st.sides.some((s) => s.length > 1);
-  const form = FORMS[game] ? FORMS[game](st.rules, (r) => { st.rules = r; }) : null;
+  st.teamMode = teams() && st.sides.some((s) => s.length > 1);
+  let form = null;
 
   const inLineup = (name) => st.sides.some((s) => s.some((n) => n.toLowerCase() === name.toLowerCase()));
 
@@ -101,7 +96,7 @@ export function mount(root, [game = 'molkky']) {
     }
     try {
       const m = await ipc.newMatch(game, rules, sides, computer);
-      if (game === 'boulomania') localStorage.setItem(`partie.dice.${m.uid}`, st.dice);
+      entry.started?.(m, st);
       await app.saveSetting('last_lineup', st.sides);
       if (form && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, [game]: rules });
       app.go(`#/match/${m.id}`);
@@ -140,48 +135,8 @@ export function mount(root, [game = 'molkky']) {
     nameInput,
     h('button', { class: 'btn', type: 'submit', id: 'add-player' }, t('add_player')));
 
-  async function importMoves() {
-    try {
-      const m = await ipc.importMoves(st.moves, form ? form.value() : {}, st.sides);
-      app.go(`#/match/${m.id}`);
-    } catch (e) { app.error(e); }
-  }
-
   function seg(id, label, values, current, text, set) {
     return segmented(id, label, values, current, text, (v) => { set(v); render(); });
-  }
-
-  // Boulomania: who plays each team, and whose dice.
-  function boulomaniaBlock() {
-    return h('div', { class: 'mor-setup' },
-      seg('opponent', t('bou_opponent'), ['person', 'computer'], st.opponent, (v) => t(`bou_opponent_${v}`), (v) => {
-        st.opponent = v;
-        if (v === 'computer') st.sides = st.sides.slice(0, 1);
-      }),
-      vsComputer() ? [
-        seg('level', t('mor_level'), levels(), st.level, (v) => t(`bou_level_${v}`), (v) => { st.level = v; }),
-        seg('colour', t('bou_your_team'), [0, 1], st.colour, (v) => t(v === 0 ? 'bou_team_a' : 'bou_team_b'), (v) => { st.colour = v; }),
-      ] : null,
-      seg('dice', t('bou_dice'), ['app', 'real'], st.dice, (v) => t(`bou_dice_${v}`), (v) => { st.dice = v; }));
-  }
-
-  // Against the computer: its level and the person's colour; or a move list to import.
-  function morrisBlock() {
-    return h('div', { class: 'mor-setup' },
-      seg('opponent', t('mor_opponent'), ['person', 'computer'], st.opponent, (v) => t(`mor_opponent_${v}`), (v) => {
-        st.opponent = v;
-        if (v === 'computer') st.sides = st.sides.slice(0, 1);
-      }),
-      vsComputer() ? [
-        seg('level', t('mor_level'), levels(), st.level, (v) => t(`mor_level_${v}`), (v) => { st.level = v; }),
-        seg('colour', t('mor_your_colour'), [0, 1], st.colour, (v) => t(v === 0 ? 'mor_light_first' : 'mor_dark'), (v) => { st.colour = v; }),
-      ] : h('details', { class: 'mor-import' },
-        h('summary', { text: t('mor_import') }),
-        h('textarea', {
-          id: 'import-moves', rows: 3, 'data-key': 'import-moves', placeholder: '1. d6 f4 2. a1 b4 ...',
-          oninput: (ev) => { st.moves = ev.target.value; },
-        }, st.moves),
-        h('button', { class: 'btn', type: 'button', id: 'import-moves-go', disabled: st.sides.length !== 2, onclick: importMoves }, t('mor_import_go'))));
   }
 
   const draw = () => {
@@ -199,17 +154,16 @@ export function mount(root, [game = 'molkky']) {
           ] : null),
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },
-            h('h2', { text: t(game === 'crokinole' ? 'cro_seats' : game === 'morris' ? 'mor_seats' : game === 'boulomania' ? 'bou_seats' : 'sides') }),
+            h('h2', { text: t(entry.seats || 'sides') }),
             h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); render(); } }, t('shuffle'))),
-          game === 'morris' ? morrisBlock() : null,
-          game === 'boulomania' ? boulomaniaBlock() : null,
-          game !== 'molkkout' && game !== 'morris' ? h('label', { class: 'toggle' },
+          entry.setup?.({ st, seg, levels, vsComputer, render, rules: () => (form ? form.value() : {}) }),
+          teams() ? h('label', { class: 'toggle' },
             h('input', { type: 'checkbox', id: 'team-mode', checked: st.teamMode, onchange: (ev) => { st.teamMode = ev.target.checked; st.active = null; render(); } }),
             h('span', { text: t('team_mode') }),
             st.teamMode ? h('small', { text: st.active != null ? t('add_to_side', { n: st.active + 1 }) : t('team_mode_hint') }) : null) : null,
           h('ol', { class: 'sides', id: 'sides' }, st.sides.map(sideCard)),
           st.teamMode ? h('button', { class: 'btn small ghost', type: 'button', id: 'new-side', onclick: () => { st.active = null; render(); } }, '+ ', t('new_side')) : null,
-          form ? [h('h2', { text: t('rules') }), form.element,
+          form ? [h('h2', { text: t('rules') }), form.draw(),
             h('label', { class: 'toggle' },
               h('input', { type: 'checkbox', checked: st.saveDefaults, onchange: (ev) => { st.saveDefaults = ev.target.checked; } }),
               h('span', { text: t('save_defaults') }))] : null)),
@@ -221,10 +175,12 @@ export function mount(root, [game = 'molkky']) {
 
   render();
   ipc.players().then((p) => { st.known = p; render(); }).catch((e) => app.error(e));
-  ipc.gameInfo(game).then((info) => {
+  gameInfo(game).then((info) => {
     st.info = info;
     // A remembered line-up longer than the game takes is cut to fit.
     if (maxSides()) st.sides = st.sides.slice(0, maxSides());
+    if (!teams()) { st.sides = st.sides.map((s) => s.slice(0, 1)); st.teamMode = false; }
+    if (entry.rules !== false) form = rulesForm(game, info, entry, st.rules, (r) => { st.rules = r; render(); });
     render();
   }).catch((e) => app.error(e));
   return {};

@@ -6,8 +6,8 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, shuffled } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import { GAMES } from '../games.js';
-import { FORMS } from './setup.js';
+import { games, game as gameEntry, gameInfo } from '../games.js';
+import { rulesForm } from '../rules-form.js';
 
 // "Cyril & Dora" is a team of two; a plain name is one player.
 const entrantOf = (text) => text.split('&').map((n) => n.trim()).filter(Boolean);
@@ -15,15 +15,24 @@ const entrantOf = (text) => text.split('&').map((n) => n.trim()).filter(Boolean)
 export function mount(root) {
   app.title(t('new_tournament'));
   const st = {
-    game: 'molkky', system: 'swiss', info: null, known: [], entrants: [], typed: '',
+    game: games()[0], system: 'swiss', info: null, known: [], entrants: [], typed: '',
     rounds: '', boards: '', poolSize: 4, advance: 2, rules: {}, busy: false,
   };
   let form = null;
 
-  // The game's own rules form; a Crokinole night plays fixed rounds unless told otherwise.
+  // The game's own rules form, from its game_info; a game may start a tournament from other
+  // rules than a single match (a Crokinole night plays fixed rounds unless told otherwise).
   function makeForm() {
-    st.rules = st.game === 'crokinole' ? { format: 'rounds' } : {};
-    form = FORMS[st.game] ? FORMS[st.game](st.rules, (r) => { st.rules = r; }) : null;
+    const g = st.game;
+    const entry = gameEntry(g);
+    st.rules = { ...(entry.tournament || {}) };
+    form = null;
+    if (entry.rules === false) return;
+    gameInfo(g).then((info) => {
+      if (st.game !== g) return;
+      form = rulesForm(g, info, entry, st.rules, (r) => { st.rules = r; render(); });
+      render();
+    }).catch((e) => app.error(e));
   }
   makeForm();
 
@@ -144,7 +153,7 @@ export function mount(root) {
     return h('section', { class: 'setup tournament-setup' },
       h('div', { class: 'setup-cols' },
         h('div', { class: 'setup-players' },
-          seg('t-game', t('game'), GAMES, st.game, (g) => t(`game_${g}`), (g) => { st.game = g; makeForm(); }),
+          seg('t-game', t('game'), games(), st.game, (g) => t(`game_${g}`), (g) => { st.game = g; makeForm(); }),
           seg('t-system', t('t_system'), systems, st.system, (s) => t(`system_${s}`), (s) => { st.system = s; }),
           h('p', { class: 'hint', text: t(`system_${st.system}_hint`) }),
           h('div', { class: 'field-row' },
@@ -154,7 +163,7 @@ export function mount(root) {
             seg('t-pool-size', t('t_pool_size'), [3, 4, 5, 6], st.poolSize, String, (v) => { st.poolSize = v; }),
             seg('t-advance', t('t_advance'), [1, 2], st.advance, (v) => t('t_advance_n', { n: v }), (v) => { st.advance = v; }),
           ] : null,
-          form ? [h('h2', { text: t('t_match_rules') }), form.element] : null),
+          form ? [h('h2', { text: t('t_match_rules') }), form.draw()] : null),
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },
             h('h2', { text: t('entrants_n', { n: st.entrants.length }) }),

@@ -16,8 +16,8 @@ pub fn info() -> serde_json::Value {
         "board": board,
         "sides": {"min": 2, "max": 2, "players": {"min": 1, "max": 4}},
         "options": {
-            "target": {"default": 13, "min": 1, "max": 99},
-            "balls": {"default": 8, "min": 1, "max": 8}
+            "target": {"default": 13, "min": 1, "max": 99, "presets": [5, 7, 13]},
+            "balls": {"default": 8, "min": 1, "max": 8, "presets": [2, 4, 6, 8]}
         }
     })
 }

@@ -1,0 +1,115 @@
+// What the two board screens (Morris, Boulomania) share: the frame (the head above, the board,
+// the panel beside or below it), the computer's turn, undo back to a person's turn, and the
+// one-action-at-a-time rule. The frame and the board are made once; the head and the panel are
+// drawn anew on each redraw and patched in place (dom.js), so a finger pressed on a button as
+// the computer's move redraws the screen still lands.
+//
+// spec: {
+//   className,                     the frame's class ('morris', 'boulomania')
+//   title,                         the title bar's text
+//   board(screen) -> {svg, update()},  the board, made once when `ready()`
+//   below: [nodes],                under the board, made once
+//   ready() -> bool,               whether the board can be made (its geometry has come)
+//   head(screen) -> [nodes], panel(screen) -> [nodes],   drawn on each redraw
+//   dataset(screen) -> {}          extra data-* on the frame (for tests and styles)
+//   after(view, opts),             a new answer came (reset selections, announce)
+//   undone({view, taken}),         undo back to a person's turn happened
+//   pause,                         ms before the computer's answer is asked (to follow it)
+// }
+// Returns the screen: {st, sum, over, isComputer, humanTurn, send, undo, render, after, ...}.
+
+import { ipc } from './ipc.js';
+import { h, scheduler, patchChildren } from './dom.js';
+import { t } from './i18n.js';
+import { app, keepAwake } from './app.js';
+
+export function boardScreen(root, matchId, initial, spec) {
+  const st = { view: initial, thinking: false, busy: false };
+  let gone = false;
+  const screen = { st };
+  const sum = () => st.view.summary;
+  const over = () => sum().status !== 'playing';
+  const computer = () => st.view.computer || {};
+  const isComputer = (side) => side != null && computer()[side] != null;
+  const humanTurn = () => !over() && !st.thinking && !isComputer(sum().turn);
+
+  function after(view, opts = {}) {
+    st.view = view;
+    spec.after?.(view, opts);
+    app.clearError();
+    keepAwake(!over());
+    render();
+    maybeComputer();
+  }
+
+  function send(action, opts) {
+    if (st.thinking) return undefined;
+    return app.exclusive(st, render, async () => after(await ipc.play(matchId, action), opts));
+  }
+
+  async function maybeComputer() {
+    if (over() || !isComputer(sum().turn) || st.thinking || gone || !spec.ready()) return;
+    st.thinking = true;
+    render();
+    if (spec.pause) await new Promise((r) => setTimeout(r, spec.pause));
+    try {
+      const view = await ipc.computerMove(matchId);
+      st.thinking = false;
+      if (!gone) after(view);
+    } catch (e) {
+      // An answer to a position the user has since changed (undo, leaving) is dropped.
+      st.thinking = false;
+      if (e?.code !== 'stale' && e?.code !== 'stopped' && !gone) app.error(e);
+      if (!gone) render();
+    }
+  }
+
+  // Back to a position where a person acts, the computer's moves with it, in one commit.
+  function undo() {
+    return app.exclusive(st, render, async () => {
+      if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
+      const undone = await ipc.undoToPerson(matchId);
+      st.view = undone.view;
+      spec.undone?.(undone);
+      app.clearError();
+      app.announce(t('undone'));
+      keepAwake(!over());
+    });
+  }
+
+  let shell = null;
+  function makeShell() {
+    const board = spec.board(screen);
+    const head = h('div', { class: 'mor-head' });
+    const panel = h('aside', { class: 'mor-panel' });
+    const section = h('section', { class: spec.className }, head,
+      h('div', { class: 'mor-layout' }, h('div', { class: 'mor-board-wrap' }, board.svg, spec.below || []), panel));
+    return { section, head, panel, board };
+  }
+
+  function draw() {
+    if (!spec.ready()) return h('p', { class: 'empty', text: t('loading') });
+    shell ||= makeShell();
+    Object.assign(shell.section.dataset, { actions: st.view.actions, status: sum().status }, spec.dataset?.(screen) || {});
+    patchChildren(shell.head, spec.head(screen).flat(Infinity).filter(Boolean));
+    shell.board.update();
+    patchChildren(shell.panel, spec.panel(screen).flat(Infinity).filter(Boolean));
+    return shell.section;
+  }
+  const render = scheduler(root, draw);
+
+  Object.assign(screen, { sum, over, computer, isComputer, humanTurn, send, undo, render, after, maybeComputer });
+  app.title(spec.title);
+  keepAwake(!over());
+  // The board can be made once its geometry is there: then the computer may play at once.
+  screen.start = () => { render(); maybeComputer(); };
+  screen.handle = (extra = {}) => ({
+    refresh: async () => { try { after(await ipc.getMatch(matchId)); } catch (e) { app.error(e); } },
+    unmount() {
+      gone = true;
+      if (st.thinking) ipc.stopThinking().catch(() => {});
+      extra.unmount?.();
+    },
+  });
+  return screen;
+}

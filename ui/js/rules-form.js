@@ -1,0 +1,102 @@
+// A game's rules form, drawn from what Rust's game_info says of each option: its default, its
+// values, its presets and its range. Nothing about a rule is written here again: a list of
+// values is a row of toggles, a range a number field (with the presets as toggles beside it), a
+// yes/no default a pair of toggles; a default that Rust gives in words ("half the target") is the
+// empty field's placeholder, and Rust applies it. The form only collects values; Rust checks
+// them when the match starts or the default is saved.
+//
+// Labels come from i18n, per game then shared: `rule_<game>_<option>` or `rule_<option>`; a
+// value's `rule_<game>_<option>_<value>` or `rule_<option>_<value>`; a default in words
+// `rule_<game>_<option>_default`; the number field beside presets `rule_<game>_<option>_other`
+// or `rule_other`.
+//
+// The form is drawn inside its screen's redraw (`draw()`), so it is patched in place like the
+// rest of the screen: a tap on a toggle as the screen redraws still lands. `onChange` is called
+// with the new values after every change; the screen redraws then.
+
+import { h, segmented } from './dom.js';
+import { t, has } from './i18n.js';
+
+function label(game, key, suffix = '') {
+  const own = `rule_${game}_${key}${suffix}`;
+  if (has(own)) return t(own);
+  const shared = `rule_${key}${suffix}`;
+  return has(shared) ? t(shared) : null;
+}
+
+function valueText(game, key, v) {
+  return label(game, key, `_${v}`) ?? (typeof v === 'boolean' ? t(v ? 'yes' : 'no') : String(v));
+}
+
+// entry: the game's registry entry (its option order, which options apply); info: game_info.
+export function rulesForm(game, info, entry, initial, onChange) {
+  const specs = info?.options || {};
+  const keys = (entry?.options || Object.keys(specs)).filter((k) => specs[k]);
+  const r = {};
+  for (const k of keys) if (initial?.[k] !== undefined && initial[k] !== null) r[k] = initial[k];
+
+  // A default Rust gives as a value (not in words) is what the toggles show until changed.
+  const real = (spec) => typeof spec.default === 'number' || typeof spec.default === 'boolean'
+    || (spec.values || []).includes(spec.default);
+  const current = (k) => r[k] ?? (real(specs[k]) ? specs[k].default : null);
+  const applies = (k) => !entry?.shown || entry.shown(k, { ...defaults(), ...r });
+  const defaults = () => Object.fromEntries(keys.filter((k) => real(specs[k])).map((k) => [k, specs[k].default]));
+
+  function value() {
+    const out = {};
+    for (const k of keys) if (r[k] != null && applies(k)) out[k] = r[k];
+    return out;
+  }
+
+  function set(k, v) {
+    if (v === null) delete r[k]; else r[k] = v;
+    onChange(value());
+  }
+
+  function numberField(k, spec, title) {
+    const id = `rule-${k}`;
+    const placeholder = label(game, k, '_default')
+      ?? (typeof spec.default === 'number' ? String(spec.default) : spec.default === null ? t('off') : '');
+    return h('label', { class: 'field', for: id }, h('span', { text: title }),
+      h('input', {
+        id, type: 'number', inputmode: 'numeric', 'data-key': id, min: spec.min, max: spec.max, step: spec.step,
+        value: r[k] ?? '', placeholder,
+        onchange: (ev) => { const v = ev.target.value.trim(); set(k, v === '' ? null : Number(v)); },
+      }));
+  }
+
+  function toggles(k, values, title) {
+    return segmented(`rule-${k}`, title, values, current(k), (v) => valueText(game, k, v), (v) => set(k, v), { keyed: true });
+  }
+
+  function option(k) {
+    const spec = specs[k];
+    const title = label(game, k) ?? k;
+    if (spec.values) return toggles(k, spec.values, title);
+    if (typeof spec.default === 'boolean') return toggles(k, [true, false], title);
+    if (spec.presets) {
+      return h('div', { class: 'field-row' }, toggles(k, spec.presets, title),
+        numberField(k, spec, label(game, k, '_other') ?? t('rule_other')));
+    }
+    return numberField(k, spec, title);
+  }
+
+  // Toggle rows each take a line; number fields go side by side.
+  function draw() {
+    const out = [];
+    let fields = null;
+    for (const k of keys.filter(applies)) {
+      const el = option(k);
+      if (el.tagName === 'LABEL') {
+        if (!fields) { fields = h('div', { class: 'field-row' }); out.push(fields); }
+        fields.append(el);
+      } else {
+        fields = null;
+        out.push(el);
+      }
+    }
+    return h('div', { class: 'rules-form', 'data-rules': game }, out);
+  }
+
+  return { draw, value };
+}

@@ -1,0 +1,7 @@
+// The mölkkout on its own: Mölkky's scorepad (molkky.js draws both), two sides, no options and
+// no teams.
+
+import { register } from '../games.js';
+import { mount, describe, chart } from './molkky.js';
+
+register('molkkout', { mount, rules: false, teams: false, describe, chart });

@@ -393,7 +393,7 @@ fn game_info(game: String) -> Result<Value, Error> {
 /// each game's module by these names (the UI keeps no list of its own).
 #[tauri::command]
 fn games() -> Vec<&'static str> {
-    partie_core::game::GAMES.to_vec()
+    partie_core::games::GAMES.to_vec()
 }
 
 /// Registers Partie's commands on a builder (the app, or a mock app in tests).

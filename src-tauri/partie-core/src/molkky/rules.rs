@@ -1,6 +1,7 @@
 //! The options of a Mölkky game (`docs/games/molkky.md`, "Options").
 
 use crate::error::Error;
+use crate::options::{bad, choice, number, only};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -46,94 +47,39 @@ impl Default for MolkkyRules {
     }
 }
 
-fn whole(key: &str, v: &Value) -> Result<u32, Error> {
-    v.as_u64()
-        .and_then(|n| u32::try_from(n).ok())
-        .ok_or_else(|| {
-            Error::bad_setup(format!("{key} must be a whole number, not {v}")).with_code("bad_rule")
-        })
-}
-
-fn within(key: &str, n: u32, lo: u32, hi: u32) -> Result<u32, Error> {
-    if (lo..=hi).contains(&n) {
-        Ok(n)
-    } else {
-        Err(
-            Error::bad_setup(format!("{key} must be from {lo} to {hi}, not {n}"))
-                .with_code("bad_rule"),
-        )
-    }
-}
-
 impl MolkkyRules {
     /// Reads the options of a record; a missing key takes its default, an unknown key or a
     /// bad value is `bad_setup`.
     pub fn from_map(map: &Map<String, Value>) -> Result<Self, Error> {
-        for key in map.keys() {
-            if ![
-                "target",
-                "bust_to",
-                "misses",
-                "three_misses",
-                "foul_drop",
-                "best_of",
-            ]
-            .contains(&key.as_str())
-            {
-                return Err(Error::bad_setup(format!("unknown Mölkky option {key:?}"))
-                    .with_code("unknown_rule"));
-            }
-        }
-        let target = match map.get("target") {
-            Some(v) => within("target", whole("target", v)?, 10, 200)?,
-            None => 50,
-        };
-        let bust_to = match map.get("bust_to") {
-            Some(v) => within("bust_to", whole("bust_to", v)?, 0, target - 1)?,
-            None => target / 2,
-        };
-        let misses = match map.get("misses") {
-            Some(v) => within("misses", whole("misses", v)?, 2, 10)?,
-            None => 3,
-        };
-        let three_misses = match map.get("three_misses") {
-            None => MissPenalty::Eliminate,
-            Some(v) => match v.as_str() {
-                Some("eliminate") => MissPenalty::Eliminate,
-                Some("zero") => MissPenalty::Zero,
-                Some("none") => MissPenalty::None,
-                _ => {
-                    return Err(Error::bad_setup(format!(
-                        "three_misses must be \"eliminate\", \"zero\" or \"none\", not {v}"
-                    ))
-                    .with_code("bad_rule"))
-                }
-            },
-        };
+        only(
+            map,
+            "Mölkky",
+            &["target", "bust_to", "misses", "three_misses", "foul_drop", "best_of"],
+        )?;
+        let target = number(map, "target", 50, 10, 200)?;
+        let bust_to = number(map, "bust_to", target / 2, 0, target - 1)?;
+        let misses = number(map, "misses", 3, 2, 10)?;
+        let three_misses = choice(
+            map,
+            "three_misses",
+            MissPenalty::Eliminate,
+            &[
+                ("eliminate", MissPenalty::Eliminate),
+                ("zero", MissPenalty::Zero),
+                ("none", MissPenalty::None),
+            ],
+        )?;
+        // Null is "no foul drop", as the default.
         let foul_drop = match map.get("foul_drop") {
             None | Some(Value::Null) => None,
-            Some(v) => {
-                let n = whole("foul_drop", v)?;
-                if bust_to + 1 > target - 1 {
-                    return Err(Error::bad_setup(
-                        "foul_drop has no room between bust_to and target",
-                    )
-                    .with_code("bad_rule"));
-                }
-                Some(within("foul_drop", n, bust_to + 1, target - 1)?)
+            Some(_) if bust_to + 1 > target - 1 => {
+                return Err(bad("foul_drop has no room between bust_to and target".into()))
             }
+            Some(_) => Some(number(map, "foul_drop", 0, bust_to + 1, target - 1)?),
         };
-        let best_of = match map.get("best_of") {
-            None => 1,
-            Some(v) => match whole("best_of", v)? {
-                n @ (1 | 3 | 5) => n,
-                n => {
-                    return Err(
-                        Error::bad_setup(format!("best_of must be 1, 3 or 5, not {n}"))
-                            .with_code("bad_rule"),
-                    )
-                }
-            },
+        let best_of = match number(map, "best_of", 1, 1, 5)? {
+            n @ (1 | 3 | 5) => n,
+            n => return Err(bad(format!("best_of must be 1, 3 or 5, not {n}"))),
         };
         Ok(MolkkyRules {
             target,

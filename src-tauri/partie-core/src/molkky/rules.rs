@@ -54,7 +54,14 @@ impl MolkkyRules {
         only(
             map,
             "Mölkky",
-            &["target", "bust_to", "misses", "three_misses", "foul_drop", "best_of"],
+            &[
+                "target",
+                "bust_to",
+                "misses",
+                "three_misses",
+                "foul_drop",
+                "best_of",
+            ],
         )?;
         let target = number(map, "target", 50, 10, 200)?;
         let bust_to = number(map, "bust_to", target / 2, 0, target - 1)?;
@@ -73,7 +80,9 @@ impl MolkkyRules {
         let foul_drop = match map.get("foul_drop") {
             None | Some(Value::Null) => None,
             Some(_) if bust_to + 1 > target - 1 => {
-                return Err(bad("foul_drop has no room between bust_to and target".into()))
+                return Err(bad(
+                    "foul_drop has no room between bust_to and target".into()
+                ))
             }
             Some(_) => Some(number(map, "foul_drop", 0, bust_to + 1, target - 1)?),
         };

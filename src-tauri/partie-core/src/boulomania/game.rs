@@ -28,6 +28,104 @@ impl BoulomaniaRules {
     }
 }
 
+/// What one action did, in order, for the screen to tell it (the summary's `events`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The jack was thrown to a square.
+    Jack {
+        /// Its square.
+        square: u8,
+    },
+    /// A pointed ball went to the jack's square (a double's first die).
+    JackSquare {
+        /// The square.
+        square: u8,
+        /// The pointing side.
+        side: u8,
+    },
+    /// A pointed ball landed on the dice's total.
+    Placed {
+        /// The square.
+        square: u8,
+        /// The pointing side.
+        side: u8,
+    },
+    /// A pointed ball fell short of the field (a total under 7).
+    Lost {
+        /// The dice's total.
+        sum: u8,
+        /// The pointing side.
+        side: u8,
+    },
+    /// A ball was pushed on to another square.
+    Pushed {
+        /// Where it was.
+        from: u8,
+        /// Where it went.
+        to: u8,
+        /// Its side.
+        side: u8,
+    },
+    /// A ball was pushed off the field.
+    Out {
+        /// Where it was.
+        from: u8,
+        /// Its side, when a push carried it out (not told for a graze's carry).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        side: Option<u8>,
+    },
+    /// A shot missed (a die of 1 to 3).
+    Miss {
+        /// The die.
+        die: u8,
+    },
+    /// A shot grazed its target (a 4).
+    Graze {
+        /// The die.
+        die: u8,
+        /// The target's square.
+        square: u8,
+    },
+    /// A shot knocked its target off the field (a 5).
+    ShotOut {
+        /// The die.
+        die: u8,
+        /// The target's square.
+        square: u8,
+    },
+    /// A carreau: the shooting ball took its target's place (a 6).
+    Carreau {
+        /// The die.
+        die: u8,
+        /// The square.
+        square: u8,
+    },
+    /// The jack was carried to another square.
+    JackMoved {
+        /// Where it was.
+        from: u8,
+        /// Where it went.
+        to: u8,
+    },
+    /// A shot at the jack missed.
+    JackMissed {
+        /// The die.
+        die: u8,
+    },
+    /// The jack left the field.
+    JackOut,
+    /// The mène ended.
+    MeneEnd {
+        /// `scored`, `null`, `jack_out` or `replayed` (as [`MeneEnd::reason`]).
+        reason: &'static str,
+        /// The side that scored, if any.
+        winner: Option<u8>,
+        /// Its points.
+        points: Option<u32>,
+    },
+}
+
 /// How the last mène ended, for the screen to show which balls scored or why nobody did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MeneEnd {
@@ -61,7 +159,7 @@ pub struct Boulomania {
     throws: [u32; 2],
     mene_points: Vec<Option<(u8, u32)>>,
     winner: Option<u8>,
-    events: Vec<Value>,
+    events: Vec<Event>,
     last_mene: Option<MeneEnd>,
 }
 
@@ -162,15 +260,16 @@ impl Boulomania {
         match to {
             None => {
                 self.lost[side as usize] += 1;
-                self.events
-                    .push(json!({"event": "out", "from": from, "side": side}));
+                self.events.push(Event::Out {
+                    from,
+                    side: Some(side),
+                });
             }
             Some(t) => {
                 if self.field.contains_key(&t) {
                     self.push(t, via, used, false);
                 }
-                self.events
-                    .push(json!({"event": "pushed", "from": from, "to": t, "side": side}));
+                self.events.push(Event::Pushed { from, to: t, side });
                 self.field.insert(t, side);
             }
         }
@@ -232,7 +331,11 @@ impl Boulomania {
                 self.winner = Some(w);
             }
         }
-        self.events.push(json!({"event": "mene_end", "reason": end.reason, "winner": end.winner.map(|w| w.0), "points": end.winner.map(|w| w.1)}));
+        self.events.push(Event::MeneEnd {
+            reason: end.reason,
+            winner: end.winner.map(|w| w.0),
+            points: end.winner.map(|w| w.1),
+        });
         self.last_mene = Some(end);
         if self.winner.is_some() {
             return;
@@ -247,7 +350,7 @@ impl Boulomania {
     }
 
     fn jack_out(&mut self) {
-        self.events.push(json!({"event": "jack_out"}));
+        self.events.push(Event::JackOut);
         let has = [self.in_hand[0] > 0, self.in_hand[1] > 0];
         let end = if has[0] == has[1] {
             MeneEnd {
@@ -324,7 +427,7 @@ impl Boulomania {
         match action {
             Action::Jack(j) => {
                 self.jack = Some(*j);
-                self.events.push(json!({"event": "jack", "square": j}));
+                self.events.push(Event::Jack { square: *j });
                 return Ok(());
             }
             Action::Point { dice, to, .. } => {
@@ -342,16 +445,16 @@ impl Boulomania {
                 };
                 if to_jack {
                     self.field.insert(dice[0], side);
-                    self.events
-                        .push(json!({"event": "jack_square", "square": dice[0], "side": side}));
+                    self.events.push(Event::JackSquare {
+                        square: dice[0],
+                        side,
+                    });
                 } else if sum >= 7 {
                     self.land(sum, side, &via, &mut used);
-                    self.events
-                        .push(json!({"event": "placed", "square": sum, "side": side}));
+                    self.events.push(Event::Placed { square: sum, side });
                 } else {
                     self.lost[side as usize] += 1;
-                    self.events
-                        .push(json!({"event": "lost", "sum": sum, "side": side}));
+                    self.events.push(Event::Lost { sum, side });
                 }
                 self.check_via(&via, &used)?;
                 self.next(side, false);
@@ -366,10 +469,9 @@ impl Boulomania {
                     self.lost[side as usize] += 1; // the shooting ball, except on a carreau
                 }
                 match die {
-                    1..=3 => self.events.push(json!({"event": "miss", "die": die})),
+                    1..=3 => self.events.push(Event::Miss { die: *die }),
                     4 => {
-                        self.events
-                            .push(json!({"event": "graze", "die": 4, "square": t}));
+                        self.events.push(Event::Graze { die: 4, square: t });
                         let jack = self.jack.expect("play phase");
                         if Board::is_jack_square(t) {
                             // A ball lying in a jack square does not move on a 4.
@@ -378,7 +480,10 @@ impl Boulomania {
                                 None => {
                                     self.field.remove(&t);
                                     self.lost[target_side as usize] += 1;
-                                    self.events.push(json!({"event": "out", "from": t}));
+                                    self.events.push(Event::Out {
+                                        from: t,
+                                        side: None,
+                                    });
                                     self.check_via(&via, &used)?;
                                     self.jack = None;
                                     self.jack_out();
@@ -388,9 +493,7 @@ impl Boulomania {
                                     self.push(t, &via, &mut used, true);
                                     if !self.field.contains_key(&j2) {
                                         self.jack = Some(j2);
-                                        self.events.push(
-                                            json!({"event": "jack_moved", "from": jack, "to": j2}),
-                                        );
+                                        self.events.push(Event::JackMoved { from: jack, to: j2 });
                                     }
                                 }
                             }
@@ -401,14 +504,12 @@ impl Boulomania {
                     5 => {
                         self.field.remove(&t);
                         self.lost[target_side as usize] += 1;
-                        self.events
-                            .push(json!({"event": "shot_out", "die": 5, "square": t}));
+                        self.events.push(Event::ShotOut { die: 5, square: t });
                     }
                     _ => {
                         self.field.insert(t, side);
                         self.lost[target_side as usize] += 1;
-                        self.events
-                            .push(json!({"event": "carreau", "die": 6, "square": t}));
+                        self.events.push(Event::Carreau { die: 6, square: t });
                     }
                 }
                 self.check_via(&via, &used)?;
@@ -423,7 +524,7 @@ impl Boulomania {
                     self.jack = None;
                     self.jack_out();
                 } else {
-                    self.events.push(json!({"event": "jack_missed", "die": d}));
+                    self.events.push(Event::JackMissed { die: *d });
                     self.next(side, true);
                 }
             }
@@ -477,10 +578,10 @@ impl Boulomania {
                 _ => Via::new(),
             };
             for e in &next.events {
-                let from = e["from"].as_u64().unwrap_or(0) as u8;
-                let pushed = e["event"] == "pushed" || e["event"] == "out";
-                if pushed
-                    && (7..=18).contains(&from)
+                let (Event::Pushed { from, .. } | Event::Out { from, .. }) = *e else {
+                    continue;
+                };
+                if (7..=18).contains(&from)
                     && !board.arrows[from as usize].is_empty()
                     && !via.contains_key(&from)
                 {

@@ -187,30 +187,14 @@ class Partie:
         up.pointer_action.pointer_up()
         up.perform()
 
-    def tap_until(self, selector, script, attempts=4):
-        """Taps, then waits for `script` to hold; taps again only when the tap did not land
-        (WebDriver can click a node in the instant a redraw replaces it; a finger cannot)."""
-        for _ in range(attempts):
-            # A slow answer may have made it hold after the last wait: a tap then would
-            # land on the next screen, or find nothing to tap.
-            if self.d.execute_script(script):
-                return
-            self.tap(selector)
-            try:
-                WebDriverWait(self.d, 2).until(lambda d: d.execute_script(script))
-                return
-            except Exception:
-                continue
-        raise AssertionError(f"tapping {selector} never made this hold: {script}")
-
-    def press(self, selector):
-        """Taps a toggle (a segmented control's button) until it shows pressed: a tap whose
-        press and release straddle a redraw of the screen is lost."""
-        self.tap_until(selector, f"return document.querySelector({selector!r})?.getAttribute('aria-pressed') === 'true'")
+    def wait_pressed(self, selector):
+        """Waits until a toggle (a segmented control's button) shows pressed."""
+        self.wait_until(f"return document.querySelector({selector!r})?.getAttribute('aria-pressed') === 'true'")
 
     def begin(self):
-        """Taps Start on the new-game screen until the match screen is shown."""
-        self.tap_until("#start", "return location.hash.startsWith('#/match/')")
+        """Taps Start on the new-game screen and waits for the match screen."""
+        self.tap("#start")
+        self.wait_until("return location.hash.startsWith('#/match/')")
 
     def type(self, selector, text):
         self.wait_css(selector)             # the screen may still be drawing after a tap
@@ -259,8 +243,8 @@ class Partie:
             self.tap("#foul")
         elif pins:
             for p in pins:
-                self.tap_until(f'[data-pin="{p}"]',
-                               f"return document.querySelector('[data-pin=\"{p}\"]').getAttribute('aria-pressed') === 'true'")
+                self.tap(f'[data-pin="{p}"]')
+                self.wait_pressed(f'[data-pin="{p}"]')
             self.wait_text("#confirm", "pts")
             self.tap("#confirm")
         else:

@@ -22,11 +22,14 @@ def new_game(p, dice, target=None, balls=None):
     p.tap("#new-boulomania")
     p.wait_css("#new-player")
     add_players(p, "Anne", "Bruno")
-    p.press(f"#dice-{dice}")
+    p.tap(f"#dice-{dice}")
+    p.wait_pressed(f"#dice-{dice}")
     if target:
-        p.press(f"#rule-target-{target}")
+        p.tap(f"#rule-target-{target}")
+        p.wait_pressed(f"#rule-target-{target}")
     if balls:
-        p.press(f"#rule-balls-{balls}")
+        p.tap(f"#rule-balls-{balls}")
+        p.wait_pressed(f"#rule-balls-{balls}")
     p.begin()
     p.wait_css("#bou-board")
 
@@ -34,7 +37,8 @@ def new_game(p, dice, target=None, balls=None):
 def enter(p, *dice):
     p.wait_css("#dice-entry")
     for k, d in enumerate(dice):
-        p.tap_until(f"#die-{k}-{d}", f"return document.querySelector('#die-{k}-{d}').getAttribute('aria-pressed') === 'true'")
+        p.tap(f"#die-{k}-{d}")
+        p.wait_until(f"return document.querySelector('#die-{k}-{d}').getAttribute('aria-pressed') === 'true'")
     p.tap("#dice-ok")
 
 

@@ -26,8 +26,8 @@ def step(p, zone, side, d):
     """One tap on a stepper, checked: the count moves by exactly one."""
     cell = f'[data-count="{zone}-{side}"]'
     want = int(p.text(cell)) + d
-    p.tap_until(f'[data-step="{zone}-{side}-{"plus" if d > 0 else "minus"}"]',
-                f"return document.querySelector('{cell}').textContent === '{want}'")
+    p.tap(f'[data-step="{zone}-{side}-{"plus" if d > 0 else "minus"}"]')
+    p.wait_until(f"return document.querySelector('{cell}').textContent === '{want}'")
 
 
 def score_round(p):
@@ -50,10 +50,12 @@ def new_game(p, sides, teams=False, rounds=False, loser_chooses=False, shot=None
             p.wait_until("return document.querySelector('#sides .side-card.active') === null")
         add_players(p, *side)
     if rounds:
-        p.press("#rule-format-rounds")
+        p.tap("#rule-format-rounds")
+        p.wait_pressed("#rule-format-rounds")
         p.wait_css("#rule-rounds")
     if loser_chooses:
-        p.press("#rule-start_rule-loser_chooses")
+        p.tap("#rule-start_rule-loser_chooses")
+        p.wait_pressed("#rule-start_rule-loser_chooses")
     if shot:
         p.shot(shot)
     p.begin()
@@ -77,7 +79,8 @@ def test_doubles_to_100_with_live_twenties_and_an_undone_round(partie):
     p.shot("21-crokinole-count")
     p.tap("#board-view")
     p.wait_css("#cro-board")
-    p.tap_until('[data-board-side="1"]', "return document.querySelector('[data-board-side=\"1\"]').getAttribute('aria-pressed') === 'true'")
+    p.tap('[data-board-side="1"]')
+    p.wait_until("return document.querySelector('[data-board-side=\"1\"]').getAttribute('aria-pressed') === 'true'")
     p.d.execute_script("document.querySelector('#cro-board [data-zone=\"5\"]').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
     p.wait_until("return document.querySelector('[data-count=\"5-1\"]').textContent === '1'")
     p.wait_text("#round-result", "Bob · Bea 40")

@@ -9,7 +9,8 @@ def quick_molkky(p, names, winner_first=True):
     p.wait_css("#new-player")
     while p.count("#sides .chip-x"):
         n = p.count("#sides .chip-x")
-        p.tap_until("#sides .chip-x", f"return document.querySelectorAll('#sides .chip-x').length < {n}")
+        p.tap("#sides .chip-x")
+        p.wait_until(f"return document.querySelectorAll('#sides .chip-x').length < {n}")
     add_players(p, *names)
     set_number(p, "#rule-target", 10)
     p.begin()

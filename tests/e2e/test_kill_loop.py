@@ -56,7 +56,8 @@ def one_action(p, game, match_id, rng):
             p.tap("#miss")
         else:
             pin = rng.randint(1, 12)
-            p.tap_until(f'[data-pin="{pin}"]', f"return document.querySelector('[data-pin=\"{pin}\"]').getAttribute('aria-pressed') === 'true'")
+            p.tap(f'[data-pin="{pin}"]')
+            p.wait_until(f"return document.querySelector('[data-pin=\"{pin}\"]').getAttribute('aria-pressed') === 'true'")
             p.wait_text("#confirm", "pts")
             p.tap("#confirm")
     elif game == "crokinole":

@@ -17,7 +17,8 @@ def add_players(p, *names, field="#new-player", button="#add-player", listing="#
             p.d.execute_script(f"const e = document.querySelector({field!r}); e.value = ''; e.dispatchEvent(new Event('input'))")
         else:
             raise AssertionError(f"could not type {n!r} into {field}")
-        p.tap_until(button, f"return (document.querySelector({listing!r})?.innerText || '').includes({n!r})")
+        p.tap(button)
+        p.wait_until(f"return (document.querySelector({listing!r})?.innerText || '').includes({n!r})")
         # The redraw after an add empties the field: type the next name only then.
         p.wait_until(f"return document.querySelector({field!r}).value === ''")
 
@@ -112,7 +113,8 @@ def test_best_of_three_with_molkkout(partie):
     p.start()
     p.tap("#new-molkky")
     add_players(p, "Anna", "Bea")
-    p.press("#rule-best_of-3")
+    p.tap("#rule-best_of-3")
+    p.wait_pressed("#rule-best_of-3")
     set_number(p, "#rule-target", 10)
     p.begin()
     p.wait_css("#pins")
@@ -246,7 +248,8 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.start()
     p.tap("#new-molkky")
     add_players(p, "Anna", "Bea", "Cyril")
-    p.press("#rule-best_of-3")
+    p.tap("#rule-best_of-3")
+    p.wait_pressed("#rule-best_of-3")
     p.tap("#start")                         # a best-of match needs exactly two sides
     p.wait_css("#toast:not([hidden])")
     assert p.text("#toast") == "A best-of match is between exactly 2 sides."

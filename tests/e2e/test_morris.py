@@ -61,13 +61,17 @@ def new_game(p, names, pieces=None, computer=None, colour=None):
     p.tap("#new-morris")
     p.wait_css("#new-player")
     if computer:
-        p.press("#opponent-computer")
-        p.press(f"#level-{computer}")
+        p.tap("#opponent-computer")
+        p.wait_pressed("#opponent-computer")
+        p.tap(f"#level-{computer}")
+        p.wait_pressed(f"#level-{computer}")
         if colour is not None:
-            p.press(f"#colour-{colour}")
+            p.tap(f"#colour-{colour}")
+            p.wait_pressed(f"#colour-{colour}")
     add_players(p, *names)
     if pieces:
-        p.press(f"#rule-pieces-{pieces}")
+        p.tap(f"#rule-pieces-{pieces}")
+        p.wait_pressed(f"#rule-pieces-{pieces}")
     return p
 
 
@@ -175,7 +179,8 @@ def test_killed_mid_game_resumes_on_the_same_board(partie):
     assert p.text("#status-line") == "Bruno to place a piece"
     # The French board, in the outdoor theme.
     p.tap("#nav-settings")
-    p.tap_until("#set-language-fr", "return document.documentElement.lang === 'fr'")
+    p.tap("#set-language-fr")
+    p.wait_until("return document.documentElement.lang === 'fr'")
     p.tap("#set-theme-outdoor")
     p.tap("#nav-back")                      # back to the board
     p.wait_css("#mor-board")

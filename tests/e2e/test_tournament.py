@@ -78,8 +78,10 @@ def test_swiss_crokinole_night_on_two_boards(tmp_path, monkeypatch):
 
 def swiss_night(p, exports):
     open_new_tournament(p)
-    p.press("#t-game-crokinole")
-    p.press("#t-system-swiss")
+    p.tap("#t-game-crokinole")
+    p.wait_pressed("#t-game-crokinole")
+    p.tap("#t-system-swiss")
+    p.wait_pressed("#t-system-swiss")
     set_number(p, "#t-boards", 2)
     add_entrants(p, "Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina")
     # Gina moves up one seed with the arrow, then back: the order is the seed order.
@@ -94,7 +96,8 @@ def swiss_night(p, exports):
     p.wait_until("return document.querySelector('#entrants li:nth-child(7)').innerText.includes('Gina')")
     assert p.attr("#rule-format-rounds", "aria-pressed") == "true", "a Crokinole night plays fixed rounds"
     p.shot("40-tournament-new")
-    p.tap_until("#create-tournament", "return location.hash.startsWith('#/tournament/')")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
     p.wait_text("#round-title", "Registration")
     p.shot("41-tournament-registration")
 
@@ -140,7 +143,8 @@ def swiss_night(p, exports):
     assert s["pairings"][2]["result"] == {"winner": None, "scores": [4, 4]}
 
     # Farid withdraws (two taps), Hugo enters late.
-    p.press("#tab-standings")
+    p.tap("#tab-standings")
+    p.wait_pressed("#tab-standings")
     p.wait_css("#standings")
     p.tap("#withdraw-5")
     p.wait_until("return document.querySelector('#withdraw-5').getAttribute('aria-label').includes('again')")
@@ -157,7 +161,8 @@ def swiss_night(p, exports):
     assert "Farid" in csv and ",true" in csv          # the withdrawn entrant stays, marked
     p.tap("#toast")                                   # a tap puts the notice away
     p.wait_until("return document.querySelector('#toast').hidden")
-    p.press("#tab-round")
+    p.tap("#tab-round")
+    p.wait_pressed("#tab-round")
     p.type("#late-name", "Hugo")
     p.tap("#late-entry")
     p.wait_until("return document.querySelector('#late-name').value === ''")
@@ -211,7 +216,8 @@ def swiss_night(p, exports):
     s = summary(p)
     pending = next(x for x in s["pairings"] if x["result"] is None)
     leaver = pending["sides"][1]
-    p.press("#tab-standings")
+    p.tap("#tab-standings")
+    p.wait_pressed("#tab-standings")
     p.tap(f"#withdraw-{leaver}")
     p.wait_until(f"return document.querySelector('#withdraw-{leaver}').getAttribute('aria-label').includes('forfeit at table {pending['table'] + 1}')")
     p.tap(f"#withdraw-{leaver}")
@@ -223,12 +229,16 @@ def swiss_night(p, exports):
 def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     p = partie
     open_new_tournament(p)
-    p.press("#t-system-pools_knockout")
-    p.press("#t-pool-size-4")
-    p.press("#t-advance-2")
+    p.tap("#t-system-pools_knockout")
+    p.wait_pressed("#t-system-pools_knockout")
+    p.tap("#t-pool-size-4")
+    p.wait_pressed("#t-pool-size-4")
+    p.tap("#t-advance-2")
+    p.wait_pressed("#t-advance-2")
     names = ["Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina", "Hugo", "Ines", "Jon", "Kim", "Lou"]
     add_entrants(p, *names)
-    p.tap_until("#create-tournament", "return location.hash.startsWith('#/tournament/')")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
     pair(p, 1)
     s = summary(p)
     # Snake seeding into three pools of four.
@@ -250,10 +260,12 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     p.tap(f"#enter-{s['pairings'][0]['table']}")
     assert p.count(f"#winner-{s['pairings'][0]['table']}-draw") == 0
     p.tap(f"#enter-{s['pairings'][0]['table']}")
-    p.press("#tab-bracket")
+    p.tap("#tab-bracket")
+    p.wait_pressed("#tab-bracket")
     p.wait_css("#bracket-main")
     p.shot("46-cup-bracket")
-    p.press("#tab-round")
+    p.tap("#tab-round")
+    p.wait_pressed("#tab-round")
     while summary(p)["status"] != "finished":
         s = summary(p)
         for x in s["pairings"]:
@@ -265,7 +277,8 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     assert s["champion"] == 0
     p.wait_text("#champion", "Champion: Anna")
     p.shot("47-cup-champion")
-    p.press("#tab-bracket")
+    p.tap("#tab-bracket")
+    p.wait_pressed("#tab-bracket")
     p.wait_css("#bracket-consolation")
     final = s["bracket"]["main"][-1][0]
     assert final["winner"] == 0

@@ -1,7 +1,7 @@
 // Home: start a game, resume an unfinished match, see recent results.
 
 import { ipc } from '../ipc.js';
-import { h, names } from '../dom.js';
+import { h, names, scheduler } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
 import { games } from '../games.js';
@@ -64,9 +64,9 @@ let painted = false;
 export function mount(root) {
   app.title(t('app_name'));
   let data = null;
-  const draw = () => {
-    root.replaceChildren(
-      h('section', { class: 'home' },
+  // Made once and patched in place on each redraw (dom.js): a tap as the lists come still lands.
+  const draw = () => (
+    h('section', { class: 'home' },
         h('p', { class: 'tagline', text: t('tagline') }),
         h('h2', { text: t('new_game') }),
         h('div', { class: 'game-grid' },
@@ -86,16 +86,16 @@ export function mount(root) {
         data && data.recent.length
           ? h('ul', { class: 'match-list', id: 'recent' }, data.recent.map((m) => matchRow(m, false, load)))
           : h('p', { class: 'empty', text: data ? t('none_yet') : t('loading') })));
-  };
+  const render = scheduler(root, draw);
   async function load() {
     try { data = await ipc.home(); } catch (e) { data = { unfinished: [], recent: [] }; app.error(e); }
-    draw();
+    render();
     if (!painted) {
       painted = true;
       requestAnimationFrame(() => ipc.painted().catch(() => {}));
     }
   }
-  draw();
+  render();
   load();
   return { refresh: load, onData: load };
 }

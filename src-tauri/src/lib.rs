@@ -234,7 +234,7 @@ fn import_moves(
 ) -> Result<MatchView, Error> {
     let rules = partie_core::record::rules_from_json(Some(&rules))?;
     let sides = partie_core::record::sides_from_json(Some(&sides))?;
-    let record = partie_core::morris::record_from_move_list(&text, rules, Some(sides))?;
+    let record = partie_core::Record::from_morris_move_list(&text, rules, Some(sides))?;
     state.with(|s| s.import_record(&record))
 }
 

@@ -29,6 +29,21 @@ pub struct Record {
 }
 
 impl Record {
+    /// The record of a Morris game written as a move list (`1. d6 f4 ... 1-0`), with `rules`
+    /// and `sides` (White and Black when not given); see
+    /// [`crate::morris::actions_from_move_list`].
+    pub fn from_morris_move_list(
+        text: &str,
+        rules: Map<String, Value>,
+        sides: Option<Vec<Vec<String>>>,
+    ) -> Result<Self, Error> {
+        let sides = sides.unwrap_or_else(|| vec![vec!["White".into()], vec!["Black".into()]]);
+        let actions = crate::morris::actions_from_move_list(text, &rules, &sides)?;
+        let mut record = Record::new("morris", rules, sides);
+        record.actions = actions;
+        Ok(record)
+    }
+
     /// A record of a new match with no action yet.
     pub fn new(game: &str, rules: Map<String, Value>, sides: Vec<Vec<String>>) -> Self {
         Record {

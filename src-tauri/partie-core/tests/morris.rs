@@ -279,10 +279,10 @@ fn a_move_list_round_trips_through_a_record() {
     let g = game(json!({}), &["a1", "d6", "a4", "f4", "a7", "xd6", "0-1"]);
     let list = g.move_list();
     assert_eq!(list, "1. a1 d6 2. a4 f4 3. a7xd6 0-1");
-    let record = partie_core::morris::record_from_move_list(&list, Map::new(), None).unwrap();
+    let record = partie_core::Record::from_morris_move_list(&list, Map::new(), None).unwrap();
     let replayed = record.replay().unwrap();
     assert_eq!(replayed.summary()["reason"], "resigned");
     assert_eq!(replayed.summary()["winner"], 1);
-    let wrong = partie_core::morris::record_from_move_list("1. a1 a1", Map::new(), None);
+    let wrong = partie_core::Record::from_morris_move_list("1. a1 a1", Map::new(), None);
     assert_eq!(wrong.unwrap_err().kind, partie_core::ErrorKind::BadRecord);
 }

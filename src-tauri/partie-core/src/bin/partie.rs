@@ -357,7 +357,7 @@ fn movelist(cmd: &str, file: &str) -> Result<String, partie_core::Error> {
     };
     if cmd == "record" {
         let record =
-            partie_core::morris::record_from_move_list(&text, serde_json::Map::new(), None)?;
+            partie_core::Record::from_morris_move_list(&text, serde_json::Map::new(), None)?;
         return Ok(serde_json::to_string_pretty(&record).expect("JSON"));
     }
     let record = Record::from_json(&text)?;

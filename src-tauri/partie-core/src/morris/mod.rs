@@ -48,51 +48,48 @@ pub fn info() -> serde_json::Value {
     })
 }
 
-/// The record of a game written as a move list (`1. d6 f4 ... 1-0`), with `rules` and `sides`
-/// (White and Black when not given). A result that the tokens do not reach by themselves is
-/// recorded as a resignation or an agreed draw. Every token is checked by replaying the record.
-pub fn record_from_move_list(
+/// The actions of a game written as a move list (`1. d6 f4 ... 1-0`), played from `rules` and
+/// `sides`. A result that the tokens do not reach by themselves is recorded as a resignation or
+/// an agreed draw. Every token is checked by replaying the game; anything wrong is
+/// `bad_record`. `Record::from_morris_move_list` makes the record.
+pub fn actions_from_move_list(
     text: &str,
-    rules: serde_json::Map<String, serde_json::Value>,
-    sides: Option<Vec<Vec<String>>>,
-) -> Result<crate::Record, crate::Error> {
+    rules: &serde_json::Map<String, serde_json::Value>,
+    sides: &[Vec<String>],
+) -> Result<Vec<serde_json::Value>, crate::error::Error> {
+    use crate::error::Error;
     use crate::game::Game;
     if text.len() > 256 * 1024 {
-        return Err(crate::Error::bad_record("a move list is at most 256 KB"));
+        return Err(Error::bad_record("a move list is at most 256 KB"));
     }
     let list = notation::parse(text)?;
-    let sides = sides.unwrap_or_else(|| vec![vec!["White".into()], vec!["Black".into()]]);
-    let mut record = crate::Record::new("morris", rules, sides);
-    record.actions = list.tokens.iter().map(|t| serde_json::json!(t)).collect();
-    // Replayed as a Morris game here, not through the registry that lists this module.
-    let mut g = Morris::setup(&record.rules, &record.sides)
-        .map_err(|e| crate::Error::bad_record(e.detail))?;
-    for action in &record.actions {
+    let mut actions: Vec<serde_json::Value> =
+        list.tokens.iter().map(|t| serde_json::json!(t)).collect();
+    let mut g = Morris::setup(rules, sides).map_err(|e| Error::bad_record(e.detail))?;
+    for action in &actions {
         let a = g
             .parse_action(action)
-            .map_err(|e| crate::Error::bad_record(e.detail))?;
+            .map_err(|e| Error::bad_record(e.detail))?;
         if g.is_over() {
-            return Err(crate::Error::bad_record("the game is over"));
+            return Err(Error::bad_record("the game is over"));
         }
-        g = g
-            .play(&a)
-            .map_err(|r| crate::Error::bad_record(r.error.detail))?;
+        g = g.play(&a).map_err(|r| Error::bad_record(r.error.detail))?;
     }
     if let Some(result) = list.result {
         match g.result() {
             Some(r) if r == result => {}
             Some(r) => {
-                return Err(crate::Error::bad_record(format!(
+                return Err(Error::bad_record(format!(
                     "the moves end {r}, the list says {result}"
                 )))
             }
             None => {
                 let action = g.parse_action(&serde_json::json!(result))?;
                 g.play(&action)
-                    .map_err(|r| crate::Error::bad_record(r.error.detail))?;
-                record.actions.push(serde_json::json!(result));
+                    .map_err(|r| Error::bad_record(r.error.detail))?;
+                actions.push(serde_json::json!(result));
             }
         }
     }
-    Ok(record)
+    Ok(actions)
 }

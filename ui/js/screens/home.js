@@ -31,32 +31,40 @@ function matchRow(item, unfinished, reload) {
 }
 
 // Two taps to discard: the first arms the button for a few seconds (no system dialog, which
-// mobile webviews do not all show).
+// mobile webviews do not all show). Which button is armed is kept here, not in the button, so a
+// redraw of the lists (patched in place) keeps it armed.
+const armed = new Map(); // match id -> the timer that disarms it
+
 function discardButton(item, reload) {
-  let armed = null;
-  const btn = h('button', {
-    class: 'btn small ghost discard', type: 'button', 'data-discard': item.id,
-    'aria-label': `${t('discard')} ${item.sides.map(names).join(', ')}`,
-    onclick: async () => {
-      if (!armed) {
+  const on = armed.has(item.id);
+  return h('button', {
+    class: on ? 'btn small ghost discard armed' : 'btn small ghost discard', type: 'button', 'data-discard': item.id,
+    'aria-label': `${t(on ? 'discard_again' : 'discard')} ${item.sides.map(names).join(', ')}`,
+    onclick: async (e) => {
+      const btn = e.currentTarget;
+      if (!armed.has(item.id)) {
+        armed.set(item.id, setTimeout(() => {
+          armed.delete(item.id);
+          btn.textContent = t('discard');
+          btn.classList.remove('armed');
+        }, 4000));
         btn.textContent = t('discard_again');
         btn.classList.add('armed');
-        armed = setTimeout(() => { armed = null; btn.textContent = t('discard'); btn.classList.remove('armed'); }, 4000);
         return;
       }
-      clearTimeout(armed);
+      clearTimeout(armed.get(item.id));
+      armed.delete(item.id);
       try {
         // Kept aside first, so that the discard can be taken back (same id, same actions).
         const record = await ipc.exportMatch(item.id);
         await ipc.deleteMatch(item.id);
         reload();
         app.offerUndo(t('discarded'), async () => {
-          try { await ipc.importRecords(JSON.stringify(record)); reload(); } catch (e) { app.error(e); }
+          try { await ipc.importRecords(JSON.stringify(record)); reload(); } catch (err) { app.error(err); }
         });
-      } catch (e) { app.error(e); }
+      } catch (err) { app.error(err); }
     },
-  }, t('discard'));
-  return btn;
+  }, t(on ? 'discard_again' : 'discard'));
 }
 
 let painted = false;

@@ -217,6 +217,8 @@ def test_standalone_molkkout_in_french_outdoor_theme(partie):
     p.tap("#nav-settings")
     p.tap("#set-language-fr")
     p.wait_text("#title", "Réglages")
+    # The data panel, kept across redraws, speaks the new language too.
+    p.wait_text("#data-panel h2", "Vos données")
     p.tap("#set-theme-outdoor")
     assert p.d.execute_script("return document.documentElement.dataset.theme") == "outdoor"
     p.shot("10-settings-fr-outdoor")

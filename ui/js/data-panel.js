@@ -64,5 +64,7 @@ export function dataPanel() {
   }
   draw();
   refresh();
+  // The panel is kept across the settings screen's redraws; its words change with the language.
+  box.redraw = draw;
   return box;
 }

@@ -13,7 +13,12 @@ export function mount(root) {
   const saved = new Set();
 
   function choice(key, label, values, text) {
-    return segmented(`set-${key}`, label, values, app.settings[key], text, async (v) => { if (await app.saveSetting(key, v)) render(); });
+    return segmented(`set-${key}`, label, values, app.settings[key], text, async (v) => {
+      if (await app.saveSetting(key, v)) {
+        if (key === 'language') data.redraw();
+        render();
+      }
+    });
   }
 
   function rulesBlock(g) {

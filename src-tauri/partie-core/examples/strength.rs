@@ -1,21 +1,26 @@
 //! Matches between two ways of searching at a fixed time per move, for measuring what a change
-//! to the search is worth. Each random opening is played twice, colours swapped, on two threads.
+//! to the search is worth. Each random opening is played twice, colours swapped; one game at a
+//! time unless `THREADS` is 2 (a busy core slows one player down, and the match means nothing).
 //!
 //! ```sh
 //! # a player: the time per move while placing and while moving, in ms, then optionally the
-//! # eight weights of `tune`, and a final `q` to look past the horizon at the mills still to
-//! # close (as level 5 does), then `x` to allow three times the time when the best score
-//! # falls (as level 5 does); or `L1` to `L5` for the computer's levels
-//! cargo run --release -p partie-core --example strength -- 600,400 L4 20
+//! # thirteen weights of `tune` (or the first eight, the rest from WEIGHTS), then letters:
+//! # `q` looks past the horizon at the mills still to close, `x` allows three times the time
+//! # when the best score falls, `e` searches a turn deeper where a mill can close, `s` takes
+//! # level 5's weights (STRONG) instead of WEIGHTS. Level 5 is `qxes`, level 5 before issue 21
+//! # `qx`. Or `L1` to `L5` for the computer's levels on their own clocks.
+//! cargo run --release -p partie-core --example strength -- 500,500qxes 500,500qx 50 1
 //! ```
-//! prints the first player's wins, draws and losses over 2 × PAIRS games, and each lost game's
-//! move list.
+//! prints one line a game (the first player's result, how the game ended, the pieces each
+//! player had when the placing ended and at the end), each lost game's move list, then the
+//! first player's wins, draws and losses over 2 × PAIRS games.
 
 use partie_core::game::Game;
 use partie_core::morris::arena::paired_match;
-use partie_core::morris::search::{Level, Limits, Searcher, Weights, WEIGHTS};
-use partie_core::morris::{Action, Morris, Token};
+use partie_core::morris::search::{Level, Limits, Searcher, Weights, STRONG, WEIGHTS};
+use partie_core::morris::{Action, Morris, Outcome, Position, Token};
 use serde_json::Map;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 #[derive(Clone, Copy)]
@@ -24,6 +29,8 @@ enum Player {
         quiescence: bool,
         /// Whether it may think three times as long when its best score falls (as level 5).
         extend: bool,
+        /// Whether it searches a turn deeper where a mill can close (as level 5).
+        extensions: bool,
         weights: Weights,
         placing: u64,
         moving: u64,
@@ -35,20 +42,15 @@ fn player(s: &str) -> Player {
     if let Some(n) = s.strip_prefix('L') {
         return Player::Level(Level::new(n.parse().expect("a level")).expect("levels 1 to 5"));
     }
-    let (s, extend) = match s.strip_suffix('x') {
-        Some(s) => (s, true),
-        None => (s, false),
-    };
-    let (s, quiescence) = match s.strip_suffix('q') {
-        Some(s) => (s, true),
-        None => (s, false),
-    };
-    let v: Vec<i32> = s
+    let flags: String = s.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+    let numbers = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let v: Vec<i32> = numbers
         .split(',')
         .map(|x| x.parse().expect("a whole number"))
         .collect();
+    let base = if flags.contains('s') { STRONG } else { WEIGHTS };
     let weights = match v[2..] {
-        [] => WEIGHTS,
+        [] => base,
         [a, b, c, d, e, f, g, h] => Weights {
             mill_placing: a,
             mill_moving: b,
@@ -58,12 +60,29 @@ fn player(s: &str) -> Player {
             stuck_placing: f,
             stuck_moving: g,
             pending: h,
+            ..base
         },
-        _ => panic!("PLACING_MS,MOVING_MS[,EIGHT_WEIGHTS]"),
+        [a, b, c, d, e, f, g, h, i, j, k, l, m] => Weights {
+            mill_placing: a,
+            mill_moving: b,
+            two: c,
+            fork: d,
+            mobility: e,
+            stuck_placing: f,
+            stuck_moving: g,
+            pending: h,
+            closable: i,
+            unblockable: j,
+            running: k,
+            double_mill: l,
+            cramped: m,
+        },
+        _ => panic!("PLACING_MS,MOVING_MS[,8 OR 13 WEIGHTS][qxes]"),
     };
     Player::Search {
-        quiescence,
-        extend,
+        quiescence: flags.contains('q'),
+        extend: flags.contains('x'),
+        extensions: flags.contains('e'),
         weights,
         placing: v[0] as u64,
         moving: v[1] as u64,
@@ -82,11 +101,13 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
         Player::Search {
             weights,
             quiescence,
+            extensions,
             ..
         } => Some(
             Searcher::new(22)
                 .with_weights(weights)
-                .with_quiescence(quiescence),
+                .with_quiescence(quiescence)
+                .with_extensions(extensions),
         ),
         Player::Level(_) => None,
     });
@@ -127,21 +148,73 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
     g
 }
 
+/// The pieces each side had (on the board and in hand) when the last piece was placed, and
+/// the number of the turn of the game's last token.
+fn placing_end(g: &Morris) -> ([u8; 2], usize) {
+    let mut pos = Position::start(*g.rules());
+    let mut at_end = None;
+    for (_, a) in g.played() {
+        if let Action::Token(t) = a {
+            pos = pos.after(*t);
+            if at_end.is_none() && pos.is_moving() && pos.pending() == 0 {
+                at_end = Some([pos.on_board(0), pos.on_board(1)]);
+            }
+        }
+    }
+    (at_end.unwrap_or([0, 0]), g.turns().len())
+}
+
+/// One line on a finished game, from the first player's side `a`.
+fn describe(n: u32, g: &Morris, a: u8) -> String {
+    let pos = g.position();
+    let ([p0, p1], turns) = placing_end(g);
+    let (mine, theirs) = if a == 0 { (p0, p1) } else { (p1, p0) };
+    let (result, why) = match g.outcome() {
+        Some(Outcome::Won(w, r)) => (if w == a { "won" } else { "lost" }, r.as_str()),
+        Some(Outcome::Drawn(r)) => ("drawn", r.as_str()),
+        None => ("unfinished", "-"),
+    };
+    let left = |s: u8| pos.on_board(s) + pos.in_hand(s);
+    let phase = if !pos.is_moving() {
+        "placing"
+    } else if pos.flies(0) || pos.flies(1) {
+        "flying"
+    } else {
+        "moving"
+    };
+    format!(
+        "game {n}: {result} ({why}, {phase}) as side {a} after {turns} turns; placing ended {mine}-{theirs}, the end {}-{}",
+        left(a),
+        left(1 - a)
+    )
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        eprintln!("usage: strength PLAYER_A PLAYER_B PAIRS [SEED]");
+        eprintln!("usage: strength PLAYER_A PLAYER_B PAIRS [SEED] [THREADS]");
         std::process::exit(2);
     }
     let (a, b) = (player(&args[1]), player(&args[2]));
     let pairs: u64 = args[3].parse().expect("a number of pairs");
     let seed: u64 = args.get(4).map_or(1, |x| x.parse().expect("a seed"));
+    let threads: u64 = args
+        .get(5)
+        .map_or(1, |x| x.parse().expect("1 or 2 threads"));
+    let played = AtomicU32::new(0);
     let tally = paired_match(
+        threads,
         pairs,
         2,
         seed,
         |opening, a_plays, seed| game(if a_plays == 0 { [a, b] } else { [b, a] }, opening, seed),
-        |g, a_plays| println!("lost as side {a_plays}: {}", g.move_list()),
+        |g, a_plays| {
+            let n = played.fetch_add(1, Ordering::Relaxed) + 1;
+            println!("{}", describe(n, g, a_plays));
+            if matches!(g.outcome(), Some(Outcome::Won(w, _)) if w != a_plays) {
+                println!("  lost as side {a_plays}: {}", g.move_list());
+            }
+        },
     );
     println!("{} - {} - {}", tally.wins, tally.draws, tally.losses);
 }

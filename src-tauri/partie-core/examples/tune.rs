@@ -4,9 +4,12 @@
 //!
 //! ```sh
 //! # weights: mill_placing,mill_moving,two,fork,mobility,stuck_placing,stuck_moving,pending
+//! # and optionally closable,unblockable,running,double_mill,cramped (issue 21), then `q` for
+//! # the quiescence search and `e` for the extensions where a mill can close
 //! cargo run --release -p partie-core --example tune -- 12,12,18,35,10,20,30,90 12,12,18,0,3,2,8,90 6 100
 //! ```
-//! prints the first set's wins, draws and losses over 2 × PAIRS games.
+//! prints the first set's wins, draws and losses over 2 × PAIRS games, one at a time unless
+//! THREADS is 2.
 
 use partie_core::game::Game;
 use partie_core::morris::arena::paired_match;
@@ -14,21 +17,42 @@ use partie_core::morris::search::{Limits, Searcher, Weights};
 use partie_core::morris::{Action, Morris, Token};
 use serde_json::Map;
 
-fn weights(s: &str) -> Weights {
+/// A weight set (eight weights, the middle game's five then 0, or all thirteen), with the
+/// letters `q` (quiescence search) and `e` (extensions where a mill can close) after it.
+#[derive(Clone, Copy)]
+struct Side {
+    weights: Weights,
+    quiescence: bool,
+    extensions: bool,
+}
+
+fn side(s: &str) -> Side {
+    let flags: String = s.chars().filter(|c| c.is_ascii_alphabetic()).collect();
     let v: Vec<i32> = s
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
         .split(',')
         .map(|x| x.parse().expect("a weight is a whole number"))
         .collect();
-    assert_eq!(v.len(), 8, "eight weights");
-    Weights {
-        mill_placing: v[0],
-        mill_moving: v[1],
-        two: v[2],
-        fork: v[3],
-        mobility: v[4],
-        stuck_placing: v[5],
-        stuck_moving: v[6],
-        pending: v[7],
+    assert!(v.len() == 8 || v.len() == 13, "eight or thirteen weights");
+    let at = |i: usize| v.get(i).copied().unwrap_or(0);
+    Side {
+        weights: Weights {
+            mill_placing: v[0],
+            mill_moving: v[1],
+            two: v[2],
+            fork: v[3],
+            mobility: v[4],
+            stuck_placing: v[5],
+            stuck_moving: v[6],
+            pending: v[7],
+            closable: at(8),
+            unblockable: at(9),
+            running: at(10),
+            double_mill: at(11),
+            cramped: at(12),
+        },
+        quiescence: flags.contains('q'),
+        extensions: flags.contains('e'),
     }
 }
 
@@ -38,12 +62,17 @@ fn new_game() -> Morris {
 }
 
 /// The game `w[side]` plays as `side` after `opening`.
-fn game(w: [Weights; 2], depth: u32, opening: &[Token]) -> Morris {
+fn game(w: [Side; 2], depth: u32, opening: &[Token]) -> Morris {
     let mut g = new_game();
     for &t in opening {
         g = g.play(&Action::Token(t)).expect("a legal opening");
     }
-    let mut searchers = w.map(|w| Searcher::new(18).with_weights(w));
+    let mut searchers = w.map(|w| {
+        Searcher::new(18)
+            .with_weights(w.weights)
+            .with_quiescence(w.quiescence)
+            .with_extensions(w.extensions)
+    });
     let limits = Limits {
         depth,
         ..Limits::default()
@@ -64,16 +93,20 @@ fn game(w: [Weights; 2], depth: u32, opening: &[Token]) -> Morris {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 5 {
-        eprintln!("usage: tune WEIGHTS_A WEIGHTS_B DEPTH PAIRS [OPENING_PLIES]");
+        eprintln!("usage: tune WEIGHTS_A WEIGHTS_B DEPTH PAIRS [OPENING_PLIES] [THREADS]");
         std::process::exit(2);
     }
-    let (a, b) = (weights(&args[1]), weights(&args[2]));
+    let (a, b) = (side(&args[1]), side(&args[2]));
     let depth: u32 = args[3].parse().expect("a depth");
     let pairs: u64 = args[4].parse().expect("a number of pairs");
     let plies: usize = args
         .get(5)
         .map_or(2, |x| x.parse().expect("a number of plies"));
+    let threads: u64 = args
+        .get(6)
+        .map_or(1, |x| x.parse().expect("1 or 2 threads"));
     let tally = paired_match(
+        threads,
         pairs,
         plies,
         1000,

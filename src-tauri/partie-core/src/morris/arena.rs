@@ -77,35 +77,42 @@ fn random_opening(plies: usize, rng: &mut Rng) -> (Morris, Vec<Token>) {
 }
 
 /// Plays `pairs` random openings of `plies` placements twice each, colours swapped, so that an
-/// opening that favours one side favours neither player; on two threads (one per core of a
-/// small machine). `game(opening, a_plays, seed)` plays one game to its end with the first
-/// player on side `a_plays`; `lost` sees each game the first player lost. For tuning the search
-/// (`examples/tune.rs`, `examples/strength.rs`).
+/// opening that favours one side favours neither player; on `threads` threads (1 or 2: one per
+/// core of a small machine; 1 for matches at a fixed time on a machine shared with other
+/// work, as a busy core would slow one player down). `game(opening, a_plays, seed)` plays one
+/// game to its end with the first player on side `a_plays`; `each` sees every game when it
+/// ends, with the side the first player had. For tuning the search (`examples/tune.rs`,
+/// `examples/strength.rs`).
 pub fn paired_match(
+    threads: u64,
     pairs: u64,
     plies: usize,
     seed: u64,
     game: impl Fn(&[Token], u8, u64) -> Morris + Sync,
-    lost: impl Fn(&Morris, u8) + Sync,
+    each: impl Fn(&Morris, u8) + Sync,
 ) -> Tally {
+    let threads = threads.clamp(1, 2);
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let threads: Vec<_> = (0..2u64)
+        let handles: Vec<_> = (0..threads)
             .map(|th| {
-                let (game, lost) = (&game, &lost);
+                let (game, each) = (&game, &each);
+                // The same openings whatever the number of threads: thread `th` plays the
+                // openings of two threads' worth when there is one, as two did before.
                 scope.spawn(move || {
                     let mut tally = Tally::default();
-                    let mut rng = Rng::new(seed + th);
-                    for n in 0..pairs / 2 + th * (pairs % 2) {
-                        let (_, opening) = random_opening(plies, &mut rng);
-                        for a_plays in 0..2u8 {
-                            let g = game(&opening, a_plays, seed ^ (n << 8 | th << 1));
-                            match g.outcome() {
-                                Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
-                                Some(Outcome::Won(..)) => {
-                                    tally.losses += 1;
-                                    lost(&g, a_plays);
+                    let streams: Vec<u64> = (0..2).filter(|s| s % threads == th).collect();
+                    for stream in streams {
+                        let mut rng = Rng::new(seed + stream);
+                        for n in 0..pairs / 2 + stream * (pairs % 2) {
+                            let (_, opening) = random_opening(plies, &mut rng);
+                            for a_plays in 0..2u8 {
+                                let g = game(&opening, a_plays, seed ^ (n << 8 | stream << 1));
+                                match g.outcome() {
+                                    Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
+                                    Some(Outcome::Won(..)) => tally.losses += 1,
+                                    _ => tally.draws += 1,
                                 }
-                                _ => tally.draws += 1,
+                                each(&g, a_plays);
                             }
                         }
                     }
@@ -113,7 +120,7 @@ pub fn paired_match(
                 })
             })
             .collect();
-        threads
+        handles
             .into_iter()
             .map(|t| t.join().expect("a match thread"))
             .collect()

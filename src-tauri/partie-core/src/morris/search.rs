@@ -7,6 +7,7 @@
 //! and that removal is searched at the same depth, so the horizon never falls between a mill
 //! and its capture.
 
+use super::board::FULL;
 use super::endgame::{Exact, Table};
 use super::position::{Outcome, Position, Repetitions, Token};
 use super::rules::MorrisRules;
@@ -132,6 +133,13 @@ pub struct Searcher {
     weights: Weights,
     endgame: Option<&'static Table>,
     quiescence: bool,
+    /// Whether a turn that leaves the opponent one legal move or none is searched a turn
+    /// deeper (measured for issue 21 and not used by the levels: see `with_extensions`).
+    extensions: bool,
+    /// The turns added so far on the path being searched.
+    added: u32,
+    /// The most turns that may be added on one path: half the iteration's depth.
+    extension_cap: u32,
 }
 
 /// The number of token codes [`encode`] gives.
@@ -155,7 +163,21 @@ impl Searcher {
             weights: WEIGHTS,
             endgame: None,
             quiescence: false,
+            extensions: false,
+            added: 0,
+            extension_cap: 0,
         }
+    }
+
+    /// The same searcher looking a turn deeper after a turn that leaves the opponent one legal
+    /// move or none (at most half the iteration's depth on one path): a blockade is a chain of
+    /// such turns, and the horizon otherwise cuts it where it starts to matter. Kept for the
+    /// matches (`examples/strength.rs`, letter `e`): level 5 with it (and a slower form of its
+    /// evaluation) won 2, drew 16 and lost 7 of 25 games at 0.1 s a move against level 5
+    /// before issue 21 (docs/performance.md), so no level uses it.
+    pub fn with_extensions(mut self, on: bool) -> Self {
+        self.extensions = on;
+        self
     }
 
     /// The same searcher looking past its horizon at the mills that can still be closed.
@@ -210,6 +232,8 @@ impl Searcher {
         let max = limits.depth.max(1);
         for depth in 1..=max {
             let previous = (depth > 1).then_some(report.score);
+            self.added = 0;
+            self.extension_cap = depth / 2;
             let root = self.root(pos, &mut tokens, depth as i32, previous);
             if self.aborted {
                 // A token shown better than the last iteration's best at this depth is
@@ -328,6 +352,12 @@ impl Searcher {
             0 // a repeated position: the side that could avoid it does not want it
         } else if next.turn() == pos.turn() {
             self.negamax(&next, depth, alpha, beta, ply + 1)
+        } else if self.extensions && depth > 1 && self.added < self.extension_cap && forcing(&next)
+        {
+            self.added += 1;
+            let s = -self.negamax(&next, depth, -beta, -alpha, ply + 1);
+            self.added -= 1;
+            s
         } else {
             -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1)
         };
@@ -580,6 +610,32 @@ impl Searcher {
     }
 }
 
+/// Whether the position `after` a turn (the opponent to act, in the moving phase) leaves the
+/// opponent one legal move or none: a blockade is a move or two away, and only a deeper look
+/// tells whether the last move frees it.
+///
+/// Extending after every turn that makes a new mill to close was tried too: in a second, level
+/// 5 then reached depth 8 instead of 12 in a middle game and 11 instead of 17 after the
+/// placements, and extending only after new threats the opponent cannot step in front of
+/// reached 8 and 12. This one reached 11 and 16.
+fn forcing(after: &Position) -> bool {
+    if !after.is_moving() || after.pending() > 0 {
+        return false;
+    }
+    let them = after.turn();
+    if after.flies(them) {
+        return false;
+    }
+    let empty = !(after.board(0) | after.board(1)) & FULL;
+    let mut moves = 0;
+    let mut own = after.board(them);
+    while own != 0 && moves <= 1 {
+        moves += (after.adjacent(own.trailing_zeros() as u8) & empty).count_ones();
+        own &= own - 1;
+    }
+    moves <= 1
+}
+
 /// The weights of [`evaluate_with`], in hundredths of a piece; a piece (on the board or in
 /// hand) is worth 100.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -600,13 +656,30 @@ pub struct Weights {
     pub stuck_moving: i32,
     /// Each removal the side to act is owed.
     pub pending: i32,
+    /// Once every piece is placed: a threat that a piece standing next to its empty point can
+    /// close on the next move (a threat nothing can reach is only a shape).
+    pub closable: i32,
+    /// Such a threat whose empty point no opposing piece can step onto first: only a mill of
+    /// the opponent's own, or a removal, stops it.
+    pub unblockable: i32,
+    /// A running mill: a closed mill with a piece that can step out and back in while no
+    /// opposing piece can take its point, so that it closes again every two moves.
+    pub running: i32,
+    /// A double mill (Zwickmühle): a piece of a closed mill next to the empty point of another
+    /// threat, so that each of its steps closes a mill.
+    pub double_mill: i32,
+    /// Once every piece is placed, for each move fewer than three a side that does not fly
+    /// has: one or two moves left is a blockade one or two moves away.
+    pub cramped: i32,
 }
 
-/// The weights the levels play with.
+/// The weights levels 1 to 4 play with.
 ///
 /// Tuned by matches at a fixed depth between weight sets, each random opening played with both
 /// colours: forks, mobility and stuck pieces weigh far more than they first did (at depth 7
-/// these weights won 97, drew 6 and lost 17 of 120 games against the first ones).
+/// these weights won 97, drew 6 and lost 17 of 120 games against the first ones). They give
+/// the middle game's terms (running and double mills, blockades) nothing, which leaves these
+/// levels' play as it was before issue 21.
 pub const WEIGHTS: Weights = Weights {
     mill_placing: 12,
     mill_moving: 12,
@@ -616,6 +689,22 @@ pub const WEIGHTS: Weights = Weights {
     stuck_placing: 20,
     stuck_moving: 30,
     pending: 90,
+    closable: 0,
+    unblockable: 0,
+    running: 0,
+    double_mill: 0,
+    cramped: 0,
+};
+
+/// The weights level 5 plays with: [`WEIGHTS`] and the middle game's terms (issue 21), for
+/// the games lost to a mill closed again and again and to a blockade.
+pub const STRONG: Weights = Weights {
+    closable: 20,
+    unblockable: 30,
+    running: 40,
+    double_mill: 60,
+    cramped: 25,
+    ..WEIGHTS
 };
 
 /// The position's worth for the side to act with the levels' [`WEIGHTS`].
@@ -624,10 +713,15 @@ pub fn evaluate(pos: &Position) -> i32 {
 }
 
 /// The position's worth for the side to act: pieces, mills made and half made, forks to come,
-/// and room to move; in hundredths of a piece.
+/// room to move, and (when the weights give them anything) mills that can close on the next
+/// move, running and double mills and blockades to come; in hundredths of a piece.
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let me = pos.turn();
     let moving = pos.is_moving();
+    let middle =
+        moving && (w.closable | w.unblockable | w.running | w.double_mill | w.cramped) != 0;
+    // Under `same_mill: once` a mill closed again gives nothing: no running or double mill.
+    let again = pos.rules().same_mill == super::rules::SameMill::Again;
     let side = |s: u8| -> i32 {
         let own = pos.board(s);
         let theirs = pos.board(1 - s);
@@ -636,6 +730,11 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         // Lines holding one own piece and nothing else, by the empty points they run through.
         let mut once = 0u32;
         let mut twice = 0u32;
+        // The middle game's threats: the empty points of lines this side can close next move,
+        // and the pieces standing in its closed mills.
+        let mut holes = [(0u32, 0u32); 16];
+        let mut threats = 0;
+        let mut closed = 0u32;
         for &l in pos.lines() {
             let mine = (own & l).count_ones();
             if mine == 3 {
@@ -644,8 +743,16 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
                 } else {
                     w.mill_placing
                 };
+                closed |= l;
             } else if mine == 2 && empty & l != 0 {
                 v += w.two;
+                if middle {
+                    if threats < holes.len() {
+                        holes[threats] = (empty & l, l);
+                        threats += 1;
+                    }
+                    v += threat(pos, s, l, empty & l, w);
+                }
             } else if w.fork != 0 && mine == 1 && theirs & l == 0 {
                 let open = empty & l;
                 twice |= once & open;
@@ -658,16 +765,34 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         if !pos.flies(s) {
             let mut moves = 0;
             let mut stuck = 0;
+            let mut doubles = 0;
+            let free = middle && again && !pos.flies(1 - s);
             super::position::each_bit(own, |p| {
-                let n = (pos.adjacent(p) & empty).count_ones() as i32;
+                let around = pos.adjacent(p);
+                let n = (around & empty).count_ones() as i32;
                 moves += n;
                 if n == 0 {
                     stuck += 1;
+                } else if free && closed & (1 << p) != 0 {
+                    // A piece of a closed mill that steps into the hole of another threat
+                    // closes a mill at each step.
+                    let holes = &holes[..threats];
+                    if holes
+                        .iter()
+                        .any(|&(h, l)| around & h != 0 && l & (1 << p) == 0)
+                    {
+                        doubles += 1;
+                    }
+                    // No opposing piece can take its point while it is out: the mill opens
+                    // and closes again every two moves.
+                    if around & theirs == 0 {
+                        v += w.running;
+                    }
                 }
             });
-            v += w.mobility * moves
+            v += w.mobility * moves + w.double_mill * doubles
                 - if moving {
-                    w.stuck_moving * stuck
+                    w.stuck_moving * stuck + w.cramped * (3 - moves).max(0)
                 } else {
                     w.stuck_placing * stuck
                 };
@@ -675,6 +800,28 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         v
     };
     side(me) - side(1 - me) + w.pending * pos.pending() as i32
+}
+
+/// A threat of side `s` in the moving phase (two own pieces on `line`, its point `hole`
+/// empty): worth something only if another own piece can reach the hole on the next move, and
+/// more if no opposing piece can step onto it first.
+fn threat(pos: &Position, s: u8, line: u32, hole: u32, w: &Weights) -> i32 {
+    let h = hole.trailing_zeros() as u8;
+    let own = pos.board(s) & !line;
+    let reach = if pos.flies(s) {
+        own
+    } else {
+        own & pos.adjacent(h)
+    };
+    if reach == 0 {
+        return 0;
+    }
+    // A flying opponent can block any point.
+    if pos.flies(1 - s) || pos.adjacent(h) & pos.board(1 - s) != 0 {
+        w.closable
+    } else {
+        w.closable + w.unblockable
+    }
 }
 
 /// The strongest level's searcher and the rules it has searched under.
@@ -705,12 +852,13 @@ impl Level {
     }
 
     /// The searcher this level thinks with: a small table for the levels that look a few turns
-    /// ahead, a larger one for level 4, and for level 5 the largest and the quiescence search.
+    /// ahead, a larger one for level 4, and for level 5 the largest, the quiescence search and
+    /// the middle game's weights ([`STRONG`]).
     pub fn searcher(self) -> Searcher {
         match self.0 {
             1..=3 => Searcher::new(12),
             4 => Searcher::new(18),
-            _ => Searcher::new(22).with_quiescence(true),
+            _ => Searcher::new(22).with_quiescence(true).with_weights(STRONG),
         }
     }
 

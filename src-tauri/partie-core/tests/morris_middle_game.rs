@@ -1,0 +1,83 @@
+//! The middle game of issue 21: positions built by hand, as move lists, where a running mill
+//! or a double mill is coming and the strongest level must stop it in its time; and the
+//! evaluation term level 5 gives a running mill.
+
+use partie_core::game::Game;
+use partie_core::morris::search::{evaluate_with, Level, STRONG, WEIGHTS};
+use partie_core::morris::{notation, Action, Morris, Token};
+use serde_json::Map;
+
+/// The game after `moves` (a move list in the spec's notation).
+fn game(moves: &str) -> Morris {
+    let sides = [vec!["White".to_string()], vec!["Black".to_string()]];
+    let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
+    for t in notation::parse(moves).expect("a move list").tokens {
+        let t = Token::parse(&t).expect("a token");
+        g = g.play(&Action::Token(t)).expect("a legal token");
+    }
+    g
+}
+
+/// What level 5 plays after `moves`, on its own clock in the app (and at most two million
+/// positions, so that the test takes the same path on any machine that is not far slower).
+fn level_5(moves: &str) -> Token {
+    let g = game(moves);
+    let level = Level::new(5).expect("level 5");
+    let mut limits = level.limits(level.own_time(g.position()), None);
+    limits.nodes = Some(2_000_000);
+    let report = level.think(
+        &mut level.searcher(),
+        g.position(),
+        g.repetitions(),
+        0,
+        &limits,
+    );
+    report.best.expect("a token to play")
+}
+
+/// White's mill b6-d6-f6 and a4: after c3-c4, b6-b4 would close a4-b4-c4 and b4-b6 close
+/// b6-d6-f6 again, a mill at every move (a double mill). Black stops it by taking b4 now,
+/// from b2 (what a search of 1.5 s, 16 turns deep, plays too).
+const DOUBLE_MILL: &str = "1. b6 b2 2. d2 c5 3. d6 g7 4. e4 d5 5. c3 f4 6. g1 d3 7. a4 e3 \
+     8. f6xg7 a1 9. g4 d7 10. e4-e5";
+
+/// White's mill a1-a4-a7: a4 can step to b4 and back, and no black piece could ever take a4
+/// (its other neighbours are White's), so the mill would close every two moves. d1 and d7 are
+/// Black's, so a1 and a7 cannot step out; Black must take b4 now, from c4.
+const RUNNING_MILL: &str = "1. a1 g1 2. d2 d1 3. a4 d7 4. f4 c4 5. e5 e3 6. c3 f2 \
+     7. a7xg1 g4 8. d6 d5 9. g7 f6 10. e5-e4";
+
+#[test]
+fn level_5_blocks_a_double_mill_before_it_is_built() {
+    let g = game(DOUBLE_MILL);
+    assert_eq!(g.position().turn(), 1, "Black to move");
+    assert!(g.position().is_moving());
+    assert_eq!(level_5(DOUBLE_MILL).to_string(), "b2-b4");
+}
+
+#[test]
+fn level_5_takes_the_point_a_running_mill_needs() {
+    let g = game(RUNNING_MILL);
+    assert_eq!(g.position().turn(), 1, "Black to move");
+    // Other moves are there to choose from: the test is the choice.
+    assert!(g.legal().len() > 3);
+    assert_eq!(level_5(RUNNING_MILL).to_string(), "c4-b4");
+}
+
+/// The evaluation of level 5 sees the running mill Black leaves when it plays elsewhere, and
+/// the weights of levels 1 to 4 do not: they stay as they were.
+#[test]
+fn level_5_weighs_a_running_mill_and_the_weaker_levels_do_not() {
+    let held = game(&format!("{RUNNING_MILL} c4-b4"));
+    let left = game(&format!("{RUNNING_MILL} d5-c5"));
+    // White to act in both; the same pieces, only where one black piece stands differs.
+    let gain = |w| evaluate_with(left.position(), w) - evaluate_with(held.position(), w);
+    // The running mill is worth its weight to level 5, beyond what the old weights see (a4
+    // and d1's mobility); to levels 1 to 4 the two positions differ by that mobility only.
+    assert!(
+        gain(&STRONG) - gain(&WEIGHTS) >= STRONG.running,
+        "level 5 {} against levels 1 to 4 {}",
+        gain(&STRONG),
+        gain(&WEIGHTS)
+    );
+}

@@ -103,6 +103,12 @@ pub trait Game: Sized + Clone {
     /// The computer plays levels 1 to this; 0 when it does not play the game.
     const COMPUTER_LEVELS: u8 = 0;
 
+    /// How a tournament of the game ranks its entrants when its setup names no tie-breaks: the
+    /// first key, then the tie-breaks (names of `docs/tournaments.md`'s keys). A key beyond
+    /// match points that a typed result must carry (Crokinole's `twenties`) is listed here too.
+    const RANKING: &'static [&'static str] =
+        &["match_points", "head_to_head", "buchholz", "score_diff"];
+
     /// One action of the game, as parsed from its record form.
     type Action;
 

@@ -14,6 +14,7 @@ struct Entry {
     name: &'static str,
     title: [&'static str; 2],
     computer_levels: u8,
+    ranking: &'static [&'static str],
     info: fn() -> Value,
     counters: Counting,
     rates: Rating,
@@ -34,6 +35,7 @@ impl Entry {
             name: G::NAME,
             title: G::TITLE,
             computer_levels: G::COMPUTER_LEVELS,
+            ranking: G::RANKING,
             info: G::info,
             counters: G::counters,
             rates: G::rates,
@@ -211,13 +213,24 @@ pub fn title(game: &str, french: bool) -> &str {
 }
 
 /// What a game's screens need to draw and to offer its options: pins, defaults, ranges, the
-/// sides it takes and the computer's levels (`"computer": {"levels": [1, 2, ...]}`).
+/// sides it takes, the computer's levels (`"computer": {"levels": [1, 2, ...]}`) and how its
+/// tournaments rank (`"ranking"`, see [`Game::RANKING`]).
 pub fn info(game: &str) -> Result<Value, Error> {
     let e = entry(game)?;
     let mut info = (e.info)();
     let levels: Vec<u8> = (1..=e.computer_levels).collect();
     info["computer"] = serde_json::json!({ "levels": levels });
+    info["ranking"] = serde_json::json!(e.ranking);
     Ok(info)
+}
+
+/// How a tournament of `game` ranks by default: its first key, then its tie-breaks (see
+/// [`Game::RANKING`]); the default of [`Game`] for an unknown game.
+pub fn ranking(game: &str) -> &'static [&'static str] {
+    entry(game).map_or(
+        &["match_points", "head_to_head", "buchholz", "score_diff"],
+        |e| e.ranking,
+    )
 }
 
 /// Each player's counters in a finished match of `game` (see [`Game::counters`]).
@@ -263,4 +276,36 @@ pub fn check_computer(game: &str, sides: usize, computer: &Computer) -> Result<(
         return bad("at least one side is played by people".into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::Key;
+
+    #[test]
+    fn a_game_ranks_its_tournaments_by_its_own_keys() {
+        assert_eq!(Key::first_for("crokinole"), Key::GamePoints);
+        assert_eq!(
+            Key::default_tiebreaks("crokinole"),
+            [Key::MatchPoints, Key::Twenties, Key::HeadToHead]
+        );
+        assert!(Key::Twenties.counted_in("crokinole"));
+        for game in GAMES.iter().filter(|g| **g != "crokinole") {
+            assert_eq!(Key::first_for(game), Key::MatchPoints, "{game}");
+            assert_eq!(
+                Key::default_tiebreaks(game),
+                [Key::HeadToHead, Key::Buchholz, Key::ScoreDiff],
+                "{game}"
+            );
+            assert!(!Key::Twenties.counted_in(game), "{game}");
+        }
+        // Every name a game ranks by is a key.
+        for game in GAMES {
+            for name in ranking(game) {
+                assert!(Key::parse(name).is_some(), "{game}: {name}");
+            }
+        }
+        assert_eq!(info("crokinole").unwrap()["ranking"][2], "twenties");
+    }
 }

@@ -8,6 +8,7 @@ import { h, scheduler, segmented } from '../dom.js';
 import { t, language } from '../i18n.js';
 import { app } from '../app.js';
 import { standingsTable, bracketView, entrantName, resultText } from '../standings.js';
+import { gameInfo } from '../games.js';
 
 const TABS = ['round', 'standings', 'bracket'];
 
@@ -18,6 +19,9 @@ export function mount(root, [idText, tab = 'round']) {
   async function load() {
     try {
       st.view = await ipc.getTournament(id);
+      // Which counts a typed result carries beside the scores (Crokinole's 20s) is the game's
+      // ranking's word (game_info).
+      st.info = await gameInfo(st.view.summary.game).catch(() => null);
       st.changes = await ipc.tournamentRatingChanges(id).catch(() => null);
       app.title(`${t(`game_${st.view.summary.game}`)} · ${t(`system_${st.view.summary.system}`)}`);
     } catch (e) { app.error(e); }
@@ -58,6 +62,7 @@ export function mount(root, [idText, tab = 'round']) {
   function resultForm(p, summary, knockout) {
     const f = st.form;
     const names = p.sides.map((e) => entrantName(summary, e));
+    const twenties = (st.info?.ranking || []).includes('twenties');
     const num = (key, side, label) => h('label', { class: 'field', for: `${key}-${side}` }, h('span', { text: label }),
       h('input', {
         id: `${key}-${side}`, type: 'number', inputmode: 'numeric', min: 0, value: f[key]?.[side] ?? '',
@@ -72,7 +77,7 @@ export function mount(root, [idText, tab = 'round']) {
       let winner = f.winner;
       if (winner === undefined) winner = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
       const result = { round: summary.round, table: p.table, winner, scores };
-      if (summary.game === 'crokinole' && f.twenties) result.twenties = [0, 1].map((s) => Number(f.twenties[s] || 0));
+      if (twenties && f.twenties) result.twenties = [0, 1].map((s) => Number(f.twenties[s] || 0));
       send({ result }, t('result_saved', { n: p.table + 1 }));
     };
     const winners = knockout ? [0, 1] : [0, 'draw', 1];
@@ -80,7 +85,7 @@ export function mount(root, [idText, tab = 'round']) {
       segmented(`winner-${p.table}`, t('winner_is'), winners, f.winner === null ? 'draw' : f.winner,
         (v) => (v === 'draw' ? t('drawn') : names[v]), (v) => { f.winner = v === 'draw' ? null : v; render(); }, { keyed: true }),
       h('div', { class: 'field-row' }, num('scores', 0, t('score_of', { name: names[0] })), num('scores', 1, t('score_of', { name: names[1] }))),
-      summary.game === 'crokinole'
+      twenties
         ? h('div', { class: 'field-row' }, num('twenties', 0, t('twenties_of', { name: names[0] })), num('twenties', 1, t('twenties_of', { name: names[1] })))
         : null,
       h('div', { class: 'end-row' },

@@ -185,6 +185,9 @@ impl Game for Crokinole {
     type Action = Action;
     const NAME: &'static str = "crokinole";
     const TITLE: [&'static str; 2] = ["Crokinole", "Crokinole"];
+    // Every round is worth 2, 1 or 0 game points; 20s break ties (seed 001).
+    const RANKING: &'static [&'static str] =
+        &["game_points", "match_points", "twenties", "head_to_head"];
 
     fn info() -> Value {
         super::info()

@@ -1124,7 +1124,7 @@ impl Look<'_> {
         };
         doc.text(x, y + 52.0, LABEL, score);
         pair(doc, start);
-        if t.game() == "crokinole" {
+        if Key::Twenties.counted_in(t.game()) {
             let left = PAGE_W / 2.0 + 40.0;
             doc.text(left, y + 52.0, LABEL, w.twenties);
             pair(doc, left + 40.0);
@@ -1324,7 +1324,7 @@ pub fn standings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
         y += 14.0;
     }
 
-    let cols: &[Col] = if t.game() == "crokinole" {
+    let cols: &[Col] = if Key::Twenties.counted_in(t.game()) {
         &[
             Col::GamePoints,
             Col::MatchPoints,

@@ -57,23 +57,26 @@ impl Key {
         Self::NAMES.iter().map(|(n, _)| *n)
     }
 
-    /// The first key: game points for Crokinole (every round is worth 2, 1 or 0), else match
-    /// points.
+    /// The first key a game's tournaments rank by (its [`crate::game::Game::RANKING`]'s first:
+    /// game points for Crokinole, else match points).
     pub fn first_for(game: &str) -> Key {
-        if game == "crokinole" {
-            Key::GamePoints
-        } else {
-            Key::MatchPoints
-        }
+        Self::ranking(game).next().unwrap_or(Key::MatchPoints)
     }
 
-    /// The tie-breaks a game ranks by when the setup names none.
+    /// The tie-breaks a game ranks by when the setup names none (the rest of its ranking).
     pub fn default_tiebreaks(game: &str) -> Vec<Key> {
-        if game == "crokinole" {
-            vec![Key::MatchPoints, Key::Twenties, Key::HeadToHead]
-        } else {
-            vec![Key::HeadToHead, Key::Buchholz, Key::ScoreDiff]
-        }
+        Self::ranking(game).skip(1).collect()
+    }
+
+    /// Whether a game's results carry this key's count (Crokinole's 20s).
+    pub fn counted_in(self, game: &str) -> bool {
+        Self::ranking(game).any(|k| k == self)
+    }
+
+    fn ranking(game: &str) -> impl Iterator<Item = Key> {
+        crate::games::ranking(game)
+            .iter()
+            .filter_map(|n| Key::parse(n))
     }
 }
 

@@ -181,6 +181,39 @@ pub trait Game: Sized + Clone {
     }
 }
 
+/// Plays `actions` from `rules` and `sides` as game `G` (a game's own figures at a match's end,
+/// a move list's check): `before` sees each state and the action about to be played on it,
+/// `after` gets what `before` returned with the state the action led to. An action after the
+/// end is refused as [`crate::games::MatchState::play`] refuses it.
+pub fn replay_with<G: Game, T>(
+    rules: &Map<String, Value>,
+    sides: &[Vec<String>],
+    actions: &[Value],
+    mut before: impl FnMut(&G, &G::Action) -> T,
+    mut after: impl FnMut(T, &G),
+) -> Result<G, Error> {
+    let mut state = G::setup(rules, sides)?;
+    for action in actions {
+        let a = state.parse_action(action)?;
+        if state.is_over() {
+            return Err(Error::illegal("the game is over").with_code("game_over"));
+        }
+        let seen = before(&state, &a);
+        state = state.play(&a).map_err(|r| r.error)?;
+        after(seen, &state);
+    }
+    Ok(state)
+}
+
+/// Plays `actions` from `rules` and `sides` as game `G`: [`replay_with`] looking at nothing.
+pub fn replay<G: Game>(
+    rules: &Map<String, Value>,
+    sides: &[Vec<String>],
+    actions: &[Value],
+) -> Result<G, Error> {
+    replay_with(rules, sides, actions, |_, _| (), |(), _| ())
+}
+
 /// Counters from names and counts, in the order given.
 pub fn tally(pairs: &[(&str, u64)]) -> Counters {
     pairs

@@ -3,7 +3,9 @@
 use super::action::{Action, To, Via};
 use super::board::Board;
 use crate::error::Error;
-use crate::game::{check_sides, ratio, tally, Computer, Counters, Game, Rates, Refused};
+use crate::game::{
+    check_sides, ratio, replay_with, tally, Computer, Counters, Game, Rates, Refused,
+};
 use crate::options::{number, only};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -706,20 +708,23 @@ impl Game for Boulomania {
         actions: &[Value],
         _computer: &Computer,
     ) -> Result<Vec<Vec<Counters>>, Error> {
-        let mut state = Boulomania::setup(rules, sides)?;
         let mut carreaux: Vec<Vec<u64>> = sides.iter().map(|s| vec![0; s.len()]).collect();
-        for action in actions {
-            let a = state.parse_action(action)?;
-            // A carreau is a shot with a 6, credited to its thrower.
-            if let Action::Shoot { die: 6, .. } = a {
-                let side = state.turn as usize;
-                let seat = state.throws[side] as usize % state.team[side];
-                if let Some(c) = carreaux[side].get_mut(seat) {
-                    *c += 1;
+        let state = replay_with(
+            rules,
+            sides,
+            actions,
+            |state: &Boulomania, a| {
+                // A carreau is a shot with a 6, credited to its thrower.
+                if let Action::Shoot { die: 6, .. } = a {
+                    let side = state.turn as usize;
+                    let seat = state.throws[side] as usize % state.team[side];
+                    if let Some(c) = carreaux[side].get_mut(seat) {
+                        *c += 1;
+                    }
                 }
-            }
-            state = state.play(&a).map_err(|r| r.error)?;
-        }
+            },
+            |(), _| (),
+        )?;
         // Mène figures belong to the team; each of its players is credited with them.
         let menes = state.mene_points.len() as u64;
         Ok(carreaux

@@ -3,7 +3,7 @@
 use super::action::{Action, RoundCounts, ZONES};
 use super::rules::{CrokinoleRules, Format, Scoring, StartRule};
 use crate::error::Error;
-use crate::game::{check_sides, ratio, tally, Computer, Counters, Game, Rates, Refused};
+use crate::game::{check_sides, ratio, replay, tally, Computer, Counters, Game, Rates, Refused};
 use serde_json::{json, Map, Value};
 
 /// How a finished game ended.
@@ -199,11 +199,7 @@ impl Game for Crokinole {
         actions: &[Value],
         _computer: &Computer,
     ) -> Result<Vec<Vec<Counters>>, Error> {
-        let mut state = Crokinole::setup(rules, sides)?;
-        for action in actions {
-            let a = state.parse_action(action)?;
-            state = state.play(&a).map_err(|r| r.error)?;
-        }
+        let state: Crokinole = replay(rules, sides, actions)?;
         // Round figures belong to the side; each of its players is credited with them.
         let rounds = &state.round_points;
         Ok(sides

@@ -5,7 +5,9 @@ use super::molkkout::Molkkout;
 use super::rules::MolkkyRules;
 use super::throw::Throw;
 use crate::error::Error;
-use crate::game::{check_sides, ratio, tally, Computer, Counters, Game, Rates, Refused};
+use crate::game::{
+    check_sides, ratio, replay_with, tally, Computer, Counters, Game, Rates, Refused,
+};
 use serde_json::{json, Map, Value};
 
 /// What is being played right now in a match.
@@ -155,37 +157,38 @@ impl Game for Molkky {
         actions: &[Value],
         _computer: &Computer,
     ) -> Result<Vec<Vec<Counters>>, Error> {
-        let mut state = Molkky::setup(rules, sides)?;
         // throws, points, misses, fouls, busts, eliminations, chances, chances taken
         let mut by_player: Vec<Vec<[u64; 8]>> =
             sides.iter().map(|s| vec![[0; 8]; s.len()]).collect();
-        for action in actions {
-            let throw = state.parse_action(action)?;
-            // A match's mölkkout throws count for neither players' leg figures.
-            let in_leg = state.molkkout().is_none();
-            let side = state.turn();
-            let needs = side.map(|s| state.rules.target - state.leg.scores()[s]);
-            state = state.play(&throw).map_err(|r| r.error)?;
-            let (true, Some(side), Some(needs), Some(t)) =
-                (in_leg, side, needs, state.last_throw())
-            else {
-                continue;
-            };
-            let Some(c) = by_player[side].get_mut(t.player) else {
-                continue;
-            };
-            c[0] += 1;
-            c[1] += u64::from(t.points);
-            c[2] += u64::from(t.miss);
-            c[3] += u64::from(t.foul);
-            c[4] += u64::from(t.bust);
-            c[5] += u64::from(t.eliminated);
-            // A chance: a throw that could end the leg (12 pins at most).
-            if needs <= 12 {
-                c[6] += 1;
-                c[7] += u64::from(t.points == needs);
-            }
-        }
+        replay_with(
+            rules,
+            sides,
+            actions,
+            |state: &Molkky, _| {
+                // A match's mölkkout throws count for neither players' leg figures.
+                let side = state.turn().filter(|_| state.molkkout().is_none())?;
+                Some((side, state.rules.target - state.leg.scores()[side]))
+            },
+            |seen, state| {
+                let (Some((side, needs)), Some(t)) = (seen, state.last_throw()) else {
+                    return;
+                };
+                let Some(c) = by_player[side].get_mut(t.player) else {
+                    return;
+                };
+                c[0] += 1;
+                c[1] += u64::from(t.points);
+                c[2] += u64::from(t.miss);
+                c[3] += u64::from(t.foul);
+                c[4] += u64::from(t.bust);
+                c[5] += u64::from(t.eliminated);
+                // A chance: a throw that could end the leg (12 pins at most).
+                if needs <= 12 {
+                    c[6] += 1;
+                    c[7] += u64::from(t.points == needs);
+                }
+            },
+        )?;
         Ok(by_player
             .iter()
             .map(|side| {

@@ -3,7 +3,9 @@
 use super::leg::ThrowRecord;
 use super::throw::Throw;
 use crate::error::Error;
-use crate::game::{check_sides, ratio, tally, Computer, Counters, Game, Rates, Refused};
+use crate::game::{
+    check_sides, ratio, replay_with, tally, Computer, Counters, Game, Rates, Refused,
+};
 use serde_json::{json, Map, Value};
 
 /// A mölkkout between two sides, standalone or as a match's tie-break.
@@ -179,21 +181,22 @@ impl Game for Molkkout {
         actions: &[Value],
         _computer: &Computer,
     ) -> Result<Vec<Vec<Counters>>, Error> {
-        let mut state = Molkkout::setup(rules, sides)?;
         // throws, points
         let mut by_player: Vec<Vec<[u64; 2]>> =
             sides.iter().map(|s| vec![[0; 2]; s.len()]).collect();
-        for action in actions {
-            let throw = state.parse_action(action)?;
-            state = state.play(&throw).map_err(|r| r.error)?;
-            if let Some(c) = state
-                .last_throw()
-                .and_then(|t| Some((by_player.get_mut(t.side)?.get_mut(t.player)?, t.points)))
-            {
-                c.0[0] += 1;
-                c.0[1] += u64::from(c.1);
-            }
-        }
+        replay_with(
+            rules,
+            sides,
+            actions,
+            |_: &Molkkout, _| (),
+            |(), state| {
+                let Some(t) = state.last_throw() else { return };
+                if let Some(c) = by_player.get_mut(t.side).and_then(|s| s.get_mut(t.player)) {
+                    c[0] += 1;
+                    c[1] += u64::from(t.points);
+                }
+            },
+        )?;
         Ok(by_player
             .iter()
             .map(|side| {

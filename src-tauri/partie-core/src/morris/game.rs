@@ -6,7 +6,7 @@ use super::notation;
 use super::position::{Outcome, Position, Reason, Repetitions, Token};
 use super::rules::MorrisRules;
 use crate::error::Error;
-use crate::game::{check_sides, tally, Computer, Counters, Game, Refused};
+use crate::game::{check_sides, replay, tally, Computer, Counters, Game, Refused};
 use serde_json::{json, Map, Value};
 
 /// One action of a Morris record.
@@ -201,11 +201,7 @@ impl Game for Morris {
         actions: &[Value],
         computer: &Computer,
     ) -> Result<Vec<Vec<Counters>>, Error> {
-        let mut state = Morris::setup(rules, sides)?;
-        for action in actions {
-            let a = state.parse_action(action)?;
-            state = state.play(&a).map_err(|r| r.error)?;
-        }
+        let state: Morris = replay(rules, sides, actions)?;
         let Some(end) = Game::result(&state) else {
             return Ok(sides
                 .iter()

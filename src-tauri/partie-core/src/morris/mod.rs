@@ -65,16 +65,8 @@ pub fn actions_from_move_list(
     let list = notation::parse(text)?;
     let mut actions: Vec<serde_json::Value> =
         list.tokens.iter().map(|t| serde_json::json!(t)).collect();
-    let mut g = Morris::setup(rules, sides).map_err(|e| Error::bad_record(e.detail))?;
-    for action in &actions {
-        let a = g
-            .parse_action(action)
-            .map_err(|e| Error::bad_record(e.detail))?;
-        if g.is_over() {
-            return Err(Error::bad_record("the game is over"));
-        }
-        g = g.play(&a).map_err(|r| Error::bad_record(r.error.detail))?;
-    }
+    let g: Morris =
+        crate::game::replay(rules, sides, &actions).map_err(|e| Error::bad_record(e.detail))?;
     if let Some(result) = list.result {
         match g.result() {
             Some(r) if r == result => {}

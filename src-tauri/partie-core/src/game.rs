@@ -109,6 +109,10 @@ pub trait Game: Sized + Clone {
     const RANKING: &'static [&'static str] =
         &["match_points", "head_to_head", "buchholz", "score_diff"];
 
+    /// Options a tournament of the game plays by unless its setup gives them (Crokinole: a
+    /// fixed number of rounds).
+    const TOURNAMENT_RULES: &'static [(&'static str, &'static str)] = &[];
+
     /// One action of the game, as parsed from its record form.
     type Action;
 

@@ -15,6 +15,7 @@ struct Entry {
     title: [&'static str; 2],
     computer_levels: u8,
     ranking: &'static [&'static str],
+    tournament_rules: &'static [(&'static str, &'static str)],
     info: fn() -> Value,
     counters: Counting,
     rates: Rating,
@@ -36,6 +37,7 @@ impl Entry {
             title: G::TITLE,
             computer_levels: G::COMPUTER_LEVELS,
             ranking: G::RANKING,
+            tournament_rules: G::TOURNAMENT_RULES,
             info: G::info,
             counters: G::counters,
             rates: G::rates,
@@ -253,6 +255,12 @@ pub fn rates(game: &str, counters: &Map<String, Value>) -> Map<String, Value> {
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect()
+}
+
+/// The options a tournament of `game` plays by unless its setup gives them (see
+/// [`Game::TOURNAMENT_RULES`]); none for an unknown game.
+pub fn tournament_rules(game: &str) -> &'static [(&'static str, &'static str)] {
+    entry(game).map_or(&[], |e| e.tournament_rules)
 }
 
 /// Checks the computer's seats: a game it can play, sides that exist, levels it has, and at

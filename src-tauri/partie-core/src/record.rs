@@ -39,7 +39,11 @@ impl Record {
     ) -> Result<Self, Error> {
         let sides = sides.unwrap_or_else(|| vec![vec!["White".into()], vec!["Black".into()]]);
         let actions = crate::morris::actions_from_move_list(text, &rules, &sides)?;
-        let mut record = Record::new("morris", rules, sides);
+        let mut record = Record::new(
+            <crate::morris::Morris as crate::game::Game>::NAME,
+            rules,
+            sides,
+        );
         record.actions = actions;
         Ok(record)
     }

@@ -97,9 +97,10 @@ impl Setup {
             Some(Value::Object(r)) => r.clone(),
             Some(other) => return Err(bad(format!("rules must be an object, not {other}"))),
         };
-        if game == "crokinole" && !rules.contains_key("format") {
-            // Seed 001: tournaments count games of a fixed number of rounds.
-            rules.insert("format".into(), Value::from("rounds"));
+        for (key, value) in games::tournament_rules(&game) {
+            if !rules.contains_key(*key) {
+                rules.insert(key.to_string(), Value::from(*value));
+            }
         }
         games::check_rules(&game, &rules)?;
         let entrants: Vec<Vec<String>> = match map.get("entrants") {

@@ -125,7 +125,15 @@ fn throw_committed(c: &mut Criterion) {
     // The same through the summary alone, to show where the time goes.
     let state = MatchState::setup("molkky", &rules, &sides(2)).unwrap();
     c.bench_function("throw_rules_only", |b| {
-        b.iter(|| black_box(state.clone().play(black_box(&throws[0])).unwrap().summary()))
+        b.iter(|| {
+            black_box(
+                state
+                    .clone()
+                    .play(black_box(&throws[0]))
+                    .unwrap()
+                    .summary_text(),
+            )
+        })
     });
 }
 

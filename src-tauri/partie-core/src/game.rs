@@ -5,6 +5,7 @@
 //! `games.rs` registers them.
 
 use crate::error::Error;
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -130,8 +131,15 @@ pub trait Game: Sized + Clone {
     /// once the game is over: [`MatchState::play`] refuses first.
     fn play(self, action: &Self::Action) -> Result<Self, Refused<Self>>;
 
-    /// The summary: common keys plus the game's own.
-    fn summary(&self) -> Value;
+    /// The summary: common keys plus the game's own, written out by serde from typed data.
+    fn summary(&self) -> impl Serialize + '_;
+
+    /// What the lists keep of the summary between two actions: by default all of it; a game
+    /// whose summary carries a record that grows with every action leaves it out (replay gives
+    /// it back).
+    fn list_summary(&self) -> impl Serialize + '_ {
+        self.summary()
+    }
 
     /// Whether the game is over (won or drawn).
     fn is_over(&self) -> bool;

@@ -5,6 +5,7 @@
 
 use crate::error::Error;
 use crate::game::{Computer, Counters, Game, MatchResult, Outcome, Rates, Refused};
+use crate::summary::Summary;
 use serde_json::{Map, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -108,10 +109,29 @@ macro_rules! registry {
                 }
             }
 
-            /// The summary of `docs/records.md` §3.
+            /// The summary of `docs/records.md` §3, as a tree.
             pub fn summary(&self) -> Value {
                 match self {
-                    $(MatchState::$variant(g) => g.summary(),)+
+                    $(MatchState::$variant(g) => {
+                        serde_json::to_value(g.summary()).expect("a summary serialises")
+                    })+
+                }
+            }
+
+            /// The summary as the screens receive it: written straight from the game's typed
+            /// summary, without a tree.
+            pub fn summary_text(&self) -> Summary {
+                match self {
+                    $(MatchState::$variant(g) => Summary::of(&g.summary()),)+
+                }
+            }
+
+            /// What the lists keep of the summary (see [`Game::list_summary`]), as JSON text.
+            pub fn list_summary_text(&self) -> String {
+                match self {
+                    $(MatchState::$variant(g) => {
+                        serde_json::to_string(&g.list_summary()).expect("a summary serialises")
+                    })+
                 }
             }
 

@@ -24,6 +24,7 @@ pub mod rng;
 pub mod scenario;
 pub mod stats;
 pub mod store;
+pub mod summary;
 pub mod time;
 pub mod tournament;
 

@@ -627,7 +627,7 @@ impl Boulomania {
         self.outcomes(base)
             .into_iter()
             .map(|(a, g)| {
-                let mut summary = g.summary();
+                let mut summary = serde_json::to_value(g.summary()).expect("a summary serialises");
                 // What this choice decides, in squares, for the screen to name it.
                 let (to, square) = match &a {
                     Action::Point {
@@ -815,7 +815,7 @@ impl Game for Boulomania {
         }
     }
 
-    fn summary(&self) -> Value {
+    fn summary(&self) -> impl serde::Serialize + '_ {
         let over = self.winner.is_some();
         let balls: Map<String, Value> = self
             .field

@@ -287,7 +287,7 @@ impl Game for Crokinole {
         Ok(self)
     }
 
-    fn summary(&self) -> Value {
+    fn summary(&self) -> impl serde::Serialize + '_ {
         let over = self.end.is_some();
         let (status, winner) = match self.end {
             None => ("playing", None),

@@ -8,7 +8,9 @@ use crate::error::Error;
 use crate::game::{
     check_sides, ratio, replay_with, tally, Computer, Counters, Game, Rates, Refused,
 };
-use serde_json::{json, Map, Value};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
 
 /// What is being played right now in a match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,62 +283,18 @@ impl Game for Molkky {
         Ok(self)
     }
 
-    fn summary(&self) -> Value {
-        let n = self.sides.len();
-        let status = if self.winner.is_some() {
-            "won"
-        } else {
-            "playing"
-        };
-        let target = self.rules.target;
-        let mut s = json!({
-            "status": status,
-            "winner": self.winner,
-            "turn": self.turn(),
-            "thrower": self.thrower(),
-            "ranking": self.ranking(),
-            "legs_won": self.legs_won,
-            "leg": self.leg_no,
-            "target": target,
-            "bust_to": self.rules.bust_to,
-            "misses_allowed": self.rules.misses,
-            "three_misses": self.rules.three_misses,
-            "best_of": self.rules.best_of,
-            "legs_to_win": self.rules.legs_to_win(),
-            "leg_points": self.leg_points,
-            "match_points": self.match_points(),
-            "leg_starter": self.leg.starter(),
-            "last_throw": self.last_throw,
-            "next_players": (0..n).map(|s| self.leg.next_player(s)).collect::<Vec<_>>(),
-        });
-        let obj = s.as_object_mut().expect("object");
-        match &self.phase {
-            Phase::Leg => {
-                obj.insert("phase".into(), json!("leg"));
-                obj.insert("scores".into(), json!(self.leg.scores()));
-                obj.insert("misses".into(), json!(self.leg.misses()));
-                obj.insert("eliminated".into(), json!(self.leg.eliminated()));
-                obj.insert(
-                    "needs".into(),
-                    json!(self
-                        .leg
-                        .scores()
-                        .iter()
-                        .map(|&sc| target - sc.min(target))
-                        .collect::<Vec<_>>()),
-                );
-                obj.insert("sheet".into(), json!(self.leg.sheet()));
-            }
-            Phase::Molkkout(m) => {
-                obj.insert("phase".into(), json!("molkkout"));
-                obj.insert("misses".into(), json!(vec![0; n]));
-                obj.insert("eliminated".into(), json!(vec![false; n]));
-                for (k, v) in m.summary_keys().as_object().expect("object") {
-                    obj.insert(k.clone(), v.clone());
-                }
-            }
+    fn summary(&self) -> impl Serialize + '_ {
+        MolkkySummary {
+            game: self,
+            sheet: true,
         }
-        s
+    }
+
+    fn list_summary(&self) -> impl Serialize + '_ {
+        MolkkySummary {
+            game: self,
+            sheet: false,
+        }
     }
 
     fn is_over(&self) -> bool {
@@ -353,5 +311,74 @@ impl Game for Molkky {
             scores: self.legs_won.clone(),
             twenties: None,
         })
+    }
+}
+
+/// A summary's `status` from the winner, if any.
+pub(crate) fn status(winner: Option<usize>) -> &'static str {
+    if winner.is_some() {
+        "won"
+    } else {
+        "playing"
+    }
+}
+
+/// A Mölkky match's summary (`docs/games/molkky.md`), written from the state without a tree;
+/// the throw-by-throw sheet only when `sheet`.
+struct MolkkySummary<'a> {
+    game: &'a Molkky,
+    sheet: bool,
+}
+
+impl Serialize for MolkkySummary<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.game;
+        let n = g.sides.len();
+        let rules = &g.rules;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("status", status(g.winner))?;
+        m.serialize_entry("winner", &g.winner)?;
+        m.serialize_entry("turn", &g.turn())?;
+        m.serialize_entry("ranking", &g.ranking())?;
+        m.serialize_entry("legs_won", &g.legs_won)?;
+        m.serialize_entry("leg", &g.leg_no)?;
+        m.serialize_entry("target", &rules.target)?;
+        m.serialize_entry("bust_to", &rules.bust_to)?;
+        m.serialize_entry("misses_allowed", &rules.misses)?;
+        m.serialize_entry("three_misses", &rules.three_misses)?;
+        m.serialize_entry("best_of", &rules.best_of)?;
+        m.serialize_entry("legs_to_win", &rules.legs_to_win())?;
+        m.serialize_entry("leg_points", &g.leg_points)?;
+        m.serialize_entry("match_points", &g.match_points())?;
+        m.serialize_entry("leg_starter", &g.leg.starter())?;
+        m.serialize_entry(
+            "next_players",
+            &(0..n).map(|s| g.leg.next_player(s)).collect::<Vec<_>>(),
+        )?;
+        match &g.phase {
+            Phase::Leg => {
+                m.serialize_entry("phase", "leg")?;
+                m.serialize_entry("thrower", &g.thrower())?;
+                m.serialize_entry("last_throw", &g.last_throw)?;
+                let scores = g.leg.scores();
+                m.serialize_entry("scores", scores)?;
+                m.serialize_entry("misses", g.leg.misses())?;
+                m.serialize_entry("eliminated", g.leg.eliminated())?;
+                let target = rules.target;
+                let needs: Vec<u32> = scores.iter().map(|&sc| target - sc.min(target)).collect();
+                m.serialize_entry("needs", &needs)?;
+                if self.sheet {
+                    m.serialize_entry("sheet", g.leg.sheet())?;
+                }
+            }
+            Phase::Molkkout(k) => {
+                // The mölkkout's own thrower, last throw and scores stand for the match's.
+                m.serialize_entry("phase", "molkkout")?;
+                m.serialize_entry("misses", &vec![0; n])?;
+                m.serialize_entry("eliminated", &vec![false; n])?;
+                k.write_keys(&mut m, self.sheet)?;
+            }
+        }
+        m.end()
     }
 }

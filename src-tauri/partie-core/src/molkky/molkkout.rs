@@ -6,6 +6,8 @@ use crate::error::Error;
 use crate::game::{
     check_sides, ratio, replay_with, tally, Computer, Counters, Game, Rates, Refused,
 };
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use serde_json::{json, Map, Value};
 
 /// A mölkkout between two sides, standalone or as a match's tie-break.
@@ -149,17 +151,62 @@ impl Molkkout {
         }
     }
 
-    /// The mölkkout's own keys of the summary.
-    pub(crate) fn summary_keys(&self) -> Value {
-        json!({
-            "scores": self.totals,
-            "throws": self.throws,
-            "throws_left": self.throws_left(),
-            "thrower": self.thrower(),
-            "extra_rounds": self.round,
-            "last_throw": self.last_throw(),
-            "sheet": self.sheet.iter().map(|&(side, player, points)| json!({"side": side, "player": player, "points": points})).collect::<Vec<_>>(),
-        })
+    /// Writes the mölkkout's own keys of a summary; the throw sheet only with `sheet`.
+    pub(crate) fn write_keys<M: SerializeMap>(
+        &self,
+        m: &mut M,
+        sheet: bool,
+    ) -> Result<(), M::Error> {
+        m.serialize_entry("scores", &self.totals)?;
+        m.serialize_entry("throws", &self.throws)?;
+        m.serialize_entry("throws_left", &self.throws_left())?;
+        m.serialize_entry("thrower", &self.thrower())?;
+        m.serialize_entry("extra_rounds", &self.round)?;
+        m.serialize_entry("last_throw", &self.last_throw())?;
+        if sheet {
+            m.serialize_entry("sheet", &Sheet(&self.sheet))?;
+        }
+        Ok(())
+    }
+}
+
+/// The mölkkout's throw sheet: `{side, player, points}` per throw.
+struct Sheet<'a>(&'a [(usize, usize, u32)]);
+
+impl Serialize for Sheet<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Line {
+            side: usize,
+            player: usize,
+            points: u32,
+        }
+        s.collect_seq(self.0.iter().map(|&(side, player, points)| Line {
+            side,
+            player,
+            points,
+        }))
+    }
+}
+
+/// A standalone mölkkout's summary (`docs/games/molkky.md`), written from the state; the
+/// sheet only when `sheet`.
+pub(crate) struct MolkkoutSummary<'a> {
+    game: &'a Molkkout,
+    sheet: bool,
+}
+
+impl Serialize for MolkkoutSummary<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.game;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("status", super::game::status(g.winner))?;
+        m.serialize_entry("winner", &g.winner)?;
+        m.serialize_entry("turn", &g.turn())?;
+        m.serialize_entry("ranking", &g.ranking())?;
+        m.serialize_entry("phase", "molkkout")?;
+        g.write_keys(&mut m, self.sheet)?;
+        m.end()
     }
 }
 
@@ -241,22 +288,18 @@ impl Game for Molkkout {
         Ok(self)
     }
 
-    fn summary(&self) -> Value {
-        let mut s = self.summary_keys();
-        let obj = s.as_object_mut().expect("object");
-        obj.insert(
-            "status".into(),
-            json!(if self.winner.is_some() {
-                "won"
-            } else {
-                "playing"
-            }),
-        );
-        obj.insert("winner".into(), json!(self.winner));
-        obj.insert("turn".into(), json!(self.turn()));
-        obj.insert("ranking".into(), json!(self.ranking()));
-        obj.insert("phase".into(), json!("molkkout"));
-        s
+    fn summary(&self) -> impl Serialize + '_ {
+        MolkkoutSummary {
+            game: self,
+            sheet: true,
+        }
+    }
+
+    fn list_summary(&self) -> impl Serialize + '_ {
+        MolkkoutSummary {
+            game: self,
+            sheet: false,
+        }
     }
 
     fn result(&self) -> Option<crate::game::MatchResult> {

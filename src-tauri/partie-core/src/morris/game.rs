@@ -314,7 +314,7 @@ impl Game for Morris {
         Ok(self)
     }
 
-    fn summary(&self) -> Value {
+    fn summary(&self) -> impl serde::Serialize + '_ {
         let p = &self.pos;
         let (status, winner, reason) = match self.end {
             None => ("playing", None, None),

@@ -8,6 +8,7 @@ use crate::game::{Computer, Outcome};
 use crate::games::MatchState;
 use crate::record::{Record, FORMAT};
 use crate::stats::PlayerFigures;
+use crate::summary::Summary;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -25,8 +26,8 @@ pub struct MatchView {
     pub rules: Map<String, Value>,
     /// The sides' players' names.
     pub sides: Vec<Vec<String>>,
-    /// The summary derived by replay.
-    pub summary: Value,
+    /// The summary derived by replay, as JSON text written from the game's typed summary.
+    pub summary: Summary,
     /// How many actions were played (what Undo can take back).
     pub actions: usize,
     /// Start, in ms since the epoch.
@@ -94,7 +95,7 @@ impl Store {
         let state = MatchState::setup(game, rules, &sides)?;
         let now = now_ms();
         let uid = new_uid();
-        let summary = state.summary();
+        let summary = state.list_summary_text();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -107,7 +108,7 @@ impl Store {
                 FORMAT,
                 Value::Object(rules.clone()).to_string(),
                 now,
-                summary.to_string(),
+                summary,
                 computer_json(computer),
             ],
         )?;
@@ -185,14 +186,14 @@ impl Store {
     pub fn view(&mut self, id: i64) -> Result<MatchView, Error> {
         let (summary, actions) = {
             let live = self.load(id)?;
-            (live.state.summary(), live.actions)
+            (live.state.summary_text(), live.actions)
         };
         self.view_with(id, summary, actions)
     }
 
     /// The view with a summary already derived; its fixed parts come from the live match once
     /// read.
-    fn view_with(&mut self, id: i64, summary: Value, actions: usize) -> Result<MatchView, Error> {
+    fn view_with(&mut self, id: i64, summary: Summary, actions: usize) -> Result<MatchView, Error> {
         if let Some(head) = self
             .live
             .as_ref()
@@ -253,7 +254,7 @@ impl Store {
         };
         if let Some(live) = self.live.as_mut().filter(|l| l.id == id) {
             live.head = Some(MatchView {
-                summary: Value::Null,
+                summary: Summary::of(&()),
                 ..view.clone()
             });
         }
@@ -362,7 +363,6 @@ impl Store {
             }
         };
         let seq = live.actions as i64;
-        let summary = state.summary();
         let figures = if state.is_over() {
             let mut record = self.record(id)?;
             record.actions.push(action.clone());
@@ -370,8 +370,9 @@ impl Store {
         } else {
             Vec::new()
         };
-        let finished_at =
-            commit_action(&mut self.conn, id, seq, action, &state, &summary, &figures)?;
+        let finished_at = commit_action(&mut self.conn, id, seq, action, &state, &figures)?;
+        // Shown only once committed.
+        let summary = state.summary_text();
         live.state = state;
         live.actions += 1;
         if let Some(head) = live.head.as_mut() {
@@ -407,7 +408,6 @@ impl Store {
         let state = record
             .replay()
             .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
-        let summary = state.summary();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -415,7 +415,7 @@ impl Store {
             "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
             params![id, record.actions.len() as i64],
         )?;
-        update_match(&tx, id, &state, &summary)?;
+        update_match(&tx, id, &state, Status::Any)?;
         write_figures(&tx, id, &[])?;
         Store::take_back_table_result(&tx, id)?;
         let result = tx.commit();
@@ -481,38 +481,33 @@ impl Store {
     }
 }
 
-/// A summary as JSON text without its throw-by-throw sheet (lists need the scores; replay gives
-/// the sheet back), written without copying the summary.
-struct WithoutSheet<'a>(&'a Value);
-
-impl Serialize for WithoutSheet<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        match self.0 {
-            Value::Object(m) => {
-                let mut out = s.serialize_map(None)?;
-                for (k, v) in m.iter().filter(|(k, _)| *k != "sheet") {
-                    out.serialize_entry(k, v)?;
-                }
-                out.end()
-            }
-            other => other.serialize(s),
-        }
-    }
+/// What a match's status was before [`update_match`] writes it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Being played: an action was just added to a match that was not over.
+    Playing,
+    /// Anything (undo, import, a merge).
+    Any,
 }
 
-/// Writes a match's status and cached summary (`summary`, the state's); returns the end it
-/// recorded, if over.
+/// Writes a match's status and cached list summary from `state`; returns the end it recorded,
+/// if over. A match still played after an action keeps its status, so only its row is written,
+/// not the status index.
 pub(crate) fn update_match(
     tx: &rusqlite::Transaction,
     id: i64,
     state: &MatchState,
-    summary: &Value,
+    before: Status,
 ) -> Result<Option<i64>, Error> {
     let outcome = state.outcome();
     let now = now_ms();
+    let cached = state.list_summary_text();
+    if before == Status::Playing && outcome == Outcome::Playing {
+        tx.prepare_cached("UPDATE match SET updated_at = ?2, summary = ?3 WHERE id = ?1")?
+            .execute(params![id, now, cached])?;
+        return Ok(None);
+    }
     let finished = (outcome != Outcome::Playing).then_some(now);
-    let cached = serde_json::to_string(&WithoutSheet(summary)).expect("a summary serialises");
     tx.prepare_cached(
         "UPDATE match SET status = ?2, winner = ?3, updated_at = ?4, finished_at = ?5, summary = ?6 WHERE id = ?1",
     )?
@@ -526,13 +521,13 @@ fn commit_action(
     seq: i64,
     action: &Value,
     state: &MatchState,
-    summary: &Value,
     figures: &[PlayerFigures],
 ) -> Result<Option<i64>, Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     tx.prepare_cached("INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, seq, action.to_string(), now_ms()])?;
-    let finished = update_match(&tx, id, state, summary)?;
+    // An action is refused once a match is over: before it, the match was being played.
+    let finished = update_match(&tx, id, state, Status::Playing)?;
     if state.is_over() {
         // A match being played has no figures yet (an action is refused once it is over), so
         // only the action that ends it writes them.

@@ -177,6 +177,34 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (hub, uid)
     );
     ALTER TABLE tournament ADD COLUMN hub TEXT;",
+    // 8: an action writes its own row and its match's row, no more (a throw as fast as its
+    // commit). The change log gives a record a new place only when a reader may already have
+    // passed its place: `sync_seen` keeps the highest place handed to any reader of the log.
+    // Unfinished matches (a few) are found by status alone and sorted, so that the time of
+    // every action does not move an index entry; finished ones are listed by time through an
+    // index that holds only them.
+    "CREATE TABLE sync_seen (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq INTEGER NOT NULL
+    );
+    INSERT INTO sync_seen (id, seq) SELECT 1, COALESCE(max(seq), 0) FROM sync_change;
+    DROP TRIGGER sync_match_revised;
+    CREATE TRIGGER sync_match_revised AFTER UPDATE OF revision ON match
+        WHEN NEW.revision IS NOT OLD.revision
+         AND COALESCE((SELECT seq FROM sync_change WHERE kind = 'match' AND uid = NEW.uid), 0)
+             <= (SELECT seq FROM sync_seen) BEGIN
+        INSERT OR REPLACE INTO sync_change (kind, uid) VALUES ('match', NEW.uid);
+    END;
+    DROP TRIGGER sync_tournament_revised;
+    CREATE TRIGGER sync_tournament_revised AFTER UPDATE OF revision ON tournament
+        WHEN NEW.revision IS NOT OLD.revision
+         AND COALESCE((SELECT seq FROM sync_change WHERE kind = 'tournament' AND uid = NEW.uid), 0)
+             <= (SELECT seq FROM sync_seen) BEGIN
+        INSERT OR REPLACE INTO sync_change (kind, uid) VALUES ('tournament', NEW.uid);
+    END;
+    DROP INDEX match_by_status;
+    CREATE INDEX match_by_status ON match(status);
+    CREATE INDEX match_finished_by_update ON match(updated_at) WHERE status != 'playing';",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

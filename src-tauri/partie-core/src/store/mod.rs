@@ -28,7 +28,7 @@ pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 
 pub(crate) use crate::time::new_uid;
 pub(crate) use lists::{match_list_row, LIST_COLUMNS};
-pub(crate) use matches::{computer_json, update_match, write_figures};
+pub(crate) use matches::{computer_json, update_match, write_figures, Status};
 pub(crate) use players::{clean_name, find_or_create_player, player_row, seat_players, sides_of};
 
 use crate::error::Error;

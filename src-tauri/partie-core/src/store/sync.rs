@@ -1,11 +1,11 @@
 //! Sync with a club hub (`docs/hub.md`): records with a stable id and a revision, merged by the
 //! hub's rules, and a change log that serves as the cursor of `GET /v1/records`.
 //!
-//! Revisions and the change log are kept by triggers (migration 6): every action or event added
-//! or taken back raises its record's revision by one, and every change renumbers the record's
-//! row of `sync_change`, so every way of changing a record (playing, undo, import, a merge)
-//! counts the same. A merge writes the revision it was given last, over what the triggers
-//! counted while it wrote.
+//! Revisions and the change log are kept by triggers (migrations 6 and 8): every action or
+//! event added or taken back raises its record's revision by one, and a change renumbers the
+//! record's row of `sync_change` when a reader of the log may have passed it, so every way of
+//! changing a record (playing, undo, import, a merge) counts the same. A merge writes the
+//! revision it was given last, over what the triggers counted while it wrote.
 //!
 //! A batch is merged in one transaction, each record inside a savepoint: a refused record
 //! leaves nothing behind and the others are still taken. A storage failure refuses the whole
@@ -17,7 +17,7 @@
 //! backend; this file is what SQLite does with those decisions.
 
 use super::tournaments::{replay_checked, seat_entrant, stored, write_summary};
-use super::{seat_players, update_match, write_figures, Store};
+use super::{seat_players, update_match, write_figures, Status, Store};
 use crate::error::{Error, ErrorKind};
 use crate::merge::{
     check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
@@ -211,7 +211,7 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
             insert.execute(params![id, seq as i64, action.to_string(), at])?;
         }
     }
-    update_match(tx, id, &m.state, &m.state.summary())?;
+    update_match(tx, id, &m.state, Status::Any)?;
     if m.state.is_over() {
         let end = m
             .finished_at
@@ -475,17 +475,29 @@ impl Store {
         Ok(report)
     }
 
-    /// The latest place in the change log (0 when empty).
+    /// The latest place in the change log (0 when empty), handed out as a cursor.
     pub fn change_seq(&self) -> Result<i64, Error> {
+        self.hand_out()
+    }
+
+    /// Notes that every place of the change log so far is handed to a reader, and gives the
+    /// last one: from now on a record that changes takes a new place (migration 8), so no
+    /// reader misses it. A reader reads no further than this, so that a place it passes is
+    /// always one that moves on the next change.
+    fn hand_out(&self) -> Result<i64, Error> {
+        self.conn.execute(
+            "UPDATE sync_seen SET seq = (SELECT COALESCE(max(seq), 0) FROM sync_change)
+             WHERE seq < (SELECT COALESCE(max(seq), 0) FROM sync_change)",
+            [],
+        )?;
         Ok(self
             .conn
-            .query_row("SELECT COALESCE(max(seq), 0) FROM sync_change", [], |r| {
-                r.get(0)
-            })?)
+            .query_row("SELECT seq FROM sync_seen", [], |r| r.get(0))?)
     }
 
     /// The records changed after `seq` in the change log, at most `limit`, oldest first.
     pub fn changes_since(&self, seq: i64, limit: i64) -> Result<Vec<Change>, Error> {
+        let upto = self.hand_out()?;
         let mut stmt = self.conn.prepare_cached(
             "SELECT c.seq, c.kind, c.uid,
                     CASE c.kind WHEN 'match' THEN
@@ -495,10 +507,10 @@ impl Store {
              FROM sync_change c
              LEFT JOIN match m ON c.kind = 'match' AND m.uid = c.uid
              LEFT JOIN tournament t ON c.kind = 'tournament' AND t.uid = c.uid
-             WHERE c.seq > ?1 AND (m.id IS NOT NULL OR t.id IS NOT NULL)
+             WHERE c.seq > ?1 AND c.seq <= ?3 AND (m.id IS NOT NULL OR t.id IS NOT NULL)
              ORDER BY c.seq LIMIT ?2",
         )?;
-        let rows = stmt.query_map(params![seq, limit], |r| {
+        let rows = stmt.query_map(params![seq, limit, upto], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,

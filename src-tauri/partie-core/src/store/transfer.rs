@@ -1,7 +1,7 @@
 //! Export, import, backup and restore. Exports are match records (`docs/records.md` §1) carrying
 //! stable id and timestamps, so that importing the same match twice does not duplicate it.
 
-use super::{migrations, now_ms, update_match, write_figures, Store};
+use super::{migrations, now_ms, update_match, write_figures, Status, Store};
 use crate::error::Error;
 use crate::merge::take_action_times;
 use crate::record::{Record, FORMAT};
@@ -231,12 +231,11 @@ impl Store {
                 continue;
             }
             let state = m.record.replay()?;
-            let summary = state.summary();
             let last = m.ats.last().copied().unwrap_or(m.started_at);
             tx.execute(
                 "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'playing', ?7)",
-                params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last, summary.to_string()],
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'playing', NULL)",
+                params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last],
             )?;
             let id = tx.last_insert_rowid();
             super::seat_players(&tx, id, &m.record.sides, last)?;
@@ -246,7 +245,7 @@ impl Store {
                     params![id, seq as i64, action.to_string(), at],
                 )?;
             }
-            update_match(&tx, id, &state, &summary)?;
+            update_match(&tx, id, &state, Status::Any)?;
             // The end is the record's own (else its last action's time), not the import's.
             let end = m.finished_at.unwrap_or(last);
             tx.execute(

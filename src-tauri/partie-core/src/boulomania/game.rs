@@ -7,7 +7,9 @@ use crate::game::{
     check_sides, ratio, replay_with, tally, Computer, Counters, Game, Rates, Refused,
 };
 use crate::options::{number, only};
-use serde_json::{json, Map, Value};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Validated options.
@@ -627,7 +629,6 @@ impl Boulomania {
         self.outcomes(base)
             .into_iter()
             .map(|(a, g)| {
-                let mut summary = serde_json::to_value(g.summary()).expect("a summary serialises");
                 // What this choice decides, in squares, for the screen to name it.
                 let (to, square) = match &a {
                     Action::Point {
@@ -643,13 +644,18 @@ impl Boulomania {
                     _ => (None, None),
                 };
                 let via = match &a {
-                    Action::Point { via, .. } | Action::Shoot { via, .. } => via
-                        .iter()
-                        .map(|(from, to)| json!({"from": from, "to": to}))
-                        .collect(),
-                    _ => Vec::new(),
+                    Action::Point { via, .. } | Action::Shoot { via, .. } => Some(via),
+                    _ => None,
                 };
-                summary["choice"] = json!({"to": to, "square": square, "via": via});
+                let summary = serde_json::to_value(ChoiceSummary {
+                    game: &g,
+                    choice: Choice {
+                        to,
+                        square,
+                        via: Ways(via),
+                    },
+                })
+                .expect("a summary serialises");
                 (a, summary)
             })
             .collect()
@@ -670,25 +676,10 @@ impl Boulomania {
         self.scoring().len()
     }
 
-    /// What the side to act may do now: point, shoot which balls, shoot the jack.
-    pub fn options(&self) -> Value {
-        if self.winner.is_some() {
-            return json!({});
-        }
-        if self.jack_due() {
-            return json!({"jack": true});
-        }
-        let first = self.thrown == 0;
-        let targets: Vec<u8> = if first {
-            vec![]
-        } else {
-            self.field
-                .iter()
-                .filter(|(_, &s)| s != self.turn)
-                .map(|(&q, _)| q)
-                .collect()
-        };
-        json!({"point": true, "shoot": targets, "shoot_jack": !first})
+    /// What the side to act may do now: point, shoot which balls, shoot the jack (the
+    /// summary's `options`).
+    pub fn options(&self) -> impl Serialize + '_ {
+        TurnOptions(self)
     }
 }
 
@@ -815,45 +806,8 @@ impl Game for Boulomania {
         }
     }
 
-    fn summary(&self) -> impl serde::Serialize + '_ {
-        let over = self.winner.is_some();
-        let balls: Map<String, Value> = self
-            .field
-            .iter()
-            .map(|(k, s)| (k.to_string(), json!(s)))
-            .collect();
-        let last_mene = self.last_mene.as_ref().map(|m| {
-            json!({
-                "winner": m.winner.map(|w| w.0),
-                "points": m.winner.map(|w| w.1),
-                "reason": m.reason,
-                "balls": m.field.iter().map(|(k, s)| (k.to_string(), json!(s))).collect::<Map<String, Value>>(),
-                "jack": m.jack,
-                "scoring": m.scoring,
-            })
-        });
-        json!({
-            "status": if over { "won" } else { "playing" },
-            "winner": self.winner,
-            "turn": (!over).then_some(self.turn),
-            "scores": self.scores,
-            "mene": self.mene,
-            "phase": if self.jack_due() { "jack" } else { "play" },
-            "jack": self.jack,
-            "balls": balls,
-            "in_hand": self.in_hand,
-            "lost": self.lost,
-            "holder": self.holder(),
-            "mene_points": self.mene_points.iter().map(|p| p.map(|(s, n)| json!([s, n])).unwrap_or(Value::Null)).collect::<Vec<_>>(),
-            "starter": self.starter,
-            "thrower": (!over).then(|| (self.throws[self.turn as usize] as usize) % self.team[self.turn as usize]),
-            "target": self.rules.target,
-            "balls_per_side": self.rules.balls,
-            "scoring": self.scoring(),
-            "events": self.events,
-            "last_mene": last_mene,
-            "options": self.options(),
-        })
+    fn summary(&self) -> impl Serialize + '_ {
+        BoulomaniaSummary(self)
     }
 
     fn is_over(&self) -> bool {
@@ -870,5 +824,156 @@ impl Game for Boulomania {
             scores: self.scores.to_vec(),
             twenties: None,
         })
+    }
+}
+
+/// A Boulomania game's summary (`docs/games/boulomania.md`), written from the state without a
+/// tree.
+struct BoulomaniaSummary<'a>(&'a Boulomania);
+
+impl BoulomaniaSummary<'_> {
+    /// Writes the summary's keys into a map that may carry more (a choice's).
+    fn write_keys<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
+        let g = self.0;
+        let over = g.winner.is_some();
+        m.serialize_entry("status", if over { "won" } else { "playing" })?;
+        m.serialize_entry("winner", &g.winner)?;
+        m.serialize_entry("turn", &(!over).then_some(g.turn))?;
+        m.serialize_entry("scores", &g.scores)?;
+        m.serialize_entry("mene", &g.mene)?;
+        m.serialize_entry("phase", if g.jack_due() { "jack" } else { "play" })?;
+        m.serialize_entry("jack", &g.jack)?;
+        // Squares are numbers: serde writes them as the object's keys ("7").
+        m.serialize_entry("balls", &g.field)?;
+        m.serialize_entry("in_hand", &g.in_hand)?;
+        m.serialize_entry("lost", &g.lost)?;
+        m.serialize_entry("holder", &g.holder())?;
+        // Each mène as `[side, points]`, or `null` when nobody scored.
+        m.serialize_entry("mene_points", &g.mene_points)?;
+        m.serialize_entry("starter", &g.starter)?;
+        m.serialize_entry(
+            "thrower",
+            &(!over).then(|| (g.throws[g.turn as usize] as usize) % g.team[g.turn as usize]),
+        )?;
+        m.serialize_entry("target", &g.rules.target)?;
+        m.serialize_entry("balls_per_side", &g.rules.balls)?;
+        m.serialize_entry("scoring", &g.scoring())?;
+        m.serialize_entry("events", &g.events)?;
+        m.serialize_entry("last_mene", &g.last_mene.as_ref().map(LastMene::of))?;
+        m.serialize_entry("options", &g.options())
+    }
+}
+
+impl Serialize for BoulomaniaSummary<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        self.write_keys(&mut m)?;
+        m.end()
+    }
+}
+
+/// How the last mène ended, as the summary's `last_mene` shows it.
+#[derive(Serialize)]
+struct LastMene<'a> {
+    winner: Option<u8>,
+    points: Option<u32>,
+    reason: &'static str,
+    balls: &'a BTreeMap<u8, u8>,
+    jack: Option<u8>,
+    scoring: &'a [u8],
+}
+
+impl<'a> LastMene<'a> {
+    fn of(m: &'a MeneEnd) -> Self {
+        LastMene {
+            winner: m.winner.map(|w| w.0),
+            points: m.winner.map(|w| w.1),
+            reason: m.reason,
+            balls: &m.field,
+            jack: m.jack,
+            scoring: &m.scoring,
+        }
+    }
+}
+
+/// What the side to act may do: nothing once the game is over, the jack roll, or pointing,
+/// shooting the other side's balls (none before the first ball) and the jack.
+struct TurnOptions<'a>(&'a Boulomania);
+
+impl Serialize for TurnOptions<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.0;
+        let mut m = s.serialize_map(None)?;
+        if g.winner.is_some() {
+            return m.end();
+        }
+        if g.jack_due() {
+            m.serialize_entry("jack", &true)?;
+            return m.end();
+        }
+        let first = g.thrown == 0;
+        m.serialize_entry("point", &true)?;
+        m.serialize_entry("shoot", &Targets(g, first))?;
+        m.serialize_entry("shoot_jack", &!first)?;
+        m.end()
+    }
+}
+
+/// The squares of the balls the side to act may shoot: the other side's, none before the
+/// mène's first ball (`true`).
+struct Targets<'a>(&'a Boulomania, bool);
+
+impl Serialize for Targets<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let Targets(g, first) = *self;
+        s.collect_seq(
+            g.field
+                .iter()
+                .filter(|(_, &side)| !first && side != g.turn)
+                .map(|(&q, _)| q),
+        )
+    }
+}
+
+/// A choice's summary: the summary it leads to, with `choice` saying what it decides.
+struct ChoiceSummary<'a> {
+    game: &'a Boulomania,
+    choice: Choice<'a>,
+}
+
+impl Serialize for ChoiceSummary<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        BoulomaniaSummary(self.game).write_keys(&mut m)?;
+        m.serialize_entry("choice", &self.choice)?;
+        m.end()
+    }
+}
+
+/// What a choice decides: where a double goes (`to`, `square`; `null` when the roll had no
+/// such choice) and the way taken at each arrow.
+#[derive(Serialize)]
+struct Choice<'a> {
+    to: Option<&'static str>,
+    square: Option<u8>,
+    via: Ways<'a>,
+}
+
+/// The ways taken at arrows, as `{from, to}` each; an empty list for an action without any.
+struct Ways<'a>(Option<&'a Via>);
+
+impl Serialize for Ways<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Way {
+            from: u8,
+            to: u8,
+        }
+        s.collect_seq(
+            self.0
+                .into_iter()
+                .flatten()
+                .map(|(&from, &to)| Way { from, to }),
+        )
     }
 }

@@ -4,7 +4,9 @@ use super::action::{Action, RoundCounts, ZONES};
 use super::rules::{CrokinoleRules, Format, Scoring, StartRule};
 use crate::error::Error;
 use crate::game::{check_sides, ratio, replay, tally, Computer, Counters, Game, Rates, Refused};
-use serde_json::{json, Map, Value};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 /// How a finished game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,44 +289,8 @@ impl Game for Crokinole {
         Ok(self)
     }
 
-    fn summary(&self) -> impl serde::Serialize + '_ {
-        let over = self.end.is_some();
-        let (status, winner) = match self.end {
-            None => ("playing", None),
-            Some(End::Won(w)) => ("won", Some(w)),
-            Some(End::Drawn) => ("drawn", None),
-        };
-        let starter = (!over).then(|| self.starter());
-        let hammer = self.hammer_seat();
-        let needs: Vec<u32> = self
-            .scores
-            .iter()
-            .map(|&s| self.rules.target.saturating_sub(s))
-            .collect();
-        json!({
-            "status": status,
-            "winner": winner,
-            "turn": starter,
-            "starter": starter,
-            "starter_player": (!over).then(|| self.player(self.starter_seat)),
-            "hammer": (!over).then_some(self.seats[hammer].0),
-            "hammer_player": (!over).then(|| self.player(hammer)),
-            "scores": self.scores,
-            "round": self.round_points.len(),
-            "round_points": self.round_points,
-            "score_history": self.score_history,
-            "twenties": self.twenties,
-            "live_twenties": self.live,
-            "chooser": self.chooser,
-            "format": self.rules.format,
-            "scoring": self.rules.scoring,
-            "target": self.rules.target,
-            "rounds": self.rules.rounds,
-            "discs": self.rules.discs,
-            "start_rule": self.rules.start_rule,
-            "needs": if self.rules.format == Format::Points { json!(needs) } else { Value::Null },
-            "ranking": self.ranking(),
-        })
+    fn summary(&self) -> impl Serialize + '_ {
+        CrokinoleSummary(self)
     }
 
     fn is_over(&self) -> bool {
@@ -345,5 +311,66 @@ impl Game for Crokinole {
             scores: self.scores.clone(),
             twenties: Some(self.twenties.clone()),
         })
+    }
+}
+
+/// A Crokinole game's summary (`docs/games/crokinole.md`), written from the state without a
+/// tree.
+struct CrokinoleSummary<'a>(&'a Crokinole);
+
+impl Serialize for CrokinoleSummary<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.0;
+        let rules = &g.rules;
+        let over = g.end.is_some();
+        let (status, winner) = match g.end {
+            None => ("playing", None),
+            Some(End::Won(w)) => ("won", Some(w)),
+            Some(End::Drawn) => ("drawn", None),
+        };
+        let starter = (!over).then(|| g.starter());
+        let hammer = g.hammer_seat();
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("status", status)?;
+        m.serialize_entry("winner", &winner)?;
+        m.serialize_entry("turn", &starter)?;
+        m.serialize_entry("starter", &starter)?;
+        m.serialize_entry("starter_player", &(!over).then(|| g.player(g.starter_seat)))?;
+        m.serialize_entry("hammer", &(!over).then_some(g.seats[hammer].0))?;
+        m.serialize_entry("hammer_player", &(!over).then(|| g.player(hammer)))?;
+        m.serialize_entry("scores", &g.scores)?;
+        m.serialize_entry("round", &g.round_points.len())?;
+        m.serialize_entry("round_points", &g.round_points)?;
+        m.serialize_entry("score_history", &g.score_history)?;
+        m.serialize_entry("twenties", &g.twenties)?;
+        m.serialize_entry("live_twenties", &g.live)?;
+        m.serialize_entry("chooser", &g.chooser)?;
+        m.serialize_entry("format", &rules.format)?;
+        m.serialize_entry("scoring", &rules.scoring)?;
+        m.serialize_entry("target", &rules.target)?;
+        m.serialize_entry("rounds", &rules.rounds)?;
+        m.serialize_entry("discs", &rules.discs)?;
+        m.serialize_entry("start_rule", &rules.start_rule)?;
+        // What each side still needs means nothing in a game of a fixed number of rounds.
+        m.serialize_entry("needs", &Needs(g))?;
+        m.serialize_entry("ranking", &g.ranking())?;
+        m.end()
+    }
+}
+
+/// The game points each side still needs to reach the target; `null` with the rounds format.
+struct Needs<'a>(&'a Crokinole);
+
+impl Serialize for Needs<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.0;
+        match g.rules.format {
+            Format::Points => s.collect_seq(
+                g.scores
+                    .iter()
+                    .map(|&score| g.rules.target.saturating_sub(score)),
+            ),
+            Format::Rounds => s.serialize_none(),
+        }
     }
 }

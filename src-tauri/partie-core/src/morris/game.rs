@@ -7,6 +7,8 @@ use super::position::{Outcome, Position, Reason, Repetitions, Token};
 use super::rules::MorrisRules;
 use crate::error::Error;
 use crate::game::{check_sides, replay, tally, Computer, Counters, Game, Refused};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 /// One action of a Morris record.
@@ -156,32 +158,11 @@ impl Morris {
         Error::illegal(format!("{token}: {detail}")).with_code(code)
     }
 
-    fn points(mask: u32) -> Vec<&'static str> {
+    /// The names of the points of a mask, in board order.
+    fn points(mask: u32) -> impl Iterator<Item = &'static str> + Clone {
         (0..24)
-            .filter(|&i| mask & (1 << i) != 0)
+            .filter(move |&i| mask & (1 << i) != 0)
             .map(|i| POINTS[i])
-            .collect()
-    }
-
-    /// What the board screen needs beyond the summary: the targets for each tap.
-    fn targets(&self) -> Value {
-        let mut place = Vec::new();
-        let mut remove = Vec::new();
-        let mut moves = Map::new();
-        for t in self.legal() {
-            match t {
-                Token::Place(p) => place.push(POINTS[p as usize]),
-                Token::Remove(p) => remove.push(POINTS[p as usize]),
-                Token::Move(a, b) => {
-                    if let Value::Array(v) =
-                        moves.entry(POINTS[a as usize]).or_insert_with(|| json!([]))
-                    {
-                        v.push(json!(POINTS[b as usize]));
-                    }
-                }
-            }
-        }
-        json!({"place": place, "move": moves, "remove": remove})
     }
 }
 
@@ -314,67 +295,11 @@ impl Game for Morris {
         Ok(self)
     }
 
-    fn summary(&self) -> impl serde::Serialize + '_ {
-        let p = &self.pos;
-        let (status, winner, reason) = match self.end {
-            None => ("playing", None, None),
-            Some(Outcome::Won(w, r)) => ("won", Some(w), Some(r.as_str())),
-            Some(Outcome::Drawn(r)) => ("drawn", None, Some(r.as_str())),
-        };
-        let over = self.end.is_some();
-        let mut board = Map::new();
-        for side in 0..2u8 {
-            for name in Self::points(p.board(side)) {
-                board.insert(name.to_string(), json!(side));
-            }
+    fn summary(&self) -> impl Serialize + '_ {
+        MorrisSummary {
+            game: self,
+            legal: self.legal(),
         }
-        let legal: Vec<String> = self.legal().iter().map(Token::to_string).collect();
-        let g = super::board::Geometry::get(p.rules().diagonals);
-        let last = self
-            .played
-            .last()
-            .map(|(s, a)| json!({"side": s, "token": a.to_json()}));
-        // Each legal token, and the last token played, as points: the screen looks a tap up
-        // here and sends the token it finds, and never reads a token's text.
-        let parts = |t: &Token| -> Value {
-            let name = |q: &u8| POINTS[*q as usize];
-            let (from, to, removes) = match t {
-                Token::Place(q) => (None, Some(name(q)), None),
-                Token::Move(a, b) => (Some(name(a)), Some(name(b)), None),
-                Token::Remove(q) => (None, None, Some(name(q))),
-            };
-            json!({"token": t.to_string(), "from": from, "to": to, "removes": removes})
-        };
-        let moves: Vec<Value> = self.legal().iter().map(parts).collect();
-        let last_move = match self.played.last() {
-            Some((_, Action::Token(t))) => parts(t),
-            _ => Value::Null,
-        };
-        json!({
-            "status": status,
-            "winner": winner,
-            "turn": (!over).then_some(p.turn()),
-            "scores": [p.removed(0), p.removed(1)],
-            "phase": if p.is_moving() { "moving" } else { "placing" },
-            "pending_removal": !over && p.pending() > 0,
-            "in_hand": [p.in_hand(0), p.in_hand(1)],
-            "on_board": [p.on_board(0), p.on_board(1)],
-            "board": board,
-            "legal": legal,
-            "reason": reason,
-            "removals_due": if over { 0 } else { p.pending() },
-            "flying": [p.flies(0), p.flies(1)],
-            "mills": [Self::points(g.in_mills(p.board(0))), Self::points(g.in_mills(p.board(1)))],
-            "targets": if over { json!({"place": [], "move": {}, "remove": []}) } else { self.targets() },
-            "last": last,
-            "moves": moves,
-            "last_move": last_move,
-            "turns": self.turns(),
-            "move_list": self.move_list(),
-            "result": self.result(),
-            "quiet": p.quiet(),
-            "rules": p.rules().to_map(),
-        })
     }
 
     fn is_over(&self) -> bool {
@@ -396,5 +321,205 @@ impl Game for Morris {
             scores: vec![p.removed(0).into(), p.removed(1).into()],
             twenties: None,
         })
+    }
+}
+
+/// A Morris game's summary (`docs/games/morris.md`), written from the state without a tree.
+/// The legal tokens are listed once here: three keys show them.
+struct MorrisSummary<'a> {
+    game: &'a Morris,
+    legal: Vec<Token>,
+}
+
+impl Serialize for MorrisSummary<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let g = self.game;
+        let p = &g.pos;
+        let (status, winner, reason) = match g.end {
+            None => ("playing", None, None),
+            Some(Outcome::Won(w, r)) => ("won", Some(w), Some(r.as_str())),
+            Some(Outcome::Drawn(r)) => ("drawn", None, Some(r.as_str())),
+        };
+        let over = g.end.is_some();
+        let geometry = super::board::Geometry::get(p.rules().diagonals);
+        let turns = g.turns();
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("status", status)?;
+        m.serialize_entry("winner", &winner)?;
+        m.serialize_entry("turn", &(!over).then_some(p.turn()))?;
+        m.serialize_entry("scores", &[p.removed(0), p.removed(1)])?;
+        m.serialize_entry("phase", if p.is_moving() { "moving" } else { "placing" })?;
+        m.serialize_entry("pending_removal", &(!over && p.pending() > 0))?;
+        m.serialize_entry("in_hand", &[p.in_hand(0), p.in_hand(1)])?;
+        m.serialize_entry("on_board", &[p.on_board(0), p.on_board(1)])?;
+        m.serialize_entry("board", &Pieces(p))?;
+        m.serialize_entry("legal", &Texts(&self.legal))?;
+        m.serialize_entry("reason", &reason)?;
+        m.serialize_entry("removals_due", &if over { 0 } else { p.pending() })?;
+        m.serialize_entry("flying", &[p.flies(0), p.flies(1)])?;
+        m.serialize_entry(
+            "mills",
+            &[
+                Names(Morris::points(geometry.in_mills(p.board(0)))),
+                Names(Morris::points(geometry.in_mills(p.board(1)))),
+            ],
+        )?;
+        // Once the game is over there is no legal token, so no target either.
+        m.serialize_entry("targets", &Targets(&self.legal))?;
+        m.serialize_entry(
+            "last",
+            &g.played.last().map(|&(side, token)| Last { side, token }),
+        )?;
+        m.serialize_entry("moves", &Moves(&self.legal))?;
+        let last_move = match g.played.last() {
+            Some((_, Action::Token(t))) => Some(Parts::of(t)),
+            _ => None,
+        };
+        m.serialize_entry("last_move", &last_move)?;
+        m.serialize_entry("move_list", &notation::move_list(&turns, g.result()))?;
+        m.serialize_entry("turns", &turns)?;
+        m.serialize_entry("result", &g.result())?;
+        m.serialize_entry("quiet", &p.quiet())?;
+        m.serialize_entry("rules", p.rules())?;
+        m.end()
+    }
+}
+
+/// An action as its record text (`"a1-a4"`, `"1-0"`), as [`Action::to_json`] writes it.
+impl Serialize for Action {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Action::Token(t) => s.collect_str(t),
+            Action::Resign(1) => s.serialize_str("1-0"),
+            Action::Resign(_) => s.serialize_str("0-1"),
+            Action::Draw => s.serialize_str("1/2-1/2"),
+        }
+    }
+}
+
+/// The last action played and the side that played it.
+#[derive(Serialize)]
+struct Last {
+    side: u8,
+    token: Action,
+}
+
+/// The board: each occupied point's name with the side on it.
+struct Pieces<'a>(&'a Position);
+
+impl Serialize for Pieces<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        s.collect_map(
+            (0..2u8).flat_map(|side| Morris::points(p.board(side)).map(move |name| (name, side))),
+        )
+    }
+}
+
+/// Tokens as their text.
+struct Texts<'a>(&'a [Token]);
+
+impl Serialize for Texts<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|&t| Action::Token(t)))
+    }
+}
+
+/// A token as points: the screen looks a tap up here and sends the token it finds, and never
+/// reads a token's text.
+#[derive(Serialize)]
+struct Parts {
+    token: Action,
+    from: Option<&'static str>,
+    to: Option<&'static str>,
+    removes: Option<&'static str>,
+}
+
+impl Parts {
+    fn of(t: &Token) -> Parts {
+        let name = |q: &u8| POINTS[*q as usize];
+        let (from, to, removes) = match t {
+            Token::Place(q) => (None, Some(name(q)), None),
+            Token::Move(a, b) => (Some(name(a)), Some(name(b)), None),
+            Token::Remove(q) => (None, None, Some(name(q))),
+        };
+        Parts {
+            token: Action::Token(*t),
+            from,
+            to,
+            removes,
+        }
+    }
+}
+
+/// Each legal token as points.
+struct Moves<'a>(&'a [Token]);
+
+impl Serialize for Moves<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(Parts::of))
+    }
+}
+
+/// What the board screen needs beyond the summary: the targets for each tap (`place`,
+/// `remove`, and `move` from each point to the points it may go to).
+struct Targets<'a>(&'a [Token]);
+
+impl Serialize for Targets<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let tokens = self.0;
+        let names = |f: fn(&Token) -> Option<u8>| {
+            Names(tokens.iter().filter_map(f).map(|q| POINTS[q as usize]))
+        };
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry(
+            "place",
+            &names(|t| match *t {
+                Token::Place(q) => Some(q),
+                _ => None,
+            }),
+        )?;
+        m.serialize_entry("move", &MoveTargets(tokens))?;
+        m.serialize_entry(
+            "remove",
+            &names(|t| match *t {
+                Token::Remove(q) => Some(q),
+                _ => None,
+            }),
+        )?;
+        m.end()
+    }
+}
+
+/// Point names from an iterator, written as a list.
+struct Names<I>(I);
+
+impl<I: Iterator<Item = &'static str> + Clone> Serialize for Names<I> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.clone())
+    }
+}
+
+/// The moves' targets by starting point. The tokens come sorted by their text (`a1-a4`), so
+/// each point's moves are next to each other: one key each, without a map to gather them.
+struct MoveTargets<'a>(&'a [Token]);
+
+impl Serialize for MoveTargets<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let from = |t: &Token| match *t {
+            Token::Move(a, _) => Some(a),
+            _ => None,
+        };
+        s.collect_map(
+            self.0
+                .chunk_by(|x, y| from(x) == from(y))
+                .filter_map(|run| {
+                    let to = |t: &Token| match *t {
+                        Token::Move(_, b) => Some(POINTS[b as usize]),
+                        _ => None,
+                    };
+                    from(&run[0]).map(|a| (POINTS[a as usize], Names(run.iter().filter_map(to))))
+                }),
+        )
     }
 }

@@ -141,6 +141,10 @@ pub trait Game: Sized + Clone {
         self.summary()
     }
 
+    /// Each side's score as the scorepad shows it now, the summary's `scores` (Mölkky: the
+    /// leg's points; Crokinole and Boulomania: the game's points; Morris: pieces removed).
+    fn scores(&self) -> Vec<u32>;
+
     /// Whether the game is over (won or drawn).
     fn is_over(&self) -> bool;
 
@@ -151,6 +155,21 @@ pub trait Game: Sized + Clone {
     /// How the finished match ended, as a tournament's standings take it; `None` while it is
     /// played.
     fn result(&self) -> Option<MatchResult>;
+
+    /// Each side's place in the finished match (1 is first; sides level share a place), as the
+    /// ratings take it; `None` while it is played. By default the winner is first and the
+    /// others second, or all first in a draw.
+    fn places(&self) -> Option<Vec<u32>> {
+        let result = self.result()?;
+        Some(
+            (0..result.scores.len())
+                .map(|s| match result.winner {
+                    Some(w) if w != s => 2,
+                    _ => 1,
+                })
+                .collect(),
+        )
+    }
 
     /// Each player's counters in a finished match (`actions` played from `rules` and `sides`),
     /// one per player of each side; `computer` says which sides it played. By default the game
@@ -284,6 +303,35 @@ pub struct MatchResult {
     pub scores: Vec<u32>,
     /// Crokinole's 20s per side; `None` for the other games.
     pub twenties: Option<Vec<u32>>,
+}
+
+/// Places from a ranking of sides, best first: standard competition places (1, 2, 2, 4), two
+/// neighbours in the ranking level when neither is the winner nor `out` and their `scores` are
+/// equal (a game of three sides or more that ranks by score: Mölkky, Crokinole).
+pub fn places_from_ranking(
+    ranking: &[usize],
+    winner: Option<usize>,
+    scores: &[u32],
+    out: &[bool],
+) -> Vec<u32> {
+    let is_out = |s: usize| out.get(s).copied().unwrap_or(false);
+    let mut places = vec![0u32; ranking.len()];
+    for (k, &s) in ranking.iter().enumerate() {
+        places[s] = match k.checked_sub(1).map(|j| ranking[j]) {
+            Some(p)
+                if Some(s) != winner
+                    && Some(p) != winner
+                    && !is_out(s)
+                    && !is_out(p)
+                    && scores.get(s).is_some()
+                    && scores.get(s) == scores.get(p) =>
+            {
+                places[p]
+            }
+            _ => k as u32 + 1,
+        };
+    }
+    places
 }
 
 /// Checks the common shape of sides: each a non-empty list of non-empty, trimmed names.

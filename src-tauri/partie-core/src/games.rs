@@ -135,6 +135,20 @@ macro_rules! registry {
                 }
             }
 
+            /// Each side's score as the scorepad shows it now (see [`Game::scores`]).
+            pub fn scores(&self) -> Vec<u32> {
+                match self {
+                    $(MatchState::$variant(g) => Game::scores(g.as_ref()),)+
+                }
+            }
+
+            /// Each side's place once finished (see [`Game::places`]).
+            pub fn places(&self) -> Option<Vec<u32>> {
+                match self {
+                    $(MatchState::$variant(g) => Game::places(g.as_ref()),)+
+                }
+            }
+
             /// Whether the match is over.
             pub fn is_over(&self) -> bool {
                 match self {

@@ -417,53 +417,6 @@ pub fn places_from_results(results: &[&str]) -> Vec<u32> {
         .collect()
 }
 
-/// The sides' places of a finished match from its summary's `ranking` (sides best first):
-/// standard competition places (1, 2, 2, 4), two neighbours in the ranking tied when neither
-/// is the winner nor eliminated and their `scores` are equal. `None` when the summary has no
-/// ranking of these sides.
-pub fn places_from_summary(sides: usize, summary: &serde_json::Value) -> Option<Vec<u32>> {
-    let ranking: Vec<usize> = summary
-        .get("ranking")?
-        .as_array()?
-        .iter()
-        .map(|v| v.as_u64().map(|s| s as usize))
-        .collect::<Option<_>>()?;
-    let mut check = ranking.clone();
-    check.sort_unstable();
-    if check != (0..sides).collect::<Vec<_>>() {
-        return None;
-    }
-    let winner = summary
-        .get("winner")
-        .and_then(serde_json::Value::as_u64)
-        .map(|w| w as usize);
-    let score = |s: usize| summary.get("scores").and_then(|v| v.get(s)).cloned();
-    let out = |s: usize| {
-        summary
-            .get("eliminated")
-            .and_then(|v| v.get(s))
-            .and_then(serde_json::Value::as_bool)
-            .unwrap_or(false)
-    };
-    let mut places = vec![0u32; sides];
-    for (k, &s) in ranking.iter().enumerate() {
-        places[s] = match k.checked_sub(1).map(|j| ranking[j]) {
-            Some(p)
-                if Some(s) != winner
-                    && Some(p) != winner
-                    && !out(s)
-                    && !out(p)
-                    && score(s).is_some()
-                    && score(s) == score(p) =>
-            {
-                places[p]
-            }
-            _ => k as u32 + 1,
-        };
-    }
-    Some(places)
-}
-
 /// The order to seed entrants by rating: their indexes, the highest rating first; entrants
 /// without a rating after the others, each group keeping the given order among equals.
 pub fn seed_order(ratings: &[Option<Rating>]) -> Vec<usize> {

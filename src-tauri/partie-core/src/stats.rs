@@ -15,6 +15,8 @@ pub struct PlayerFigures {
     pub seat: usize,
     /// `won`, `lost` or `drawn`.
     pub result: &'static str,
+    /// The side's place (1 is first), as the ratings take it.
+    pub place: u32,
     /// Counters of the game (summed over matches by the statistics).
     pub counters: Counters,
 }
@@ -23,7 +25,8 @@ pub struct PlayerFigures {
 /// `computer` gives the sides the computer played, so that results against it are counted
 /// per level.
 pub fn figures(record: &Record, computer: &Computer) -> Result<Vec<PlayerFigures>, Error> {
-    let Some(end) = record.replay()?.result() else {
+    let state = record.replay()?;
+    let (Some(end), Some(places)) = (state.result(), state.places()) else {
         return Ok(Vec::new());
     };
     let counters = crate::games::counters(
@@ -45,6 +48,7 @@ pub fn figures(record: &Record, computer: &Computer) -> Result<Vec<PlayerFigures
                 side,
                 seat,
                 result,
+                place: places.get(side).copied().unwrap_or(1),
                 counters,
             });
         }

@@ -3,9 +3,9 @@
 //! an import, a delete or an undo gives the same ratings as a fresh database holding the same
 //! matches, the cache included.
 
+use partie_core::game::places_from_ranking;
 use partie_core::ratings::{
-    places_from_summary, seed_order, weng_lin_per_point, RatedMatch, Rating, Ratings, System,
-    PROVISIONAL_BELOW,
+    seed_order, weng_lin_per_point, RatedMatch, Rating, Ratings, System, PROVISIONAL_BELOW,
 };
 use partie_core::store::Store;
 use partie_core::time::iso;
@@ -332,20 +332,40 @@ fn matches_that_cannot_be_rated_are_left_out() {
 }
 
 #[test]
-fn places_come_from_the_summarys_ranking_with_ties_on_equal_scores() {
+fn places_come_from_the_ranking_with_ties_on_equal_scores() {
     // Mölkky, four sides: side 2 won; 0 and 1 both still in at 30; 3 eliminated.
-    let s = json!({"winner": 2, "ranking": [2, 0, 1, 3], "scores": [30, 30, 50, 30],
-                   "eliminated": [false, false, false, true]});
-    assert_eq!(places_from_summary(4, &s), Some(vec![2, 2, 1, 4]));
-    // Eliminated sides are not tied with each other: the later out is placed higher.
-    let s = json!({"winner": 0, "ranking": [0, 2, 1], "scores": [50, 0, 0],
-                   "eliminated": [false, true, true]});
-    assert_eq!(places_from_summary(3, &s), Some(vec![1, 3, 2]));
-    // Crokinole, three players drawn at the top: no winner, the two best tied first.
-    let s = json!({"winner": null, "status": "drawn", "ranking": [1, 2, 0], "scores": [4, 8, 8]});
-    assert_eq!(places_from_summary(3, &s), Some(vec![3, 1, 1]));
-    assert_eq!(places_from_summary(3, &json!({"ranking": [0, 1]})), None);
-    assert_eq!(places_from_summary(2, &json!({})), None);
+    let out = [false, false, false, true];
+    let places = places_from_ranking(&[2, 0, 1, 3], Some(2), &[30, 30, 50, 30], &out);
+    assert_eq!(places, [2, 2, 1, 4]);
+    // Eliminated sides are not level with each other: the later out is placed higher.
+    let places = places_from_ranking(&[0, 2, 1], Some(0), &[50, 0, 0], &[false, true, true]);
+    assert_eq!(places, [1, 3, 2]);
+    // Crokinole, three players drawn at the top: no winner, the two best level first.
+    assert_eq!(
+        places_from_ranking(&[1, 2, 0], None, &[4, 8, 8], &[]),
+        [3, 1, 1]
+    );
+}
+
+#[test]
+fn a_finished_match_of_four_sides_keeps_its_places_for_the_ratings() {
+    let mut store = Store::open_in_memory().unwrap();
+    let sides: Vec<Vec<String>> = ["A", "B", "C", "D"]
+        .iter()
+        .map(|n| vec![n.to_string()])
+        .collect();
+    let rules = json!({"target": 12, "three_misses": "none"})
+        .as_object()
+        .unwrap()
+        .clone();
+    let m = store.new_match("molkky", &rules, &sides).unwrap();
+    // A and B both score 5, C wins with 12 before D throws.
+    for pins in [json!([5]), json!([5]), json!([12])] {
+        store.play(m.id, &json!({ "pins": pins })).unwrap();
+    }
+    let rated = store.rated_matches("molkky", None, None).unwrap();
+    assert_eq!(rated.len(), 1);
+    assert_eq!(rated[0].places, [2, 2, 1, 4]);
 }
 
 #[test]
@@ -878,4 +898,28 @@ fn the_command_line_prints_the_table_as_json_and_csv() {
         .output()
         .unwrap();
     assert!(!bad.status.success());
+}
+
+#[test]
+fn a_database_of_schema_7_gets_the_places_of_its_matches_of_four_sides() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seven.db");
+    {
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        partie_core::store::migrations::migrate_to(&mut conn, 7).unwrap();
+        conn.execute_batch(
+            "INSERT INTO player (id, name, created_at) VALUES (1, 'A', 1), (2, 'B', 1), (3, 'C', 1), (4, 'D', 1);
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, finished_at, status, winner)
+                 VALUES (1, 'four', 'molkky', 1, '{\"target\": 12, \"three_misses\": \"none\"}', 1, 5, 5, 'won', 2);
+             INSERT INTO match_player VALUES (1, 0, 0, 1, 'A'), (1, 1, 0, 2, 'B'), (1, 2, 0, 3, 'C'), (1, 3, 0, 4, 'D');
+             INSERT INTO action VALUES (1, 0, '{\"pins\":[5]}', 2), (1, 1, '{\"pins\":[5]}', 3), (1, 2, '{\"pins\":[12]}', 4);
+             INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats)
+                 VALUES (1, 0, 0, 1, 'molkky', 'lost', 5, '{}'), (1, 1, 0, 2, 'molkky', 'lost', 5, '{}'),
+                        (1, 2, 0, 3, 'molkky', 'won', 5, '{}'), (1, 3, 0, 4, 'molkky', 'lost', 5, '{}');",
+        )
+        .unwrap();
+    }
+    let (store, _) = Store::open(&path).unwrap();
+    let rated = store.rated_matches("molkky", None, None).unwrap();
+    assert_eq!(rated[0].places, [2, 2, 1, 4]);
 }

@@ -332,3 +332,92 @@ fn strip_times(r: &mut Value) {
         }
     }
 }
+
+/// The change log's place of a record, read beside the store (no reader handed a cursor).
+fn place(path: &std::path::Path, uid: &str) -> i64 {
+    Connection::open(path)
+        .unwrap()
+        .query_row("SELECT seq FROM sync_change WHERE uid = ?1", [uid], |r| {
+            r.get(0)
+        })
+        .unwrap()
+}
+
+#[test]
+fn a_record_moves_on_in_the_log_only_once_a_reader_was_handed_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hub.db");
+    let (mut store, _) = Store::open(&path).unwrap();
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let a = store
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    let b = store
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    // Nobody read the log: throws keep the match's place (a throw writes its action only).
+    let before = place(&path, &a.uid);
+    store.play(a.id, &json!({"pins": [5]})).unwrap();
+    store.play(a.id, &json!({"pins": [3]})).unwrap();
+    assert_eq!(place(&path, &a.uid), before);
+    let first = store.changes_since(0, 10).unwrap();
+    let ids: Vec<&str> = first.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, [a.uid.as_str(), b.uid.as_str()]);
+    assert_eq!(first[0].revision, 2);
+    let cursor = first.last().unwrap().seq;
+    // A reader passed both places: the next throw moves the match on, and the reader sees it.
+    store.play(a.id, &json!({"pins": [1]})).unwrap();
+    assert!(place(&path, &a.uid) > cursor);
+    let second = store.changes_since(cursor, 10).unwrap();
+    assert_eq!(second.len(), 1);
+    assert_eq!(
+        (second[0].id.as_str(), second[0].revision),
+        (a.uid.as_str(), 3)
+    );
+    // An undo is a change too, seen after the last read.
+    let cursor = second[0].seq;
+    store.undo(a.id).unwrap();
+    let third = store.changes_since(cursor, 10).unwrap();
+    assert_eq!(
+        (third[0].id.as_str(), third[0].revision),
+        (a.uid.as_str(), 4)
+    );
+    assert_eq!(third[0].actions, 2);
+    assert!(store.changes_since(third[0].seq, 10).unwrap().is_empty());
+}
+
+#[test]
+fn a_database_of_schema_7_keeps_its_revisions_and_counts_on_from_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seven.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations::migrate_to(&mut conn, 7).unwrap();
+        // Revision 5 with two actions: one was taken back (2 in, 1 out, 1 in again... as the
+        // triggers of migration 6 counted).
+        conn.execute_batch(
+            "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status, summary)
+                 VALUES (1, 'seven-1', 'molkky', 1, '{}', 1, 1, 'playing', '{\"scores\": [0, 0]}');
+             INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
+             INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 3);
+             UPDATE match SET revision = 5 WHERE id = 1;",
+        )
+        .unwrap();
+    }
+    let (mut store, _) = Store::open(&path).unwrap();
+    // The lists replay a match being played: its scores, not the old cached summary; its last
+    // change is its last action's.
+    let listed = &store.unfinished(5).unwrap()[0];
+    assert_eq!(listed.summary["scores"], json!([4, 0]));
+    assert_eq!(listed.updated_at, 3);
+    assert_eq!(store.export_match(1).unwrap()["revision"], 5);
+    store.play(1, &json!({"pins": [7]})).unwrap();
+    assert_eq!(store.export_match(1).unwrap()["revision"], 6);
+    assert_eq!(
+        store.unfinished(5).unwrap()[0].summary["scores"],
+        json!([11, 0])
+    );
+    store.undo(1).unwrap();
+    assert_eq!(store.export_match(1).unwrap()["revision"], 7);
+}

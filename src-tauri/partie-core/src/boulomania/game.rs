@@ -814,6 +814,10 @@ impl Game for Boulomania {
         self.winner.is_some()
     }
 
+    fn scores(&self) -> Vec<u32> {
+        self.scores.to_vec()
+    }
+
     fn turn(&self) -> Option<usize> {
         (!self.is_over()).then_some(self.turn as usize)
     }

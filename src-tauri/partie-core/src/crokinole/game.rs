@@ -3,7 +3,10 @@
 use super::action::{Action, RoundCounts, ZONES};
 use super::rules::{CrokinoleRules, Format, Scoring, StartRule};
 use crate::error::Error;
-use crate::game::{check_sides, ratio, replay, tally, Computer, Counters, Game, Rates, Refused};
+use crate::game::{
+    check_sides, places_from_ranking, ratio, replay, tally, Computer, Counters, Game, Rates,
+    Refused,
+};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -295,6 +298,23 @@ impl Game for Crokinole {
 
     fn is_over(&self) -> bool {
         self.end.is_some()
+    }
+
+    fn places(&self) -> Option<Vec<u32>> {
+        let winner = match self.end? {
+            End::Won(w) => Some(w),
+            End::Drawn => None,
+        };
+        Some(places_from_ranking(
+            &self.ranking(),
+            winner,
+            &self.scores,
+            &[],
+        ))
+    }
+
+    fn scores(&self) -> Vec<u32> {
+        self.scores.clone()
     }
 
     fn turn(&self) -> Option<usize> {

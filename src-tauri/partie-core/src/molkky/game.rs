@@ -6,7 +6,8 @@ use super::rules::MolkkyRules;
 use super::throw::Throw;
 use crate::error::Error;
 use crate::game::{
-    check_sides, ratio, replay_with, tally, Computer, Counters, Game, Rates, Refused,
+    check_sides, places_from_ranking, ratio, replay_with, tally, Computer, Counters, Game, Rates,
+    Refused,
 };
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -299,6 +300,27 @@ impl Game for Molkky {
 
     fn is_over(&self) -> bool {
         self.winner.is_some()
+    }
+
+    fn places(&self) -> Option<Vec<u32>> {
+        self.winner?;
+        let out = match &self.phase {
+            Phase::Leg => self.leg.eliminated(),
+            Phase::Molkkout(_) => &[],
+        };
+        Some(places_from_ranking(
+            &self.ranking(),
+            self.winner,
+            &Game::scores(self),
+            out,
+        ))
+    }
+
+    fn scores(&self) -> Vec<u32> {
+        match &self.phase {
+            Phase::Leg => self.leg.scores().to_vec(),
+            Phase::Molkkout(k) => k.totals().to_vec(),
+        }
     }
 
     fn turn(&self) -> Option<usize> {

@@ -314,6 +314,10 @@ impl Game for Molkkout {
         self.winner.is_some()
     }
 
+    fn scores(&self) -> Vec<u32> {
+        self.totals.to_vec()
+    }
+
     fn turn(&self) -> Option<usize> {
         Molkkout::turn(self)
     }

@@ -306,6 +306,10 @@ impl Game for Morris {
         self.end.is_some()
     }
 
+    fn scores(&self) -> Vec<u32> {
+        vec![self.pos.removed(0).into(), self.pos.removed(1).into()]
+    }
+
     fn turn(&self) -> Option<usize> {
         (!self.is_over()).then(|| self.pos.turn() as usize)
     }

@@ -163,7 +163,8 @@ impl Store {
              LEFT JOIN club_seen s ON s.hub = ?1 AND s.uid = m.uid
              WHERE c.kind = 'match'
                AND c.seq > coalesce((SELECT pushed FROM sync_peer WHERE hub = ?1), 0)
-               AND (s.revision IS NULL OR s.revision <> m.revision)",
+               AND (s.revision IS NULL OR s.revision <>
+                    m.revision_base + (SELECT count(*) FROM action a WHERE a.match_id = m.id))",
             [hub],
             |r| r.get(0),
         )?;

@@ -355,10 +355,17 @@ impl Store {
 
     /// Derives again the player figures of every finished match (after an upgrade or an import).
     pub fn rebuild_stats(&mut self) -> Result<usize, Error> {
+        self.rebuild_stats_of("1")
+    }
+
+    /// Derives again the figures of the finished matches whose sides (`match_player mp`,
+    /// grouped by match) meet `having`.
+    pub(crate) fn rebuild_stats_of(&mut self, having: &str) -> Result<usize, Error> {
         let ids: Vec<i64> = {
-            let mut stmt = self
-                .conn()
-                .prepare("SELECT id FROM match WHERE status != 'playing'")?;
+            let mut stmt = self.conn().prepare(&format!(
+                "SELECT m.id FROM match m JOIN match_player mp ON mp.match_id = m.id
+                 WHERE m.status != 'playing' GROUP BY m.id HAVING {having}"
+            ))?;
             let ids = stmt
                 .query_map([], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;

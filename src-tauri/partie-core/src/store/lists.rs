@@ -2,6 +2,7 @@
 
 use super::Store;
 use crate::error::Error;
+use crate::games::MatchState;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -20,11 +21,12 @@ pub struct MatchListItem {
     pub status: String,
     /// The winning side.
     pub winner: Option<i64>,
-    /// The cached summary.
+    /// The summary without its record of every action: cached once finished, replayed while
+    /// played.
     pub summary: Value,
     /// Start, in ms since the epoch.
     pub started_at: i64,
-    /// Last change.
+    /// Last change (while played: its last action).
     pub updated_at: i64,
     /// End, once over.
     pub finished_at: Option<i64>,
@@ -32,41 +34,79 @@ pub struct MatchListItem {
     pub actions: i64,
 }
 
-/// The columns [`match_list_row`] reads, in its order, for a query over `match m`.
+/// The columns [`match_list_row`] reads, in its order, for a query over `match m`. A match being
+/// played has its row written at its start only (migration 8): its last change is its last
+/// action's.
 pub(crate) const LIST_COLUMNS: &str =
     "m.id, m.uid, m.game, m.status, m.winner, m.summary, m.started_at, \
-     m.updated_at, m.finished_at, (SELECT count(*) FROM action a WHERE a.match_id = m.id)";
+     max(m.updated_at, COALESCE((SELECT a.at FROM action a WHERE a.match_id = m.id \
+                                 ORDER BY a.seq DESC LIMIT 1), 0)), \
+     m.finished_at, (SELECT count(*) FROM action a WHERE a.match_id = m.id)";
 
 impl Store {
-    fn list(&self, where_clause: &str, limit: i64) -> Result<Vec<MatchListItem>, Error> {
+    fn list(
+        &self,
+        where_clause: &str,
+        order: &str,
+        limit: i64,
+    ) -> Result<Vec<MatchListItem>, Error> {
         let sql = format!(
             "SELECT {LIST_COLUMNS} FROM match m
-             WHERE {where_clause} ORDER BY m.updated_at DESC, m.id DESC LIMIT ?1"
+             WHERE {where_clause} ORDER BY {order} DESC, m.id DESC LIMIT ?1"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([limit], match_list_row)?;
         self.with_sides(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Fills in the sides' names of rows read by [`match_list_row`].
+    /// Fills in the sides' names of rows read by [`match_list_row`], and the summary of the
+    /// matches being played, by replay.
     pub(crate) fn with_sides(
         &self,
         mut items: Vec<MatchListItem>,
     ) -> Result<Vec<MatchListItem>, Error> {
         for item in &mut items {
             item.sides = self.sides(item.id)?;
+            if item.status == "playing" {
+                item.summary = self.list_summary(item.id);
+            }
         }
         Ok(items)
     }
 
+    /// What the lists show of a match being played: from the match kept in memory when it is
+    /// this one, else by replay; nothing when it no longer replays (the match screen says why).
+    fn list_summary(&self, id: i64) -> Value {
+        let text = match self.played(id) {
+            Some(state) => state.list_summary_text(),
+            None => return Value::Null,
+        };
+        serde_json::from_str(&text).unwrap_or(Value::Null)
+    }
+
+    /// A match's state as it is now: the match kept in memory when it is this one, else
+    /// replayed; `None` when it no longer replays.
+    pub(crate) fn played(&self, id: i64) -> Option<std::borrow::Cow<'_, MatchState>> {
+        use std::borrow::Cow;
+        match self.live.as_ref().filter(|l| l.id == id) {
+            Some(live) => Some(Cow::Borrowed(&live.state)),
+            None => self
+                .record(id)
+                .and_then(|r| r.replay())
+                .ok()
+                .map(Cow::Owned),
+        }
+    }
+
     /// Matches not finished yet, most recently played first.
     pub fn unfinished(&self, limit: i64) -> Result<Vec<MatchListItem>, Error> {
-        self.list("status = 'playing'", limit)
+        // Column 8: the last action's time (see LIST_COLUMNS); a few rows to sort.
+        self.list("status = 'playing'", "8", limit)
     }
 
     /// Finished matches, most recent first.
     pub fn recent_results(&self, limit: i64) -> Result<Vec<MatchListItem>, Error> {
-        self.list("status != 'playing'", limit)
+        self.list("status != 'playing'", "m.updated_at", limit)
     }
 }
 

@@ -95,20 +95,18 @@ impl Store {
         let state = MatchState::setup(game, rules, &sides)?;
         let now = now_ms();
         let uid = new_uid();
-        let summary = state.list_summary_text();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary, computer)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', ?6, ?7)",
+            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, computer)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', ?6)",
             params![
                 uid,
                 game,
                 FORMAT,
                 Value::Object(rules.clone()).to_string(),
                 now,
-                summary,
                 computer_json(computer),
             ],
         )?;
@@ -490,9 +488,10 @@ pub(crate) enum Status {
     Any,
 }
 
-/// Writes a match's status and cached list summary from `state`; returns the end it recorded,
-/// if over. A match still played after an action keeps its status, so only its row is written,
-/// not the status index.
+/// Writes a match's status, times and cached list summary from `state`; returns the end it
+/// recorded, if over. A match still played after an action keeps its row as it was: its
+/// action is all a throw writes (its revision counts its actions; the lists replay the matches
+/// being played). The summary is cached for finished matches only.
 pub(crate) fn update_match(
     tx: &rusqlite::Transaction,
     id: i64,
@@ -500,14 +499,13 @@ pub(crate) fn update_match(
     before: Status,
 ) -> Result<Option<i64>, Error> {
     let outcome = state.outcome();
-    let now = now_ms();
-    let cached = state.list_summary_text();
     if before == Status::Playing && outcome == Outcome::Playing {
-        tx.prepare_cached("UPDATE match SET updated_at = ?2, summary = ?3 WHERE id = ?1")?
-            .execute(params![id, now, cached])?;
         return Ok(None);
     }
-    let finished = (outcome != Outcome::Playing).then_some(now);
+    let now = now_ms();
+    let over = outcome != Outcome::Playing;
+    let finished = over.then_some(now);
+    let cached = over.then(|| state.list_summary_text());
     tx.prepare_cached(
         "UPDATE match SET status = ?2, winner = ?3, updated_at = ?4, finished_at = ?5, summary = ?6 WHERE id = ?1",
     )?
@@ -548,11 +546,11 @@ pub(crate) fn write_figures(
     tx.execute("DELETE FROM player_stats WHERE match_id = ?1", [id])?;
     for f in figures {
         tx.execute(
-            "INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats)
-             SELECT mp.match_id, mp.side, mp.seat, mp.player_id, m.game, ?4, COALESCE(m.finished_at, m.updated_at), ?5
+            "INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats, place)
+             SELECT mp.match_id, mp.side, mp.seat, mp.player_id, m.game, ?4, COALESCE(m.finished_at, m.updated_at), ?5, ?6
              FROM match_player mp JOIN match m ON m.id = mp.match_id
              WHERE mp.match_id = ?1 AND mp.side = ?2 AND mp.seat = ?3",
-            params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string()],
+            params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string(), f.place],
         )?;
     }
     Ok(())

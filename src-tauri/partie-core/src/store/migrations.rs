@@ -177,20 +177,39 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (hub, uid)
     );
     ALTER TABLE tournament ADD COLUMN hub TEXT;",
-    // 8: an action writes its own row and its match's row, no more (a throw as fast as its
-    // commit). The change log gives a record a new place only when a reader may already have
-    // passed its place: `sync_seen` keeps the highest place handed to any reader of the log.
-    // Unfinished matches (a few) are found by status alone and sorted, so that the time of
-    // every action does not move an index entry; finished ones are listed by time through an
-    // index that holds only them.
+    // 8: an action writes its own row and nothing else (a throw as fast as its commit).
+    // - A match's revision is its action count plus `revision_base`: adding an action raises it
+    //   without writing the match's row; taking one back adds 2 to the base (one fewer counted,
+    //   and still one more change); a merge or an import sets the base from the revision given.
+    // - The change log gives a record a new place only when a reader may have passed its place:
+    //   `sync_seen` keeps the highest place handed to any reader of the log.
+    // - A match's row is written when its status changes (its cached summary, its times), so
+    //   unfinished matches (a few) are found by status alone and read by replay; finished ones
+    //   are listed by time through an index that holds only them.
+    // - Each player's figures keep the side's place, as the ratings take it: two sides are
+    //   placed by their result here; three or more by replay after migrating (PLACES_SINCE).
     "CREATE TABLE sync_seen (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         seq INTEGER NOT NULL
     );
     INSERT INTO sync_seen (id, seq) SELECT 1, COALESCE(max(seq), 0) FROM sync_change;
+    DROP TRIGGER sync_action_added;
+    DROP TRIGGER sync_action_removed;
     DROP TRIGGER sync_match_revised;
-    CREATE TRIGGER sync_match_revised AFTER UPDATE OF revision ON match
-        WHEN NEW.revision IS NOT OLD.revision
+    ALTER TABLE match RENAME COLUMN revision TO revision_base;
+    UPDATE match SET revision_base =
+        revision_base - (SELECT count(*) FROM action a WHERE a.match_id = match.id);
+    CREATE TRIGGER sync_action_added AFTER INSERT ON action
+        WHEN COALESCE((SELECT c.seq FROM match m JOIN sync_change c ON c.kind = 'match' AND c.uid = m.uid
+                       WHERE m.id = NEW.match_id), 0) <= (SELECT seq FROM sync_seen) BEGIN
+        INSERT OR REPLACE INTO sync_change (kind, uid)
+            SELECT 'match', uid FROM match WHERE id = NEW.match_id;
+    END;
+    CREATE TRIGGER sync_action_removed AFTER DELETE ON action BEGIN
+        UPDATE match SET revision_base = revision_base + 2 WHERE id = OLD.match_id;
+    END;
+    CREATE TRIGGER sync_match_revised AFTER UPDATE OF revision_base ON match
+        WHEN NEW.revision_base IS NOT OLD.revision_base
          AND COALESCE((SELECT seq FROM sync_change WHERE kind = 'match' AND uid = NEW.uid), 0)
              <= (SELECT seq FROM sync_seen) BEGIN
         INSERT OR REPLACE INTO sync_change (kind, uid) VALUES ('match', NEW.uid);
@@ -204,12 +223,18 @@ pub const MIGRATIONS: &[&str] = &[
     END;
     DROP INDEX match_by_status;
     CREATE INDEX match_by_status ON match(status);
-    CREATE INDEX match_finished_by_update ON match(updated_at) WHERE status != 'playing';",
+    CREATE INDEX match_finished_by_update ON match(updated_at) WHERE status != 'playing';
+    ALTER TABLE player_stats ADD COLUMN place INTEGER;
+    UPDATE player_stats SET place = CASE result WHEN 'lost' THEN 2 ELSE 1 END;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has
 /// them derived once after migrating.
 pub const FIGURES_SINCE: i64 = 3;
+
+/// The first schema whose player figures keep each side's place; a file from before it has
+/// the places of its matches of three sides or more derived once after migrating.
+pub const PLACES_SINCE: i64 = 8;
 
 /// The schema version this build writes.
 pub fn latest() -> i64 {

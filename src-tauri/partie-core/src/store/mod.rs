@@ -29,6 +29,11 @@ pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 pub(crate) use crate::time::new_uid;
 pub(crate) use lists::{match_list_row, LIST_COLUMNS};
 pub(crate) use matches::{computer_json, update_match, write_figures, Status};
+
+/// A match's revision in SQL over `match m` (migration 8): its base plus its action count, so
+/// that adding an action raises it without writing the match's row.
+pub(crate) const MATCH_REVISION: &str =
+    "(m.revision_base + (SELECT count(*) FROM action a WHERE a.match_id = m.id))";
 pub(crate) use players::{clean_name, find_or_create_player, player_row, seat_players, sides_of};
 
 use crate::error::Error;
@@ -112,10 +117,14 @@ impl Store {
         })
     }
 
-    /// Derives the player figures a file from before [`migrations::FIGURES_SINCE`] lacks.
+    /// Derives the player figures a file from before [`migrations::FIGURES_SINCE`] lacks, and
+    /// the places of matches of three sides or more one from before
+    /// [`migrations::PLACES_SINCE`] lacks.
     pub(crate) fn derive_figures_after_upgrade(&mut self, found: i64) -> Result<(), Error> {
         if (1..migrations::FIGURES_SINCE).contains(&found) {
             self.rebuild_stats()?;
+        } else if (1..migrations::PLACES_SINCE).contains(&found) {
+            self.rebuild_stats_of("max(mp.side) >= 2")?;
         }
         Ok(())
     }

@@ -10,10 +10,7 @@
 
 use super::Store;
 use crate::error::Error;
-use crate::ratings::{
-    places_from_results, places_from_summary, PlayerRating, RatedMatch, Rating, RatingPoint,
-    Ratings,
-};
+use crate::ratings::{places_from_results, PlayerRating, RatedMatch, Rating, RatingPoint, Ratings};
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -108,11 +105,9 @@ impl Store {
         from: Option<i64>,
         to: Option<i64>,
     ) -> Result<Vec<RatedMatch>, Error> {
-        // The summary is read once per match, and only for matches of three sides or more
-        // (the row of side 2, seat 0): two sides are placed by their results.
+        // Each side's place was kept with its players' figures when the match ended.
         let mut stmt = self.conn().prepare_cached(
-            "SELECT s.match_id, m.uid, s.finished_at, s.side, s.seat, s.player_id, s.result,
-                    CASE WHEN s.side = 2 AND s.seat = 0 THEN m.summary END
+            "SELECT s.match_id, m.uid, s.finished_at, s.side, s.seat, s.player_id, s.result, s.place
              FROM player_stats s JOIN match m ON m.id = s.match_id
              WHERE s.game = ?1 AND m.computer IS NULL
                AND (?2 IS NULL OR s.finished_at >= ?2) AND (?3 IS NULL OR s.finished_at < ?3)",
@@ -125,7 +120,7 @@ impl Store {
             seat: i64,
             player: i64,
             result: String,
-            summary: Option<String>,
+            place: Option<u32>,
         }
         let mut rows: Vec<Row> = stmt
             .query_map(params![game, from, to], |r| {
@@ -137,7 +132,7 @@ impl Store {
                     seat: r.get(4)?,
                     player: r.get(5)?,
                     result: r.get(6)?,
-                    summary: r.get(7)?,
+                    place: r.get(7)?,
                 })
             })?
             .collect::<Result<_, _>>()?;
@@ -148,17 +143,15 @@ impl Store {
             let n = group.iter().map(|r| r.side + 1).max().unwrap_or(0);
             let mut sides: Vec<Vec<i64>> = vec![Vec::new(); n];
             let mut results: Vec<&str> = vec!["lost"; n];
-            let mut summary = None;
+            let mut kept: Vec<Option<u32>> = vec![None; n];
             for r in group {
                 sides[r.side].push(r.player);
                 results[r.side] = &r.result;
-                if r.summary.is_some() {
-                    summary = r.summary.as_deref();
-                }
+                kept[r.side] = r.place;
             }
-            let places = summary
-                .and_then(|s| serde_json::from_str(s).ok())
-                .and_then(|v| places_from_summary(n, &v))
+            let places = kept
+                .into_iter()
+                .collect::<Option<Vec<u32>>>()
                 .unwrap_or_else(|| places_from_results(&results));
             out.push(RatedMatch {
                 uid: first.uid.clone(),

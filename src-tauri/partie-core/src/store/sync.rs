@@ -17,7 +17,7 @@
 //! backend; this file is what SQLite does with those decisions.
 
 use super::tournaments::{replay_checked, seat_entrant, stored, write_summary};
-use super::{seat_players, update_match, write_figures, Status, Store};
+use super::{seat_players, update_match, write_figures, Status, Store, MATCH_REVISION};
 use crate::error::{Error, ErrorKind};
 use crate::merge::{
     check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
@@ -103,7 +103,7 @@ struct StoredMatch {
 fn stored_match(conn: &Connection, uid: &str) -> Result<Option<StoredMatch>, Error> {
     let row = conn
         .query_row(
-            "SELECT id, game, rules, revision, status FROM match WHERE uid = ?1",
+            &format!("SELECT m.id, m.game, m.rules, {MATCH_REVISION}, m.status FROM match m WHERE m.uid = ?1"),
             [uid],
             |r| {
                 Ok((
@@ -229,7 +229,8 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
     };
     write_figures(tx, id, &figures)?;
     tx.execute(
-        "UPDATE match SET place = ?2, notes = ?3, computer = ?4, revision = ?5 WHERE id = ?1",
+        "UPDATE match SET place = ?2, notes = ?3, computer = ?4,
+                revision_base = ?5 - (SELECT count(*) FROM action WHERE match_id = ?1) WHERE id = ?1",
         params![
             id,
             m.place,
@@ -503,7 +504,8 @@ impl Store {
                     CASE c.kind WHEN 'match' THEN
                         (SELECT count(*) FROM action a WHERE a.match_id = m.id)
                     ELSE (SELECT count(*) FROM tournament_event e WHERE e.tournament_id = t.id) END,
-                    COALESCE(m.revision, t.revision)
+                    COALESCE(m.revision_base + (SELECT count(*) FROM action a WHERE a.match_id = m.id),
+                             t.revision)
              FROM sync_change c
              LEFT JOIN match m ON c.kind = 'match' AND m.uid = c.uid
              LEFT JOIN tournament t ON c.kind = 'tournament' AND t.uid = c.uid
@@ -613,28 +615,27 @@ impl Store {
         let (_, record) = stored(&self.conn, id)?;
         let t = replay_checked(id, &record)?;
         let mut stmt = self.conn.prepare_cached(
-            "SELECT tm.tab, m.uid, m.status, m.summary FROM tournament_match tm
+            "SELECT tm.tab, m.id, m.uid, m.status FROM tournament_match tm
              JOIN match m ON m.id = tm.match_id
              WHERE tm.tournament_id = ?1 AND tm.round = ?2 ORDER BY tm.tab",
         )?;
-        let live = stmt
+        let rows = stmt
             .query_map(params![id, t.round() as i64], |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(1)?,
                     r.get::<_, String>(2)?,
-                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, String>(3)?,
                 ))
             })?
-            .map(|row| {
-                let (table, uid, status, summary) = row?;
-                let summary: Value = summary
-                    .and_then(|s| serde_json::from_str(&s).ok())
-                    .unwrap_or(Value::Null);
-                Ok(json!({"table": table, "match": uid, "status": status,
-                          "scores": summary["scores"]}))
+            .collect::<Result<Vec<_>, _>>()?;
+        let live: Vec<Value> = rows
+            .into_iter()
+            .map(|(table, match_id, uid, status)| {
+                let scores = self.played(match_id).map(|s| s.scores());
+                json!({"table": table, "match": uid, "status": status, "scores": scores})
             })
-            .collect::<Result<Vec<Value>, Error>>()?;
+            .collect();
         let mut summary = t.summary();
         summary["id"] = json!(uid);
         summary["revision"] = json!(revision);

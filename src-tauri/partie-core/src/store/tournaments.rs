@@ -145,15 +145,10 @@ pub(super) fn seat_entrant(
 }
 
 pub(super) fn write_summary(tx: &Transaction, id: i64, t: &Tournament) -> Result<(), Error> {
-    let summary = t.summary();
+    let status = serde_json::to_value(t.status()).expect("a status serialises");
     tx.execute(
         "UPDATE tournament SET status = ?2, summary = ?3, updated_at = ?4 WHERE id = ?1",
-        params![
-            id,
-            summary["status"].as_str(),
-            summary.to_string(),
-            now_ms()
-        ],
+        params![id, status.as_str(), t.summary().to_string(), now_ms()],
     )?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Export, import, backup and restore. Exports are match records (`docs/records.md` §1) carrying
 //! stable id and timestamps, so that importing the same match twice does not duplicate it.
 
-use super::{migrations, now_ms, update_match, write_figures, Status, Store};
+use super::{migrations, now_ms, update_match, write_figures, Status, Store, MATCH_REVISION};
 use crate::error::Error;
 use crate::merge::take_action_times;
 use crate::record::{Record, FORMAT};
@@ -102,7 +102,7 @@ impl Store {
         let record = self.record(id)?;
         let (uid, started_at, finished_at, revision): (String, i64, Option<i64>, i64) =
             self.conn().query_row(
-                "SELECT uid, started_at, finished_at, revision FROM match WHERE id = ?1",
+                &format!("SELECT m.uid, m.started_at, m.finished_at, {MATCH_REVISION} FROM match m WHERE m.id = ?1"),
                 [id],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )?;
@@ -261,7 +261,8 @@ impl Store {
             // The revision it was exported with (the actions just written counted one each).
             if let Some(revision) = m.revision {
                 tx.execute(
-                    "UPDATE match SET revision = ?2 WHERE id = ?1",
+                    "UPDATE match SET revision_base = ?2 - (SELECT count(*) FROM action WHERE match_id = ?1)
+                     WHERE id = ?1",
                     params![id, revision],
                 )?;
             }
@@ -276,7 +277,7 @@ impl Store {
         use crate::csv::cell;
         let mut out =
             String::from("match,game,started_at,finished_at,status,side,players,score,result\n");
-        let mut stmt = self.conn().prepare("SELECT id, uid, game, started_at, finished_at, status, winner, summary FROM match ORDER BY started_at, id")?;
+        let mut stmt = self.conn().prepare("SELECT id, uid, game, started_at, finished_at, status, winner FROM match ORDER BY started_at, id")?;
         let rows = stmt.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
@@ -286,15 +287,11 @@ impl Store {
                 r.get::<_, Option<i64>>(4)?,
                 r.get::<_, String>(5)?,
                 r.get::<_, Option<i64>>(6)?,
-                r.get::<_, Option<String>>(7)?,
             ))
         })?;
         for row in rows {
-            let (id, uid, game, started, finished, status, winner, summary) = row?;
-            let scores = summary
-                .and_then(|s| serde_json::from_str::<Value>(&s).ok())
-                .map(|v| v["scores"].clone())
-                .unwrap_or(Value::Null);
+            let (id, uid, game, started, finished, status, winner) = row?;
+            let scores = self.played(id).map(|s| s.scores()).unwrap_or_default();
             for (side, players) in self.sides(id)?.iter().enumerate() {
                 let result = match (status.as_str(), winner) {
                     ("playing", _) => "",
@@ -302,7 +299,7 @@ impl Store {
                     (_, Some(w)) if w == side as i64 => "won",
                     _ => "lost",
                 };
-                let score = scores.get(side).map(|s| s.to_string()).unwrap_or_default();
+                let score = scores.get(side).map(u32::to_string).unwrap_or_default();
                 out.push_str(
                     &[
                         cell(&uid),

@@ -4,13 +4,15 @@ in the database, and on the screen, holds every action the screen had shown as d
 
 PARTIE_KILLS sets how many kills (12 by default, three a game, as CI runs it; 100 for the full
 run: `PARTIE_KILLS=100 python3 -m pytest tests/e2e/test_kill_loop.py`). PARTIE_KILL_SEED
-replays a run. The counts are printed and written to tests/e2e/kill-loop-report.json."""
+replays a run; PARTIE_APP names the binary (the release build for the full run). The counts are printed and written to tests/e2e/kill-loop-report.json."""
 import json
 import os
 import random
 import sqlite3
 import time
 from pathlib import Path
+
+from conftest import APP
 
 GAMES = ["molkky", "crokinole", "morris", "boulomania"]
 REPORT = Path(__file__).resolve().parent / "kill-loop-report.json"
@@ -96,7 +98,7 @@ def test_killed_at_random_moments_loses_nothing_shown(partie):
     db = Path(p.data_home) / "app.partie.scorepad" / "partie.db"
     p.start()
     matches = {g: new_match(p, g) for g in GAMES}
-    report = {"seed": seed, "kills": 0, "lost": 0, "shown_actions": 0, "in_flight_kept": 0,
+    report = {"app": str(APP), "seed": seed, "kills": 0, "lost": 0, "shown_actions": 0, "in_flight_kept": 0,
               "in_flight_dropped": 0, "per_game": {g: 0 for g in GAMES}}
     for i in range(kills):
         game = GAMES[i % len(GAMES)]

@@ -17,6 +17,8 @@ pub struct PlayerFigures {
     pub result: &'static str,
     /// The side's place (1 is first), as the ratings take it.
     pub place: u32,
+    /// The side's score at the end, as the scorepad showed it (exports).
+    pub score: u32,
     /// Counters of the game (summed over matches by the statistics).
     pub counters: Counters,
 }
@@ -29,6 +31,7 @@ pub fn figures(record: &Record, computer: &Computer) -> Result<Vec<PlayerFigures
     let (Some(end), Some(places)) = (state.result(), state.places()) else {
         return Ok(Vec::new());
     };
+    let scores = state.scores();
     let counters = crate::games::counters(
         &record.game,
         &record.rules,
@@ -49,6 +52,7 @@ pub fn figures(record: &Record, computer: &Computer) -> Result<Vec<PlayerFigures
                 seat,
                 result,
                 place: places.get(side).copied().unwrap_or(1),
+                score: scores.get(side).copied().unwrap_or(0),
                 counters,
             });
         }

@@ -463,6 +463,16 @@ fn csv_has_a_row_per_side() {
         "{}",
         lines[8]
     );
+    // A match being played gives its scores so far, and no result.
+    let sides = [vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    let m = store
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    store.play(m.id, &json!({"pins": [7]})).unwrap();
+    let csv = store.export_csv().unwrap();
+    let last: Vec<&str> = csv.lines().rev().take(2).collect();
+    assert!(last[1].ends_with(",playing,0,Anna,7,"), "{}", last[1]);
+    assert!(last[0].ends_with(",playing,1,Bea,0,"), "{}", last[0]);
 }
 
 #[test]

@@ -915,11 +915,26 @@ fn a_database_of_schema_7_gets_the_places_of_its_matches_of_four_sides() {
              INSERT INTO action VALUES (1, 0, '{\"pins\":[5]}', 2), (1, 1, '{\"pins\":[5]}', 3), (1, 2, '{\"pins\":[12]}', 4);
              INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats)
                  VALUES (1, 0, 0, 1, 'molkky', 'lost', 5, '{}'), (1, 1, 0, 2, 'molkky', 'lost', 5, '{}'),
-                        (1, 2, 0, 3, 'molkky', 'won', 5, '{}'), (1, 3, 0, 4, 'molkky', 'lost', 5, '{}');",
+                        (1, 2, 0, 3, 'molkky', 'won', 5, '{}'), (1, 3, 0, 4, 'molkky', 'lost', 5, '{}');
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, finished_at, status, winner, summary)
+                 VALUES (2, 'two', 'molkky', 1, '{}', 6, 9, 9, 'won', 1, '{\"scores\": [20, 50]}');
+             INSERT INTO match_player VALUES (2, 0, 0, 1, 'A'), (2, 1, 0, 2, 'B');
+             INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats)
+                 VALUES (2, 0, 0, 1, 'molkky', 'lost', 9, '{}'), (2, 1, 0, 2, 'molkky', 'won', 9, '{}');",
         )
         .unwrap();
     }
     let (store, _) = Store::open(&path).unwrap();
-    let rated = store.rated_matches("molkky", None, None).unwrap();
+    let mut rated = store.rated_matches("molkky", None, None).unwrap();
+    rated.sort_by_key(|m| m.finished_at);
     assert_eq!(rated[0].places, [2, 2, 1, 4]);
+    assert_eq!(rated[1].places, [2, 1]);
+    // The final scores kept for the exports: by replay for four sides, from the cached
+    // summary for two.
+    let csv = store.export_csv().unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert!(rows[0].ends_with(",0,A,5,lost"), "{}", rows[0]);
+    assert!(rows[2].ends_with(",2,C,12,won"), "{}", rows[2]);
+    assert!(rows[4].ends_with(",0,A,20,lost"), "{}", rows[4]);
+    assert!(rows[5].ends_with(",1,B,50,won"), "{}", rows[5]);
 }

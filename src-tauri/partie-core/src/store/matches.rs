@@ -546,11 +546,11 @@ pub(crate) fn write_figures(
     tx.execute("DELETE FROM player_stats WHERE match_id = ?1", [id])?;
     for f in figures {
         tx.execute(
-            "INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats, place)
-             SELECT mp.match_id, mp.side, mp.seat, mp.player_id, m.game, ?4, COALESCE(m.finished_at, m.updated_at), ?5, ?6
+            "INSERT INTO player_stats (match_id, side, seat, player_id, game, result, finished_at, stats, place, score)
+             SELECT mp.match_id, mp.side, mp.seat, mp.player_id, m.game, ?4, COALESCE(m.finished_at, m.updated_at), ?5, ?6, ?7
              FROM match_player mp JOIN match m ON m.id = mp.match_id
              WHERE mp.match_id = ?1 AND mp.side = ?2 AND mp.seat = ?3",
-            params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string(), f.place],
+            params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string(), f.place, f.score],
         )?;
     }
     Ok(())

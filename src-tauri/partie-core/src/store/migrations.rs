@@ -186,8 +186,9 @@ pub const MIGRATIONS: &[&str] = &[
     // - A match's row is written when its status changes (its cached summary, its times), so
     //   unfinished matches (a few) are found by status alone and read by replay; finished ones
     //   are listed by time through an index that holds only them.
-    // - Each player's figures keep the side's place, as the ratings take it: two sides are
-    //   placed by their result here; three or more by replay after migrating (PLACES_SINCE).
+    // - Each player's figures keep the side's place, as the ratings take it (two sides are
+    //   placed by their result here; three or more by replay after migrating: PLACES_SINCE),
+    //   and its final score, as the exports give it (read once here from the cached summary).
     "CREATE TABLE sync_seen (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         seq INTEGER NOT NULL
@@ -225,7 +226,10 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX match_by_status ON match(status);
     CREATE INDEX match_finished_by_update ON match(updated_at) WHERE status != 'playing';
     ALTER TABLE player_stats ADD COLUMN place INTEGER;
-    UPDATE player_stats SET place = CASE result WHEN 'lost' THEN 2 ELSE 1 END;",
+    UPDATE player_stats SET place = CASE result WHEN 'lost' THEN 2 ELSE 1 END;
+    ALTER TABLE player_stats ADD COLUMN score INTEGER;
+    UPDATE player_stats SET score = (SELECT json_extract(m.summary, '$.scores[' || player_stats.side || ']')
+                                     FROM match m WHERE m.id = player_stats.match_id);",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

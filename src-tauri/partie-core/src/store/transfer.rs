@@ -291,7 +291,12 @@ impl Store {
         })?;
         for row in rows {
             let (id, uid, game, started, finished, status, winner) = row?;
-            let scores = self.played(id).map(|s| s.scores()).unwrap_or_default();
+            // A finished match's scores were kept with its figures; one being played is replayed.
+            let scores = if status == "playing" {
+                self.played(id).map(|s| s.scores()).unwrap_or_default()
+            } else {
+                self.final_scores(id)?
+            };
             for (side, players) in self.sides(id)?.iter().enumerate() {
                 let result = match (status.as_str(), winner) {
                     ("playing", _) => "",
@@ -316,6 +321,23 @@ impl Store {
                 );
                 out.push('\n');
             }
+        }
+        Ok(out)
+    }
+
+    /// Each side's score when a finished match ended, as kept with its players' figures.
+    fn final_scores(&self, id: i64) -> Result<Vec<u32>, Error> {
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT side, score FROM player_stats WHERE match_id = ?1 AND seat = 0 ORDER BY side",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<u32>>(1)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (side, score) = row?;
+            out.resize(side.max(0) as usize, 0);
+            out.push(score.unwrap_or(0));
         }
         Ok(out)
     }

@@ -1,10 +1,11 @@
-//! The middle game of issue 21: positions built by hand, as move lists, where a running mill
-//! or a double mill is coming and the strongest level must stop it in its time; and the
-//! evaluation term level 5 gives a running mill.
+//! The middle game of issue 21: positions given as move lists where a running mill,
+//! a double mill or a blockade is coming and the strongest level must stop it in its time;
+//! and the evaluation term level 5 gives a running mill.
 
 use partie_core::game::Game;
+use partie_core::morris::position::Reason;
 use partie_core::morris::search::{evaluate_with, Level, STRONG, WEIGHTS};
-use partie_core::morris::{notation, Action, Morris, Token};
+use partie_core::morris::{notation, Action, Morris, Outcome, Token};
 use serde_json::Map;
 
 /// The game after `moves` (a move list in the spec's notation).
@@ -47,6 +48,16 @@ const DOUBLE_MILL: &str = "1. b6 b2 2. d2 c5 3. d6 g7 4. e4 d5 5. c3 f4 6. g1 d3
 const RUNNING_MILL: &str = "1. a1 g1 2. d2 d1 3. a4 d7 4. f4 c4 5. e5 e3 6. c3 f2 \
      7. a7xg1 g4 8. d6 d5 9. g7 f6 10. e5-e4";
 
+/// Black's pieces can step only onto d2 (from b2, d3 or f2) and f4 (from e4 or f2). A piece
+/// that steps onto one of them lets White shut the other (f6-f4 or d1-d2): Black is left with
+/// one piece that can move, to a point White fills on the next move. Only d3-d2 holds (no line
+/// forces a blockade within White's next four moves): it leaves d3 empty behind the piece, a
+/// third point to step onto. (Found among the positions of random games by searching every
+/// line of four turns, not built by hand; no mill is closed on these lines.)
+const BLOCKADE: &str = "1. e5 c5 2. b4 a7 3. d7 b2 4. d2 e3 5. e4 f4 6. c4 a4 7. a1 f2 \
+     8. f6 d6 9. g4 g7 10. e5-d5 e3-d3 11. c4-c3 c5-c4 12. d5-c5 d6-d5 13. e4-e3 d5-e5 \
+     14. c5-d5 f4-e4 15. f6-d6xc4 e4-f4 16. d6-f6 f4-e4 17. d2-d1";
+
 #[test]
 fn level_5_blocks_a_double_mill_before_it_is_built() {
     let g = game(DOUBLE_MILL);
@@ -62,6 +73,33 @@ fn level_5_takes_the_point_a_running_mill_needs() {
     // Other moves are there to choose from: the test is the choice.
     assert!(g.legal().len() > 3);
     assert_eq!(level_5(RUNNING_MILL).to_string(), "c4-b4");
+}
+
+#[test]
+fn level_5_keeps_a_way_out_of_a_blockade_two_moves_away() {
+    let g = game(BLOCKADE);
+    assert_eq!(g.position().turn(), 1, "Black to move");
+    assert!(g.position().is_moving());
+    assert_eq!(g.legal().len(), 5);
+    // By the rules: after each other move and White's answer, whatever Black plays, White has
+    // a move that leaves Black none.
+    for (bad, answer) in [
+        ("b2-d2", "f6-f4"),
+        ("f2-d2", "f6-f4"),
+        ("e4-f4", "d1-d2"),
+        ("f2-f4", "d1-d2"),
+    ] {
+        let after = game(&format!("{BLOCKADE} {bad} {answer}"));
+        for reply in after.legal() {
+            let next = after.clone().play(&Action::Token(reply)).expect("legal");
+            let blocked = next.legal().into_iter().any(|t| {
+                let end = next.clone().play(&Action::Token(t)).expect("legal");
+                end.outcome() == Some(Outcome::Won(0, Reason::Blocked))
+            });
+            assert!(blocked, "{bad} {answer} {reply}: White blocks Black");
+        }
+    }
+    assert_eq!(level_5(BLOCKADE).to_string(), "d3-d2");
 }
 
 /// The evaluation of level 5 sees the running mill Black leaves when it plays elsewhere, and

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.options import ArgOptions
@@ -142,16 +141,11 @@ class Partie:
         return self.d.find_elements(By.CSS_SELECTOR, selector)
 
     def tap(self, selector):
-        """Clicks like a finger; the screen redraws after each answer, so retry a stale node."""
-        for attempt in range(5):
-            try:
-                el = WebDriverWait(self.d, 10).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector)))
-                self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-                el.click()
-                return
-            except StaleElementReferenceException:
-                time.sleep(0.1)
-        raise AssertionError(f"could not tap {selector}")
+        """Clicks like a finger, once: screens are patched in place, so the node found is the
+        node tapped (no retry that would hide a tap lost to a redraw)."""
+        el = WebDriverWait(self.d, 10).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector)))
+        self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+        el.click()
 
     def _centre(self, selector):
         """Scrolls an element to the middle of the screen and gives its centre there."""
@@ -198,13 +192,7 @@ class Partie:
 
     def type(self, selector, text):
         self.wait_css(selector)             # the screen may still be drawing after a tap
-        for attempt in range(5):
-            try:
-                self.d.find_element(By.CSS_SELECTOR, selector).send_keys(text)
-                return
-            except StaleElementReferenceException:
-                time.sleep(0.1)
-        raise AssertionError(f"could not type into {selector}")
+        self.d.find_element(By.CSS_SELECTOR, selector).send_keys(text)
 
     def wait_until(self, script, timeout=10):
         WebDriverWait(self.d, timeout).until(lambda d: d.execute_script(script))

@@ -298,6 +298,7 @@ function setupBlock({ st, seg, levels, vsComputer }) {
 
 register('boulomania', {
   mount,
+  edge: 'warn',
   options: ['target', 'balls'],
   seats: 'bou_seats',
   setup: setupBlock,

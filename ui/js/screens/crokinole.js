@@ -224,6 +224,7 @@ export function mount(root, [id], initial, info) {
 
 register('crokinole', {
   mount,
+  edge: 'pin',
   options: ['format', 'target', 'rounds', 'scoring', 'discs', 'start_rule'],
   // A game is played to a score or over a number of rounds: only the one chosen applies.
   shown: (option, rules) => (option === 'target' ? rules.format !== 'rounds' : option === 'rounds' ? rules.format === 'rounds' : true),

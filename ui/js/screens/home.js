@@ -4,7 +4,7 @@ import { ipc } from '../ipc.js';
 import { h, names, scheduler } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
-import { games } from '../games.js';
+import { game, games } from '../games.js';
 
 
 function scoreLine(item) {
@@ -79,7 +79,7 @@ export function mount(root) {
         h('h2', { text: t('new_game') }),
         h('div', { class: 'game-grid' },
           games().map((g) => h('button', {
-            class: `game-card card-${g}`, type: 'button', id: `new-${g}`,
+            class: 'game-card', type: 'button', id: `new-${g}`, 'data-edge': game(g)?.edge,
             onclick: () => app.go(`#/setup/${g}`),
           }, h('span', { class: 'game-title', text: t(`game_${g}`) }), h('span', { class: 'game-hint', text: t(`game_${g}_hint`) })))),
         data && data.unfinished.length ? [

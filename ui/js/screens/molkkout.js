@@ -4,4 +4,4 @@
 import { register } from '../games.js';
 import { mount, describe, chart } from './molkky.js';
 
-register('molkkout', { mount, rules: false, teams: false, describe, chart });
+register('molkkout', { mount, edge: 'turn', rules: false, teams: false, describe, chart });

@@ -248,6 +248,7 @@ export const chart = ['chart_points_per_throw', (c) => (c.throws ? c.points / c.
 
 register('molkky', {
   mount,
+  edge: 'accent',
   options: ['best_of', 'target', 'bust_to', 'misses', 'three_misses', 'foul_drop'],
   describe,
   chart,

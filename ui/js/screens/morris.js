@@ -257,6 +257,7 @@ function setupBlock({ st, seg, levels, vsComputer, rules, render }) {
 
 register('morris', {
   mount,
+  edge: 'text',
   options: ['pieces', 'flying', 'diagonals', 'same_mill', 'double_mill', 'repetition', 'quiet_moves'],
   teams: false,
   seats: 'mor_seats',

@@ -7,7 +7,7 @@
 //! # thirteen weights of `tune` (or the first eight, the rest from WEIGHTS), then letters:
 //! # `q` looks past the horizon at the mills still to close, `x` allows three times the time
 //! # when the best score falls, `e` searches a turn deeper where a mill can close, `s` takes
-//! # level 5's weights (STRONG) instead of WEIGHTS. Level 5 is `qxes`, level 5 before issue 21
+//! # level 5's weights (STRONG) instead of WEIGHTS. Level 5 is `qxs`, level 5 before issue 21
 //! # `qx`. Or `L1` to `L5` for the computer's levels on their own clocks.
 //! cargo run --release -p partie-core --example strength -- 500,500qxes 500,500qx 50 1
 //! ```

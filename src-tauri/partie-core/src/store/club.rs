@@ -6,7 +6,7 @@
 //! killed between a push and its answer pushes again, and the hub answers `already`.
 
 use super::sync::{MergeReport, Outbox, Source};
-use super::{now_ms, Store};
+use super::{now_ms, Store, MATCH_REVISION};
 use crate::error::Error;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -159,12 +159,13 @@ impl Store {
     /// How many of this device's matches wait to be pushed to `hub`.
     pub fn club_waiting(&self, hub: &str) -> Result<usize, Error> {
         let n: i64 = self.conn.query_row(
-            "SELECT count(*) FROM sync_change c JOIN match m ON m.uid = c.uid
-             LEFT JOIN club_seen s ON s.hub = ?1 AND s.uid = m.uid
-             WHERE c.kind = 'match'
-               AND c.seq > coalesce((SELECT pushed FROM sync_peer WHERE hub = ?1), 0)
-               AND (s.revision IS NULL OR s.revision <>
-                    m.revision_base + (SELECT count(*) FROM action a WHERE a.match_id = m.id))",
+            &format!(
+                "SELECT count(*) FROM sync_change c JOIN match m ON m.uid = c.uid
+                 LEFT JOIN club_seen s ON s.hub = ?1 AND s.uid = m.uid
+                 WHERE c.kind = 'match'
+                   AND c.seq > coalesce((SELECT pushed FROM sync_peer WHERE hub = ?1), 0)
+                   AND (s.revision IS NULL OR s.revision <> {MATCH_REVISION})"
+            ),
             [hub],
             |r| r.get(0),
         )?;

@@ -499,19 +499,18 @@ impl Store {
     /// The records changed after `seq` in the change log, at most `limit`, oldest first.
     pub fn changes_since(&self, seq: i64, limit: i64) -> Result<Vec<Change>, Error> {
         let upto = self.hand_out()?;
-        let mut stmt = self.conn.prepare_cached(
+        let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT c.seq, c.kind, c.uid,
                     CASE c.kind WHEN 'match' THEN
                         (SELECT count(*) FROM action a WHERE a.match_id = m.id)
                     ELSE (SELECT count(*) FROM tournament_event e WHERE e.tournament_id = t.id) END,
-                    COALESCE(m.revision_base + (SELECT count(*) FROM action a WHERE a.match_id = m.id),
-                             t.revision)
+                    COALESCE({MATCH_REVISION}, t.revision)
              FROM sync_change c
              LEFT JOIN match m ON c.kind = 'match' AND m.uid = c.uid
              LEFT JOIN tournament t ON c.kind = 'tournament' AND t.uid = c.uid
              WHERE c.seq > ?1 AND c.seq <= ?3 AND (m.id IS NOT NULL OR t.id IS NOT NULL)
-             ORDER BY c.seq LIMIT ?2",
-        )?;
+             ORDER BY c.seq LIMIT ?2"
+        ))?;
         let rows = stmt.query_map(params![seq, limit, upto], |r| {
             Ok((
                 r.get::<_, i64>(0)?,

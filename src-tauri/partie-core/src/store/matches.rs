@@ -413,7 +413,7 @@ impl Store {
             "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
             params![id, record.actions.len() as i64],
         )?;
-        update_match(&tx, id, &state, Status::Any)?;
+        update_match(&tx, id, &state)?;
         write_figures(&tx, id, &[])?;
         Store::take_back_table_result(&tx, id)?;
         let result = tx.commit();
@@ -479,29 +479,15 @@ impl Store {
     }
 }
 
-/// What a match's status was before [`update_match`] writes it again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Status {
-    /// Being played: an action was just added to a match that was not over.
-    Playing,
-    /// Anything (undo, import, a merge).
-    Any,
-}
-
 /// Writes a match's status, times and cached list summary from `state`; returns the end it
-/// recorded, if over. A match still played after an action keeps its row as it was: its
-/// action is all a throw writes (its revision counts its actions; the lists replay the matches
-/// being played). The summary is cached for finished matches only.
+/// recorded, if over. The summary is cached for finished matches only (the lists replay the
+/// matches being played).
 pub(crate) fn update_match(
     tx: &rusqlite::Transaction,
     id: i64,
     state: &MatchState,
-    before: Status,
 ) -> Result<Option<i64>, Error> {
     let outcome = state.outcome();
-    if before == Status::Playing && outcome == Outcome::Playing {
-        return Ok(None);
-    }
     let now = now_ms();
     let over = outcome != Outcome::Playing;
     let finished = over.then_some(now);
@@ -524,11 +510,12 @@ fn commit_action(
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     tx.prepare_cached("INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, seq, action.to_string(), now_ms()])?;
-    // An action is refused once a match is over: before it, the match was being played.
-    let finished = update_match(&tx, id, state, Status::Playing)?;
+    // An action is refused once a match is over, so before it the match was being played: only
+    // the action that ends it changes the match's row (its revision counts its actions) and
+    // writes its figures.
+    let mut finished = None;
     if state.is_over() {
-        // A match being played has no figures yet (an action is refused once it is over), so
-        // only the action that ends it writes them.
+        finished = update_match(&tx, id, state)?;
         write_figures(&tx, id, figures)?;
         // A tournament table's match: its result enters the tournament in the same commit.
         Store::enter_table_result(&tx, id, state)?;

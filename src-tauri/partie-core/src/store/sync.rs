@@ -17,7 +17,7 @@
 //! backend; this file is what SQLite does with those decisions.
 
 use super::tournaments::{replay_checked, seat_entrant, stored, write_summary};
-use super::{seat_players, update_match, write_figures, Status, Store, MATCH_REVISION};
+use super::{seat_players, update_match, write_figures, Store, MATCH_REVISION};
 use crate::error::{Error, ErrorKind};
 use crate::merge::{
     check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
@@ -211,7 +211,7 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
             insert.execute(params![id, seq as i64, action.to_string(), at])?;
         }
     }
-    update_match(tx, id, &m.state, Status::Any)?;
+    update_match(tx, id, &m.state)?;
     if m.state.is_over() {
         let end = m
             .finished_at

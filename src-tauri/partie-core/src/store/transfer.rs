@@ -1,7 +1,7 @@
 //! Export, import, backup and restore. Exports are match records (`docs/records.md` §1) carrying
 //! stable id and timestamps, so that importing the same match twice does not duplicate it.
 
-use super::{migrations, now_ms, update_match, write_figures, Status, Store, MATCH_REVISION};
+use super::{migrations, now_ms, update_match, write_figures, Store, MATCH_REVISION};
 use crate::error::Error;
 use crate::merge::take_action_times;
 use crate::record::{Record, FORMAT};
@@ -245,7 +245,7 @@ impl Store {
                     params![id, seq as i64, action.to_string(), at],
                 )?;
             }
-            update_match(&tx, id, &state, Status::Any)?;
+            update_match(&tx, id, &state)?;
             // The end is the record's own (else its last action's time), not the import's.
             let end = m.finished_at.unwrap_or(last);
             tx.execute(

@@ -6,10 +6,11 @@
 //! # a player: the time per move while placing and while moving, in ms, then optionally the
 //! # thirteen weights of `tune` (or the first eight, the rest from WEIGHTS), then letters:
 //! # `q` looks past the horizon at the mills still to close, `x` allows three times the time
-//! # when the best score falls, `e` searches a turn deeper where a mill can close, `s` takes
-//! # level 5's weights (STRONG) instead of WEIGHTS. Level 5 is `qxs`, level 5 before issue 21
-//! # `qx`. Or `L1` to `L5` for the computer's levels on their own clocks.
-//! cargo run --release -p partie-core --example strength -- 500,500qxes 500,500qx 50 1
+//! # when the best score falls, `e` searches a turn deeper where a blockade comes, `l` searches
+//! # late quiet tokens a turn shallower first (late move reductions), `s` takes level 5's
+//! # weights (STRONG) instead of WEIGHTS. Level 5 is `qxsl`, level 5 before issue 21 `qx`.
+//! # Or `L1` to `L5` for the computer's levels on their own clocks.
+//! cargo run --release -p partie-core --example strength -- 500,500qxsl 500,500qx 50 1
 //! ```
 //! prints one line a game (the first player's result, how the game ended, the pieces each
 //! player had when the placing ended and at the end), each lost game's move list, then the
@@ -29,8 +30,10 @@ enum Player {
         quiescence: bool,
         /// Whether it may think three times as long when its best score falls (as level 5).
         extend: bool,
-        /// Whether it searches a turn deeper where a mill can close (as level 5).
+        /// Whether it searches a turn deeper where a blockade comes.
         extensions: bool,
+        /// Whether it searches late quiet tokens a turn shallower first.
+        reductions: bool,
         weights: Weights,
         placing: u64,
         moving: u64,
@@ -77,12 +80,13 @@ fn player(s: &str) -> Player {
             double_mill: l,
             cramped: m,
         },
-        _ => panic!("PLACING_MS,MOVING_MS[,8 OR 13 WEIGHTS][qxes]"),
+        _ => panic!("PLACING_MS,MOVING_MS[,8 OR 13 WEIGHTS][qxesl]"),
     };
     Player::Search {
         quiescence: flags.contains('q'),
         extend: flags.contains('x'),
         extensions: flags.contains('e'),
+        reductions: flags.contains('l'),
         weights,
         placing: v[0] as u64,
         moving: v[1] as u64,
@@ -102,12 +106,14 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
             weights,
             quiescence,
             extensions,
+            reductions,
             ..
         } => Some(
             Searcher::new(22)
                 .with_weights(weights)
                 .with_quiescence(quiescence)
-                .with_extensions(extensions),
+                .with_extensions(extensions)
+                .with_reductions(reductions),
         ),
         Player::Level(_) => None,
     });

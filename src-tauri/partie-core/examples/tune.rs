@@ -5,7 +5,7 @@
 //! ```sh
 //! # weights: mill_placing,mill_moving,two,fork,mobility,stuck_placing,stuck_moving,pending
 //! # and optionally closable,unblockable,running,double_mill,cramped (issue 21), then `q` for
-//! # the quiescence search and `e` for the extensions where a mill can close
+//! # the quiescence search and `e` for the extensions where a blockade comes
 //! cargo run --release -p partie-core --example tune -- 12,12,18,35,10,20,30,90 12,12,18,0,3,2,8,90 6 100
 //! ```
 //! prints the first set's wins, draws and losses over 2 × PAIRS games, one at a time unless
@@ -18,7 +18,7 @@ use partie_core::morris::{Action, Morris, Token};
 use serde_json::Map;
 
 /// A weight set (eight weights, the middle game's five then 0, or all thirteen), with the
-/// letters `q` (quiescence search) and `e` (extensions where a mill can close) after it.
+/// letters `q` (quiescence search) and `e` (extensions where a blockade comes) after it.
 #[derive(Clone, Copy)]
 struct Side {
     weights: Weights,

@@ -1,6 +1,8 @@
 //! The search's shortcuts (transposition table, null windows, move ordering, cut-offs past the
 //! horizon) must not change what it finds: at a fixed depth its score is the plain minimax score
 //! over the same tokens, repetitions and evaluation, with or without the quiescence search.
+//! The one exception is level 5's reductions of late quiet tokens, which trade exactness for
+//! depth on purpose: they are off unless asked for, and checked apart at the end.
 
 use partie_core::game::Game;
 use partie_core::morris::position::Repetitions;
@@ -192,4 +194,64 @@ fn a_threat_seen_one_turn_deeper_is_a_fall() {
         "{deep:?} after {shallow:?}"
     );
     assert!(!deep.fell);
+}
+
+/// Late quiet tokens searched a turn shallower first (level 5) change nothing below depth 3:
+/// the scores there are still plain minimax's.
+#[test]
+fn reductions_leave_the_shallow_search_as_minimax() {
+    for g in positions(6) {
+        for depth in 1..=2 {
+            let mut searcher = Searcher::new(14).with_reductions(true);
+            let limits = Limits {
+                depth,
+                ..Limits::default()
+            };
+            let report = searcher.search(g.position(), g.repetitions(), &limits);
+            let mut path = g.repetitions().clone();
+            let expected = minimax(g.position(), depth as i32, 0, &mut path, false);
+            assert_eq!(
+                report.score,
+                expected,
+                "depth {depth} after {}",
+                g.move_list()
+            );
+        }
+    }
+}
+
+/// What the reductions are for: on the same number of positions searched, the search with them
+/// gets deeper, in total and on more positions than it gets less deep, in both phases.
+#[test]
+fn reductions_reach_deeper_on_the_same_positions() {
+    let found = positions(4);
+    let mut totals = [0u32; 2];
+    let (mut deeper, mut shallower) = (0, 0);
+    for g in &found {
+        let depths = [false, true].map(|on| {
+            let mut searcher = Searcher::new(18).with_quiescence(true).with_reductions(on);
+            let limits = Limits {
+                depth: 64,
+                nodes: Some(200_000),
+                ..Limits::default()
+            };
+            let report = searcher.search(g.position(), g.repetitions(), &limits);
+            assert!(report.best.is_some_and(|t| g.position().is_legal(t)));
+            report.depth
+        });
+        totals[0] += depths[0];
+        totals[1] += depths[1];
+        deeper += u32::from(depths[1] > depths[0]);
+        shallower += u32::from(depths[1] < depths[0]);
+    }
+    assert!(
+        totals[1] > totals[0] + found.len() as u32 / 2,
+        "depths without and with reductions over {} positions: {totals:?}",
+        found.len()
+    );
+    assert!(
+        deeper > 2 * shallower,
+        "deeper on {deeper}, less deep on {shallower} of {}",
+        found.len()
+    );
 }

@@ -140,6 +140,8 @@ pub struct Searcher {
     added: u32,
     /// The most turns that may be added on one path: half the iteration's depth.
     extension_cap: u32,
+    /// Whether quiet tokens late in the order are first searched a turn shallower.
+    reductions: bool,
 }
 
 /// The number of token codes [`encode`] gives.
@@ -166,7 +168,18 @@ impl Searcher {
             extensions: false,
             added: 0,
             extension_cap: 0,
+            reductions: false,
         }
+    }
+
+    /// The same searcher looking less deep at first at the quiet tokens that come late in its
+    /// order (no mill closed, no opposing mill blocked, neither the table's token nor a
+    /// killer): most of them are refuted at once, and the time saved goes to depth. A token
+    /// that does better than expected is searched again at the full depth, so a reduction
+    /// can delay what the search sees, never make it play a token it has not looked at fully.
+    pub fn with_reductions(mut self, on: bool) -> Self {
+        self.reductions = on;
+        self
     }
 
     /// The same searcher looking a turn deeper after a turn that leaves the opponent one legal
@@ -404,7 +417,7 @@ impl Searcher {
             }
         }
         let mut tokens = pos.tokens();
-        self.order(pos, tokens.as_mut_slice(), hinted, ply);
+        let tactical = self.order(pos, tokens.as_mut_slice(), hinted, ply);
         let start_alpha = alpha;
         let mut best_score = -INF;
         let mut best = None;
@@ -414,7 +427,11 @@ impl Searcher {
             } else {
                 // The first token is expected to be best: the others only have to be shown
                 // worse, with a null window, and are searched again only when they are not.
-                let s = self.child(pos, t, depth, alpha, alpha + 1, ply);
+                let r = self.reduction(depth, i, tactical);
+                let mut s = self.child(pos, t, depth - r, alpha, alpha + 1, ply);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = self.child(pos, t, depth, alpha, alpha + 1, ply);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     self.child(pos, t, depth, alpha, beta, ply)
                 } else {
@@ -567,9 +584,28 @@ impl Searcher {
         best
     }
 
-    /// Table move first, then tokens that close a mill, then killers, then the rest by how
-    /// often they cut off before.
-    fn order(&self, pos: &Position, tokens: &mut [Token], hinted: Option<Token>, ply: usize) {
+    /// How many turns shallower the `i`th token in the order is searched first, when the
+    /// first `tactical` tokens are the table's, mills, killers and blocks.
+    fn reduction(&self, depth: i32, i: usize, tactical: usize) -> i32 {
+        if !self.reductions || depth < 3 || i < tactical.max(3) {
+            0
+        } else if depth >= 6 && i >= 8 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Table move first, then tokens that close a mill, then killers, then tokens that block
+    /// an opposing mill, then the rest by how often they cut off before. Returns how many
+    /// come before the rest.
+    fn order(
+        &self,
+        pos: &Position,
+        tokens: &mut [Token],
+        hinted: Option<Token>,
+        ply: usize,
+    ) -> usize {
         let killers = self.killers[ply];
         let history = &self.history[pos.turn() as usize];
         // The points that would close an opposing mill: taking one first is often forced.
@@ -607,6 +643,7 @@ impl Searcher {
         for (slot, &(_, t)) in tokens.iter_mut().zip(keyed.iter()) {
             *slot = t;
         }
+        keyed.iter().take_while(|&&(k, _)| k >> 40 < 4).count()
     }
 }
 
@@ -852,13 +889,17 @@ impl Level {
     }
 
     /// The searcher this level thinks with: a small table for the levels that look a few turns
-    /// ahead, a larger one for level 4, and for level 5 the largest, the quiescence search and
-    /// the middle game's weights ([`STRONG`]).
+    /// ahead, a larger one for level 4, and for level 5 the largest, the quiescence search,
+    /// the middle game's weights ([`STRONG`]) and the reductions of late quiet tokens (the
+    /// depth they save is what holds the middle game: docs/performance.md).
     pub fn searcher(self) -> Searcher {
         match self.0 {
             1..=3 => Searcher::new(12),
             4 => Searcher::new(18),
-            _ => Searcher::new(22).with_quiescence(true).with_weights(STRONG),
+            _ => Searcher::new(22)
+                .with_quiescence(true)
+                .with_weights(STRONG)
+                .with_reductions(true),
         }
     }
 

@@ -47,7 +47,7 @@ impl Entry {
 }
 
 fn play_as<G: Game>(
-    g: Box<G>,
+    mut g: Box<G>,
     action: &Value,
     wrap: fn(Box<G>) -> MatchState,
 ) -> Result<MatchState, Refused<MatchState>> {
@@ -61,9 +61,16 @@ fn play_as<G: Game>(
         let over = Error::illegal("the game is over").with_code("game_over");
         return Err(Refused::new(wrap(g), over));
     }
+    // The state goes back into the box it came from: a replay allocates no box per action.
     match (*g).play(&parsed) {
-        Ok(next) => Ok(wrap(Box::new(next))),
-        Err(r) => Err(Refused::new(wrap(Box::new(r.state)), r.error)),
+        Ok(next) => {
+            *g = next;
+            Ok(wrap(g))
+        }
+        Err(r) => {
+            *g = r.state;
+            Err(Refused::new(wrap(g), r.error))
+        }
     }
 }
 

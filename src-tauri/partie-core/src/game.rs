@@ -33,6 +33,21 @@ pub fn action_key(
     own: &[&str],
     game: &str,
 ) -> Result<Option<&'static str>, Error> {
+    // An action has a key or two, the list eight: look the action's keys up in the list, not
+    // the list in the action (this runs for every action replayed).
+    let reserved = |k: &String| ACTION_KEYS.iter().copied().find(|r| *r == k);
+    let mut found = action.keys().filter_map(reserved);
+    let key = found.next();
+    if found.next().is_none() {
+        return match key {
+            Some(k) if !own.contains(&k) => Err(Error::bad_action(format!(
+                "{k:?} is not an action of {game}"
+            ))
+            .with_code("shape")),
+            k => Ok(k),
+        };
+    }
+    // Two or more: named in the list's order, as the detail always named them.
     let mut present = ACTION_KEYS
         .iter()
         .copied()

@@ -35,31 +35,21 @@ pub fn action_key(
 ) -> Result<Option<&'static str>, Error> {
     // An action has a key or two, the list eight: look the action's keys up in the list, not
     // the list in the action (this runs for every action replayed).
-    let reserved = |k: &String| ACTION_KEYS.iter().copied().find(|r| *r == k);
-    let mut found = action.keys().filter_map(reserved);
+    let mut found = action
+        .keys()
+        .filter_map(|k| ACTION_KEYS.iter().position(|r| r == k));
     let key = found.next();
-    if found.next().is_none() {
-        return match key {
-            Some(k) if !own.contains(&k) => Err(Error::bad_action(format!(
-                "{k:?} is not an action of {game}"
-            ))
-            .with_code("shape")),
-            k => Ok(k),
-        };
-    }
-    // Two or more: named in the list's order, as the detail always named them.
-    let mut present = ACTION_KEYS
-        .iter()
-        .copied()
-        .filter(|k| action.contains_key(*k));
-    let key = present.next();
-    if let (Some(first), Some(second)) = (key, present.next()) {
+    if let (Some(one), Some(other)) = (key, found.next()) {
+        // Named in the list's order, as the detail always named them.
+        let mut at: Vec<usize> = [one, other].into_iter().chain(found).collect();
+        at.sort_unstable();
+        let (first, second) = (ACTION_KEYS[at[0]], ACTION_KEYS[at[1]]);
         return Err(Error::bad_action(format!(
             "an action has one action key, not both {first:?} and {second:?}"
         ))
         .with_code("two_action_keys"));
     }
-    match key {
+    match key.map(|i| ACTION_KEYS[i]) {
         Some(k) if !own.contains(&k) => {
             Err(Error::bad_action(format!("{k:?} is not an action of {game}")).with_code("shape"))
         }

@@ -108,16 +108,19 @@ fn positions(games: u64) -> Vec<Morris> {
     out
 }
 
-/// Checks the search against plain minimax at depths 1 to `deepest` on positions of random
-/// games; returns whether looking past the horizon changed any of the scores.
-fn scores_as_minimax(deeper: bool, deepest: u32) -> bool {
+/// Checks the search (with late quiet tokens reduced when `reduced`) against plain minimax at
+/// depths 1 to `deepest` on positions of random games; returns whether looking past the
+/// horizon changed any of the scores.
+fn scores_as_minimax(deeper: bool, deepest: u32, reduced: bool) -> bool {
     let found = positions(12);
     assert!(found.iter().any(|g| g.position().is_moving()));
     assert!(found.iter().any(|g| !g.position().is_moving()));
     let mut differs = false;
     for g in &found {
         for depth in 1..=deepest {
-            let mut searcher = Searcher::new(14).with_quiescence(deeper);
+            let mut searcher = Searcher::new(14)
+                .with_quiescence(deeper)
+                .with_reductions(reduced);
             let limits = Limits {
                 depth,
                 ..Limits::default()
@@ -143,14 +146,14 @@ fn scores_as_minimax(deeper: bool, deepest: u32) -> bool {
 
 #[test]
 fn the_search_scores_as_plain_minimax_at_a_fixed_depth() {
-    scores_as_minimax(false, 3);
+    scores_as_minimax(false, 3, false);
 }
 
 #[test]
 fn the_quiescence_search_scores_as_plain_minimax_past_the_horizon() {
     // Otherwise these positions would not tell the two searches apart.
     assert!(
-        scores_as_minimax(true, 3),
+        scores_as_minimax(true, 3, false),
         "looking past the horizon never counts"
     );
 }
@@ -200,24 +203,7 @@ fn a_threat_seen_one_turn_deeper_is_a_fall() {
 /// the scores there are still plain minimax's.
 #[test]
 fn reductions_leave_the_shallow_search_as_minimax() {
-    for g in positions(6) {
-        for depth in 1..=2 {
-            let mut searcher = Searcher::new(14).with_reductions(true);
-            let limits = Limits {
-                depth,
-                ..Limits::default()
-            };
-            let report = searcher.search(g.position(), g.repetitions(), &limits);
-            let mut path = g.repetitions().clone();
-            let expected = minimax(g.position(), depth as i32, 0, &mut path, false);
-            assert_eq!(
-                report.score,
-                expected,
-                "depth {depth} after {}",
-                g.move_list()
-            );
-        }
-    }
+    scores_as_minimax(false, 2, true);
 }
 
 /// What the reductions are for: on the same number of positions searched, the search with them

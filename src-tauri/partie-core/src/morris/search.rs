@@ -144,6 +144,10 @@ pub struct Searcher {
     reductions: bool,
 }
 
+/// The class of the tokens [`Searcher::order`] ranks by history alone (after the table's token,
+/// mills, killers and blocks): the ones a reduction may shorten.
+const REST: u64 = 4;
+
 /// The number of token codes [`encode`] gives.
 const TOKEN_CODES: usize = 64 + 24 * 24;
 
@@ -628,7 +632,7 @@ impl Searcher {
             } else if t.to().is_some_and(|p| blocks & (1 << p) != 0) {
                 3
             } else {
-                return (4 << 40) | u64::from(u32::MAX - history[e as usize]) << 8;
+                return (REST << 40) | u64::from(u32::MAX - history[e as usize]) << 8;
             };
             class << 40
         };
@@ -643,7 +647,7 @@ impl Searcher {
         for (slot, &(_, t)) in tokens.iter_mut().zip(keyed.iter()) {
             *slot = t;
         }
-        keyed.iter().take_while(|&&(k, _)| k >> 40 < 4).count()
+        keyed.iter().take_while(|&&(k, _)| k >> 40 < REST).count()
     }
 }
 

@@ -214,6 +214,46 @@ fn the_generator_agrees_with_the_rules_text_along_random_games() {
     assert!(positions > 10_000, "{positions}");
 }
 
+#[test]
+fn a_mill_is_seen_closing_without_playing_the_token() {
+    // The search orders every node's tokens by `closes_mill`; it must say what playing the
+    // token says, under every rule that changes what a mill is.
+    let variants = [
+        json!({}),
+        json!({"diagonals": true}),
+        json!({"pieces": 4, "double_mill": "each"}),
+        json!({"pieces": 12, "same_mill": "once"}),
+    ];
+    let (mut closing, mut quiet) = (0, 0);
+    for (i, rules) in variants.iter().enumerate() {
+        for seed in 0..30 {
+            let mut rng = Rng::new(seed * 17 + i as u64);
+            let mut g = game(rules.clone(), &[]);
+            while !g.is_over() && g.turns().len() < 200 {
+                let pos = *g.position();
+                let legal = pos.tokens();
+                for &t in legal.as_slice() {
+                    let closes = pos.after(t).pending() > 0 && !matches!(t, Token::Remove(_));
+                    assert_eq!(
+                        pos.closes_mill(t),
+                        closes,
+                        "{rules} {t} after {}",
+                        g.move_list()
+                    );
+                    if closes {
+                        closing += 1;
+                    } else {
+                        quiet += 1;
+                    }
+                }
+                let t = legal.as_slice()[rng.below(legal.len() as u64) as usize];
+                g = g.play(&Action::Token(t)).unwrap();
+            }
+        }
+    }
+    assert!(closing > 1_000 && quiet > 10_000, "{closing} {quiet}");
+}
+
 /// Every token the board could name: 24 placements, 24 removals, 552 moves.
 fn every_token() -> Vec<Token> {
     let mut v = Vec::new();

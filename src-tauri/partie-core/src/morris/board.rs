@@ -48,6 +48,9 @@ pub struct Geometry {
     pub lines: Vec<u32>,
     /// For each point, the masks of the lines through it.
     pub through: [Vec<u32>; 24],
+    /// For each point, the indices in `lines` of the lines through it, as a mask (bit i =
+    /// line i): a mill closed on a point is looked for in its two or three lines, not all 16.
+    pub through_indices: [u32; 24],
     /// For each point, the mask of its neighbours along the lines.
     pub adjacent: [u32; 24],
     /// The 16 symmetries, each as byte lookup tables: mapping a mask is three lookups.
@@ -69,6 +72,13 @@ impl Geometry {
                 .copied()
                 .filter(|m| m & (1 << p) != 0)
                 .collect()
+        });
+        let through_indices: [u32; 24] = std::array::from_fn(|p| {
+            lines
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| *m & (1 << p) != 0)
+                .fold(0, |acc, (i, _)| acc | 1 << i)
         });
         let mut adjacent = [0u32; 24];
         for t in &triples {
@@ -108,6 +118,7 @@ impl Geometry {
         Geometry {
             lines,
             through,
+            through_indices,
             adjacent,
             symmetries,
             perms,

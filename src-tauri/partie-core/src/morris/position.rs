@@ -470,19 +470,40 @@ impl Position {
     /// The mills a piece arriving on `p` closes for the side to act, as a mask of lines
     /// (indices into the geometry's lines) that give a removal.
     fn closed_lines(&self, p: u8) -> u32 {
-        let t = self.turn as usize;
+        self.lines_closed(self.board[self.turn as usize], p)
+    }
+
+    /// The mills the side to act would have through `p` with its pieces on `own` (the lines'
+    /// indices as a mask), less those `same_mill: once` has used up.
+    fn lines_closed(&self, own: u32, p: u8) -> u32 {
         let g = self.geometry();
-        let own = self.board[t];
         let mut lines = 0u32;
-        for (i, &l) in g.lines.iter().enumerate() {
-            if l & (1 << p) != 0 && own & l == l {
+        let mut through = g.through_indices[p as usize];
+        while through != 0 {
+            let i = through.trailing_zeros();
+            let l = g.lines[i as usize];
+            if own & l == l {
                 lines |= 1 << i;
             }
+            through &= through - 1;
         }
         if self.rules.same_mill == SameMill::Once {
-            lines &= !self.used[t];
+            lines &= !self.used[self.turn as usize];
         }
         lines
+    }
+
+    /// Whether a legal placement or move closes a mill, so that a removal follows (as
+    /// `after(token).pending() > 0`, without making the position): the search orders every
+    /// node's tokens by it.
+    pub fn closes_mill(&self, token: Token) -> bool {
+        let own = self.board[self.turn as usize];
+        let (own, p) = match token {
+            Token::Remove(_) => return false,
+            Token::Place(p) => (own | 1 << p, p),
+            Token::Move(a, p) => (own & !(1 << a) | 1 << p, p),
+        };
+        self.board[1 - self.turn as usize] != 0 && self.lines_closed(own, p) != 0
     }
 
     /// The position after a legal token. Playing an illegal one is a logic error: check with

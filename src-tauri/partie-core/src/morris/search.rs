@@ -778,7 +778,7 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         let mut closed = 0u32;
         for &l in pos.lines() {
             // (Counted with bit tricks, not `count_ones`: without a popcount instruction in
-            // the target's baseline, counting was a third of the evaluation's time.)
+            // the target's baseline, counting took much of the evaluation's time.)
             let mine = own & l;
             if mine == l {
                 v += if moving {

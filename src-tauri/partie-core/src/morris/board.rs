@@ -46,11 +46,9 @@ pub fn point(name: &str) -> Option<u8> {
 pub struct Geometry {
     /// Each line as a mask.
     pub lines: Vec<u32>,
-    /// For each point, the masks of the lines through it.
-    pub through: [Vec<u32>; 24],
     /// For each point, the indices in `lines` of the lines through it, as a mask (bit i =
     /// line i): a mill closed on a point is looked for in its two or three lines, not all 16.
-    pub through_indices: [u32; 24],
+    through: [u32; 24],
     /// For each point, the mask of its neighbours along the lines.
     pub adjacent: [u32; 24],
     /// The 16 symmetries, each as byte lookup tables: mapping a mask is three lookups.
@@ -66,14 +64,7 @@ impl Geometry {
             triples.extend(DIAGONALS);
         }
         let lines: Vec<u32> = triples.iter().map(|t| mask(t)).collect();
-        let through: [Vec<u32>; 24] = std::array::from_fn(|p| {
-            lines
-                .iter()
-                .copied()
-                .filter(|m| m & (1 << p) != 0)
-                .collect()
-        });
-        let through_indices: [u32; 24] = std::array::from_fn(|p| {
+        let through: [u32; 24] = std::array::from_fn(|p| {
             lines
                 .iter()
                 .enumerate()
@@ -118,7 +109,6 @@ impl Geometry {
         Geometry {
             lines,
             through,
-            through_indices,
             adjacent,
             symmetries,
             perms,
@@ -139,6 +129,23 @@ impl Geometry {
     /// How many symmetries the board has (16).
     pub fn symmetry_count(&self) -> usize {
         self.symmetries.len()
+    }
+
+    /// The lines through `p` whose three points are all in `own`, as a mask of their indices
+    /// in `lines` (bit i = line i): the mills a piece on `p` stands in.
+    #[inline]
+    pub fn mills_through(&self, own: u32, p: u8) -> u32 {
+        let mut mills = 0u32;
+        let mut through = self.through[p as usize];
+        while through != 0 {
+            let i = through.trailing_zeros();
+            let l = self.lines[i as usize];
+            if own & l == l {
+                mills |= 1 << i;
+            }
+            through &= through - 1;
+        }
+        mills
     }
 
     /// A mask mapped through symmetry `s`.

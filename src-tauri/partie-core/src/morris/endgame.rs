@@ -201,7 +201,7 @@ fn solve(g: &Geometry, flying: bool, a: u32, b: u32, lower: Option<&[Part]>) -> 
     if a != b {
         parts.push(Part::new(b, a));
     }
-    let closes = |own: u32, to: u8| g.through[to as usize].iter().any(|&l| l & !own == 0);
+    let closes = |own: u32, to: u8| g.mills_through(own, to) != 0;
     let targets = |pieces: u32, from: u8, empty: u32| {
         if flying && pieces == 3 {
             empty

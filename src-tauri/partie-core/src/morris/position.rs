@@ -476,17 +476,7 @@ impl Position {
     /// The mills the side to act would have through `p` with its pieces on `own` (the lines'
     /// indices as a mask), less those `same_mill: once` has used up.
     fn lines_closed(&self, own: u32, p: u8) -> u32 {
-        let g = self.geometry();
-        let mut lines = 0u32;
-        let mut through = g.through_indices[p as usize];
-        while through != 0 {
-            let i = through.trailing_zeros();
-            let l = g.lines[i as usize];
-            if own & l == l {
-                lines |= 1 << i;
-            }
-            through &= through - 1;
-        }
+        let mut lines = self.geometry().mills_through(own, p);
         if self.rules.same_mill == SameMill::Once {
             lines &= !self.used[self.turn as usize];
         }

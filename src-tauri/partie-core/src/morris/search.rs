@@ -565,7 +565,7 @@ impl Searcher {
         let closing = pos
             .lines()
             .iter()
-            .filter(|&&l| two_or_more(own & l) && own & l != l)
+            .filter(|&&l| two_on(own, l))
             .fold(0, |m, &l| m | (empty & l));
         if closing == 0 {
             return best;
@@ -617,7 +617,7 @@ impl Searcher {
         let empty = !(theirs | pos.board(pos.turn())) & super::board::FULL;
         let mut blocks = 0u32;
         for &l in pos.lines() {
-            if two_or_more(theirs & l) && theirs & l != l {
+            if two_on(theirs, l) {
                 blocks |= empty & l;
             }
         }
@@ -858,6 +858,13 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
 #[inline]
 fn two_or_more(m: u32) -> bool {
     m & m.wrapping_sub(1) != 0
+}
+
+/// Whether `side` holds exactly two of the three points of `line`.
+#[inline]
+fn two_on(side: u32, line: u32) -> bool {
+    let m = side & line;
+    two_or_more(m) && m != line
 }
 
 /// A threat of side `s` in the moving phase (two own pieces on `line`, its point `hole`

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! # a player: the time per move while placing and while moving, in ms, then optionally the
-//! # thirteen weights of `tune` (or the first eight, the rest from WEIGHTS), then letters:
+//! # thirteen to fifteen weights of `tune` (or the first eight, the rest from WEIGHTS), then letters:
 //! # `q` looks past the horizon at the mills still to close, `x` allows three times the time
 //! # when the best score falls, `e` searches a turn deeper where a blockade comes, `l` searches
 //! # late quiet tokens a turn shallower first (late move reductions), `s` takes level 5's
@@ -60,17 +60,19 @@ fn player(s: &str) -> Player {
             two: c,
             fork: d,
             mobility: e,
+            mobility_moving: e,
             stuck_placing: f,
             stuck_moving: g,
             pending: h,
             ..base
         },
-        [a, b, c, d, e, f, g, h, i, j, k, l, m] => Weights {
+        [a, b, c, d, e, f, g, h, i, j, k, l, m, ref rest @ ..] if rest.len() <= 2 => Weights {
             mill_placing: a,
             mill_moving: b,
             two: c,
             fork: d,
             mobility: e,
+            mobility_moving: rest.get(1).copied().unwrap_or(e),
             stuck_placing: f,
             stuck_moving: g,
             pending: h,
@@ -79,8 +81,9 @@ fn player(s: &str) -> Player {
             running: k,
             double_mill: l,
             cramped: m,
+            looming: rest.first().copied().unwrap_or(base.looming),
         },
-        _ => panic!("PLACING_MS,MOVING_MS[,8 OR 13 WEIGHTS][qxesl]"),
+        _ => panic!("PLACING_MS,MOVING_MS[,8, 13, 14 OR 15 WEIGHTS][qxesl]"),
     };
     Player::Search {
         quiescence: flags.contains('q'),

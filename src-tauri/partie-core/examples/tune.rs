@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! # weights: mill_placing,mill_moving,two,fork,mobility,stuck_placing,stuck_moving,pending
-//! # and optionally closable,unblockable,running,double_mill,cramped (issue 21), then `q` for
+//! # and optionally closable,unblockable,running,double_mill,cramped(,looming(,mobility_moving)) (issue 21), then `q` for
 //! # the quiescence search and `e` for the extensions where a blockade comes
 //! cargo run --release -p partie-core --example tune -- 12,12,18,35,10,20,30,90 12,12,18,0,3,2,8,90 6 100
 //! ```
@@ -17,7 +17,7 @@ use partie_core::morris::search::{Limits, Searcher, Weights};
 use partie_core::morris::{Action, Morris, Token};
 use serde_json::Map;
 
-/// A weight set (eight weights, the middle game's five then 0, or all thirteen), with the
+/// A weight set (eight weights, the middle game's six then 0 and mobility for both phases, or thirteen to fifteen), with the
 /// letters `q` (quiescence search) and `e` (extensions where a blockade comes) after it.
 #[derive(Clone, Copy)]
 struct Side {
@@ -33,7 +33,10 @@ fn side(s: &str) -> Side {
         .split(',')
         .map(|x| x.parse().expect("a weight is a whole number"))
         .collect();
-    assert!(v.len() == 8 || v.len() == 13, "eight or thirteen weights");
+    assert!(
+        matches!(v.len(), 8 | 13 | 14 | 15),
+        "eight, or thirteen to fifteen weights"
+    );
     let at = |i: usize| v.get(i).copied().unwrap_or(0);
     Side {
         weights: Weights {
@@ -42,6 +45,7 @@ fn side(s: &str) -> Side {
             two: v[2],
             fork: v[3],
             mobility: v[4],
+            mobility_moving: v.get(14).copied().unwrap_or(v[4]),
             stuck_placing: v[5],
             stuck_moving: v[6],
             pending: v[7],
@@ -50,6 +54,7 @@ fn side(s: &str) -> Side {
             running: at(10),
             double_mill: at(11),
             cramped: at(12),
+            looming: at(13),
         },
         quiescence: flags.contains('q'),
         extensions: flags.contains('e'),

@@ -689,8 +689,12 @@ pub struct Weights {
     pub two: i32,
     /// An empty point where one piece would make two such threats at once (a fork to come).
     pub fork: i32,
-    /// Each move a side could make (sides that fly are not counted).
+    /// Each move a side could make while pieces are being placed (sides that fly are not
+    /// counted).
     pub mobility: i32,
+    /// The same once every piece is placed, when a side with few moves left is a blockade
+    /// away from losing.
+    pub mobility_moving: i32,
     /// Each piece that cannot move, while pieces are being placed.
     pub stuck_placing: i32,
     /// Each piece that cannot move, once every piece is placed.
@@ -712,6 +716,12 @@ pub struct Weights {
     /// Once every piece is placed, for each move fewer than three a side that does not fly
     /// has: one or two moves left is a blockade one or two moves away.
     pub cramped: i32,
+    /// Once every piece is placed, a piece taken at the side's next turn that nothing but a
+    /// mill of the opponent's own can stop: a threat of the side that just moved whose empty
+    /// point no opposing piece can step onto, or a running mill of the side to act (counted
+    /// once a side). The other terms do not know whose turn it is, so they weigh such a
+    /// threat the same whether the opponent can still answer it or not.
+    pub looming: i32,
 }
 
 /// The weights levels 1 to 4 play with.
@@ -727,6 +737,7 @@ pub const WEIGHTS: Weights = Weights {
     two: 18,
     fork: 35,
     mobility: 10,
+    mobility_moving: 10,
     stuck_placing: 20,
     stuck_moving: 30,
     pending: 90,
@@ -735,6 +746,7 @@ pub const WEIGHTS: Weights = Weights {
     running: 0,
     double_mill: 0,
     cramped: 0,
+    looming: 0,
 };
 
 /// The weights level 5 plays with: [`WEIGHTS`] and the middle game's terms (issue 21), for
@@ -745,6 +757,7 @@ pub const STRONG: Weights = Weights {
     running: 40,
     double_mill: 60,
     cramped: 25,
+    looming: 0,
     ..WEIGHTS
 };
 
@@ -759,8 +772,8 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let me = pos.turn();
     let moving = pos.is_moving();
-    let middle =
-        moving && (w.closable | w.unblockable | w.running | w.double_mill | w.cramped) != 0;
+    let middle = moving
+        && (w.closable | w.unblockable | w.running | w.double_mill | w.cramped | w.looming) != 0;
     // Under `same_mill: once` a mill closed again gives nothing: no running or double mill.
     let again = pos.rules().same_mill == super::rules::SameMill::Again;
     let side = |s: u8| -> i32 {
@@ -776,6 +789,8 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         let mut holes = [(0u32, 0u32); 16];
         let mut threats = 0;
         let mut closed = 0u32;
+        // Whether a piece is taken at this side's next turn whatever the other side steps.
+        let mut looms = false;
         for &l in pos.lines() {
             // (Counted with bit tricks, not `count_ones`: without a popcount instruction in
             // the target's baseline, counting took much of the evaluation's time.)
@@ -794,7 +809,9 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
                         holes[threats] = (empty & l, l);
                         threats += 1;
                     }
-                    v += threat(pos, s, l, empty & l, w);
+                    let (worth, sure) = threat(pos, s, l, empty & l, w);
+                    v += worth;
+                    looms |= sure && s != me;
                 }
             } else if w.fork != 0 && mine != 0 && !two_or_more(mine) && theirs & l == 0 {
                 let open = empty & l;
@@ -836,18 +853,27 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
                     // and closes again every two moves.
                     if around & theirs == 0 {
                         v += w.running;
+                        looms |= s == me;
                     }
                 }
             });
             let moves = planes[0].count_ones() as i32
                 + 2 * planes[1].count_ones() as i32
                 + 4 * planes[2].count_ones() as i32;
-            v += w.mobility * moves + w.double_mill * doubles
+            let mobility = if moving {
+                w.mobility_moving
+            } else {
+                w.mobility
+            };
+            v += mobility * moves + w.double_mill * doubles
                 - if moving {
                     w.stuck_moving * stuck + w.cramped * (3 - moves).max(0)
                 } else {
                     w.stuck_placing * stuck
                 };
+        }
+        if looms && pos.pending() == 0 {
+            v += w.looming;
         }
         v
     };
@@ -869,8 +895,9 @@ fn two_on(side: u32, line: u32) -> bool {
 
 /// A threat of side `s` in the moving phase (two own pieces on `line`, its point `hole`
 /// empty): worth something only if another own piece can reach the hole on the next move, and
-/// more if no opposing piece can step onto it first.
-fn threat(pos: &Position, s: u8, line: u32, hole: u32, w: &Weights) -> i32 {
+/// more if no opposing piece can step onto it first; and whether that is so (only a mill of
+/// the opponent's own stops it then).
+fn threat(pos: &Position, s: u8, line: u32, hole: u32, w: &Weights) -> (i32, bool) {
     let h = hole.trailing_zeros() as u8;
     let own = pos.board(s) & !line;
     let reach = if pos.flies(s) {
@@ -879,13 +906,13 @@ fn threat(pos: &Position, s: u8, line: u32, hole: u32, w: &Weights) -> i32 {
         own & pos.adjacent(h)
     };
     if reach == 0 {
-        return 0;
+        return (0, false);
     }
     // A flying opponent can block any point.
     if pos.flies(1 - s) || pos.adjacent(h) & pos.board(1 - s) != 0 {
-        w.closable
+        (w.closable, false)
     } else {
-        w.closable + w.unblockable
+        (w.closable + w.unblockable, true)
     }
 }
 

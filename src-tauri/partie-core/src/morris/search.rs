@@ -693,7 +693,8 @@ pub struct Weights {
     /// counted).
     pub mobility: i32,
     /// The same once every piece is placed, when a side with few moves left is a blockade
-    /// away from losing.
+    /// away from losing. Every level weighs a move alike in both phases: twice the weight
+    /// once placed was no better for level 5 (docs/performance.md).
     pub mobility_moving: i32,
     /// Each piece that cannot move, while pieces are being placed.
     pub stuck_placing: i32,
@@ -720,7 +721,8 @@ pub struct Weights {
     /// mill of the opponent's own can stop: a threat of the side that just moved whose empty
     /// point no opposing piece can step onto, or a running mill of the side to act (counted
     /// once a side). The other terms do not know whose turn it is, so they weigh such a
-    /// threat the same whether the opponent can still answer it or not.
+    /// threat the same whether the opponent can still answer it or not. Kept for the matches:
+    /// at 40 it was no better for level 5 (docs/performance.md), so every level gives it 0.
     pub looming: i32,
 }
 

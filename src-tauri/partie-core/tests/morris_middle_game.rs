@@ -1,11 +1,11 @@
 //! The middle game of issue 21: positions given as move lists where a running mill,
 //! a double mill or a blockade is coming and the strongest level must stop it in its time;
-//! and the evaluation term level 5 gives a running mill.
+//! the evaluation term level 5 gives a running mill, and the `looming` knob of the matches.
 
 use partie_core::game::Game;
 use partie_core::morris::position::Reason;
-use partie_core::morris::search::{evaluate_with, Level, STRONG, WEIGHTS};
-use partie_core::morris::{notation, Action, Morris, Outcome, Token};
+use partie_core::morris::search::{evaluate_with, Level, Weights, STRONG, WEIGHTS};
+use partie_core::morris::{notation, Action, Morris, MorrisRules, Outcome, Position, Token};
 use serde_json::Map;
 
 /// The game after `moves` (a move list in the spec's notation).
@@ -118,4 +118,53 @@ fn level_5_weighs_a_running_mill_and_the_weaker_levels_do_not() {
         gain(&STRONG),
         gain(&WEIGHTS)
     );
+}
+
+/// The points named, as a board.
+fn points(names: &[&str]) -> u32 {
+    names
+        .iter()
+        .map(|n| 1u32 << partie_core::morris::board::point(n).expect("a point"))
+        .sum()
+}
+
+/// `looming` (no level uses it: docs/performance.md) weighs a threat the opponent can no
+/// longer answer but by a mill: White's a1-a4 with d7 next to a7, whose other neighbour is
+/// a4, is a piece taken next turn when Black is to act, and only a threat when White is.
+#[test]
+fn looming_weighs_a_threat_only_once_it_can_no_longer_be_blocked() {
+    let white = points(&["a1", "a4", "d7", "g4"]);
+    let black = points(&["b2", "e3", "f4", "c5"]);
+    let at =
+        |turn| Position::moving(MorrisRules::default(), [white, black], turn).expect("a position");
+    let looming = Weights {
+        looming: 40,
+        ..STRONG
+    };
+    let gain = |pos: &Position| evaluate_with(pos, &looming) - evaluate_with(pos, &STRONG);
+    // Black to act: White's threat looms, worth `looming` to White.
+    assert_eq!(gain(&at(1)), -40);
+    // White to act: White closes it now, which the quiescence search sees; no extra weight.
+    assert_eq!(gain(&at(0)), 0);
+    // A black piece on a7 ends the threat.
+    let blocked = Position::moving(
+        MorrisRules::default(),
+        [white, points(&["b2", "e3", "f4", "a7"])],
+        1,
+    )
+    .expect("a position");
+    assert_eq!(gain(&blocked), 0);
+    // White's mill a1-a4-a7, whose a4 can step out to b4 and back while no black piece can
+    // reach a4: with White to act it takes a piece in two moves, with Black to act b2-b4
+    // shuts the way out first.
+    let mill = |turn| {
+        Position::moving(
+            MorrisRules::default(),
+            [points(&["a1", "a4", "a7", "g4"]), black],
+            turn,
+        )
+        .expect("a position")
+    };
+    assert_eq!(gain(&mill(0)), 40);
+    assert_eq!(gain(&mill(1)), 0);
 }

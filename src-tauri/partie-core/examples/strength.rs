@@ -7,7 +7,8 @@
 //! # thirteen to fifteen weights of `tune` (or the first eight, the rest from WEIGHTS), then letters:
 //! # `q` looks past the horizon at the mills still to close, `x` allows three times the time
 //! # when the best score falls, `e` searches a turn deeper where a blockade comes, `l` searches
-//! # late quiet tokens a turn shallower first (late move reductions), `s` takes level 5's
+//! # late quiet tokens a turn shallower first (late move reductions), `p` reduces every quiet
+//! # token after the first while placing, `s` takes level 5's
 //! # weights (STRONG) instead of WEIGHTS. Level 5 is `qxsl`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
 //! cargo run --release -p partie-core --example strength -- 500,500qxsl 500,500qx 50 1
@@ -34,6 +35,8 @@ enum Player {
         extensions: bool,
         /// Whether it searches late quiet tokens a turn shallower first.
         reductions: bool,
+        /// Whether, while placing, it reduces every quiet token after the first.
+        placing_reductions: bool,
         weights: Weights,
         placing: u64,
         moving: u64,
@@ -90,6 +93,7 @@ fn player(s: &str) -> Player {
         extend: flags.contains('x'),
         extensions: flags.contains('e'),
         reductions: flags.contains('l'),
+        placing_reductions: flags.contains('p'),
         weights,
         placing: v[0] as u64,
         moving: v[1] as u64,
@@ -110,13 +114,15 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
             quiescence,
             extensions,
             reductions,
+            placing_reductions,
             ..
         } => Some(
             Searcher::new(22)
                 .with_weights(weights)
                 .with_quiescence(quiescence)
                 .with_extensions(extensions)
-                .with_reductions(reductions),
+                .with_reductions(reductions)
+                .with_placing_reductions(placing_reductions),
         ),
         Player::Level(_) => None,
     });

@@ -142,6 +142,9 @@ pub struct Searcher {
     extension_cap: u32,
     /// Whether quiet tokens late in the order are first searched a turn shallower.
     reductions: bool,
+    /// Whether, while pieces are placed, every quiet token after the first is (a stronger
+    /// form of the reductions, for that phase only).
+    placing_reductions: bool,
 }
 
 /// The class of the tokens [`Searcher::order`] ranks by history alone (after the table's token,
@@ -173,7 +176,16 @@ impl Searcher {
             added: 0,
             extension_cap: 0,
             reductions: false,
+            placing_reductions: false,
         }
+    }
+
+    /// The same searcher reducing, while pieces are placed, every quiet token after the first
+    /// (two turns from the fifth on, at depth 4 or more). Kept for the matches
+    /// (`examples/strength.rs`, letter `p`); no level uses it (docs/performance.md).
+    pub fn with_placing_reductions(mut self, on: bool) -> Self {
+        self.placing_reductions = on;
+        self
     }
 
     /// The same searcher looking less deep at first at the quiet tokens that come late in its
@@ -431,7 +443,7 @@ impl Searcher {
             } else {
                 // The first token is expected to be best: the others only have to be shown
                 // worse, with a null window, and are searched again only when they are not.
-                let r = self.reduction(depth, i, tactical);
+                let r = self.reduction(depth, i, tactical, pos.is_moving());
                 let mut s = self.child(pos, t, depth - r, alpha, alpha + 1, ply);
                 if r > 0 && s > alpha && !self.aborted {
                     s = self.child(pos, t, depth, alpha, alpha + 1, ply);
@@ -589,8 +601,12 @@ impl Searcher {
     }
 
     /// How many turns shallower the `i`th token in the order is searched first, when the
-    /// first `tactical` tokens are the table's, mills, killers and blocks.
-    fn reduction(&self, depth: i32, i: usize, tactical: usize) -> i32 {
+    /// first `tactical` tokens are the table's, mills, killers and blocks (`moving`: whether
+    /// every piece is placed).
+    fn reduction(&self, depth: i32, i: usize, tactical: usize, moving: bool) -> i32 {
+        if self.placing_reductions && !moving && depth >= 3 && i >= tactical.max(1) {
+            return if depth >= 4 && i >= 4 { 2 } else { 1 };
+        }
         if !self.reductions || depth < 3 || i < tactical.max(3) {
             0
         } else if depth >= 6 && i >= 8 {

@@ -2,7 +2,8 @@
 //! horizon) must not change what it finds: at a fixed depth its score is the plain minimax score
 //! over the same tokens, repetitions and evaluation, with or without the quiescence search.
 //! The one exception is level 5's reductions of late quiet tokens, which trade exactness for
-//! depth on purpose: they are off unless asked for, and checked apart at the end.
+//! depth on purpose (and their stronger form while placing): they are off unless asked for, and
+//! checked apart at the end.
 
 use partie_core::game::Game;
 use partie_core::morris::position::Repetitions;
@@ -239,5 +240,38 @@ fn reductions_reach_deeper_on_the_same_positions() {
         deeper > 2 * shallower,
         "deeper on {deeper}, less deep on {shallower} of {}",
         found.len()
+    );
+}
+
+/// The stronger reductions while placing (measured for issue 21, no level uses them) leave the
+/// moving phase's search exactly as it was, and search fewer positions while placing.
+#[test]
+fn placing_reductions_act_while_placing_only() {
+    let found = positions(4);
+    let mut placing_nodes = [0u64; 2];
+    for g in &found {
+        let reports = [false, true].map(|on| {
+            let mut searcher = Searcher::new(18)
+                .with_quiescence(true)
+                .with_reductions(true)
+                .with_placing_reductions(on);
+            let limits = Limits {
+                depth: 6,
+                ..Limits::default()
+            };
+            searcher.search(g.position(), g.repetitions(), &limits)
+        });
+        assert!(reports[1].best.is_some_and(|t| g.position().is_legal(t)));
+        if g.position().is_moving() {
+            let seen = reports.map(|r| (r.best, r.score, r.nodes));
+            assert_eq!(seen[0], seen[1], "after {}", g.move_list());
+        } else {
+            placing_nodes[0] += reports[0].nodes;
+            placing_nodes[1] += reports[1].nodes;
+        }
+    }
+    assert!(
+        placing_nodes[1] < placing_nodes[0],
+        "positions searched while placing, without and with: {placing_nodes:?}"
     );
 }

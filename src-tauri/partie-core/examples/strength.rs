@@ -4,12 +4,12 @@
 //!
 //! ```sh
 //! # a player: the time per move while placing and while moving, in ms, then optionally the
-//! # thirteen to fifteen weights of `tune` (or the first eight, the rest from WEIGHTS), then letters:
-//! # `q` looks past the horizon at the mills still to close, `x` allows three times the time
+//! # thirteen to fifteen weights of `tune` (or the first eight, the rest from WEIGHTS), then
+//! # letters: `q` looks past the horizon at the mills still to close, `x` allows three times the time
 //! # when the best score falls, `e` searches a turn deeper where a blockade comes, `l` searches
 //! # late quiet tokens a turn shallower first (late move reductions), `p` reduces every quiet
-//! # token after the first while placing, `s` takes level 5's
-//! # weights (STRONG) instead of WEIGHTS. Level 5 is `qxsl`, level 5 before issue 21 `qx`.
+//! # token after the first while placing, `s` takes level 5's weights (STRONG) instead of
+//! # WEIGHTS. Level 5 is `qxsl`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
 //! cargo run --release -p partie-core --example strength -- 500,500qxsl 500,500qx 50 1
 //! ```
@@ -55,39 +55,11 @@ fn player(s: &str) -> Player {
         .map(|x| x.parse().expect("a whole number"))
         .collect();
     let base = if flags.contains('s') { STRONG } else { WEIGHTS };
-    let weights = match v[2..] {
-        [] => base,
-        [a, b, c, d, e, f, g, h] => Weights {
-            mill_placing: a,
-            mill_moving: b,
-            two: c,
-            fork: d,
-            mobility: e,
-            mobility_moving: e,
-            stuck_placing: f,
-            stuck_moving: g,
-            pending: h,
-            ..base
-        },
-        [a, b, c, d, e, f, g, h, i, j, k, l, m, ref rest @ ..] if rest.len() <= 2 => Weights {
-            mill_placing: a,
-            mill_moving: b,
-            two: c,
-            fork: d,
-            mobility: e,
-            mobility_moving: rest.get(1).copied().unwrap_or(e),
-            stuck_placing: f,
-            stuck_moving: g,
-            pending: h,
-            closable: i,
-            unblockable: j,
-            running: k,
-            double_mill: l,
-            cramped: m,
-            looming: rest.first().copied().unwrap_or(base.looming),
-        },
-        _ => panic!("PLACING_MS,MOVING_MS[,8, 13, 14 OR 15 WEIGHTS][qxesl]"),
-    };
+    let weights = match v.len() - 2 {
+        0 | 8 | 13..=15 => base.with_list(&v[2..]),
+        _ => None,
+    }
+    .expect("PLACING_MS,MOVING_MS[,8, 13, 14 OR 15 WEIGHTS][qxeslp]");
     Player::Search {
         quiescence: flags.contains('q'),
         extend: flags.contains('x'),

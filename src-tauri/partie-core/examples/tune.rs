@@ -4,8 +4,9 @@
 //!
 //! ```sh
 //! # weights: mill_placing,mill_moving,two,fork,mobility,stuck_placing,stuck_moving,pending
-//! # and optionally closable,unblockable,running,double_mill,cramped(,looming(,mobility_moving)) (issue 21), then `q` for
-//! # the quiescence search and `e` for the extensions where a blockade comes
+//! # and optionally closable,unblockable,running,double_mill,cramped(,looming(,mobility_moving))
+//! # (issue 21; `Weights::with_list`), then `q` for the quiescence search and `e` for the
+//! # extensions where a blockade comes
 //! cargo run --release -p partie-core --example tune -- 12,12,18,35,10,20,30,90 12,12,18,0,3,2,8,90 6 100
 //! ```
 //! prints the first set's wins, draws and losses over 2 × PAIRS games, one at a time unless
@@ -17,8 +18,8 @@ use partie_core::morris::search::{Limits, Searcher, Weights};
 use partie_core::morris::{Action, Morris, Token};
 use serde_json::Map;
 
-/// A weight set (eight weights, the middle game's six then 0 and mobility for both phases, or thirteen to fifteen), with the
-/// letters `q` (quiescence search) and `e` (extensions where a blockade comes) after it.
+/// A weight set (eight weights, the middle game's six then 0 and one mobility for both phases;
+/// or thirteen to fifteen), with the letters `q` (quiescence search) and `e` (extensions where a blockade comes) after it.
 #[derive(Clone, Copy)]
 struct Side {
     weights: Weights,
@@ -37,25 +38,10 @@ fn side(s: &str) -> Side {
         matches!(v.len(), 8 | 13 | 14 | 15),
         "eight, or thirteen to fifteen weights"
     );
-    let at = |i: usize| v.get(i).copied().unwrap_or(0);
     Side {
-        weights: Weights {
-            mill_placing: v[0],
-            mill_moving: v[1],
-            two: v[2],
-            fork: v[3],
-            mobility: v[4],
-            mobility_moving: v.get(14).copied().unwrap_or(v[4]),
-            stuck_placing: v[5],
-            stuck_moving: v[6],
-            pending: v[7],
-            closable: at(8),
-            unblockable: at(9),
-            running: at(10),
-            double_mill: at(11),
-            cramped: at(12),
-            looming: at(13),
-        },
+        weights: Weights::default()
+            .with_list(&v)
+            .expect("at most fifteen weights"),
         quiescence: flags.contains('q'),
         extensions: flags.contains('e'),
     }

@@ -168,3 +168,19 @@ fn looming_weighs_a_threat_only_once_it_can_no_longer_be_blocked() {
     assert_eq!(gain(&mill(0)), 40);
     assert_eq!(gain(&mill(1)), 0);
 }
+
+/// The matches' weight lists: the first weights replaced in order, `mobility_moving` following
+/// `mobility` unless given, no more than fifteen.
+#[test]
+fn a_weight_list_replaces_the_first_weights_in_order() {
+    let eight = [1, 2, 3, 4, 5, 6, 7, 8];
+    let w = STRONG.with_list(&eight).expect("eight weights");
+    assert_eq!((w.mill_placing, w.mobility, w.pending), (1, 5, 8));
+    assert_eq!(w.mobility_moving, 5);
+    assert_eq!((w.closable, w.looming), (STRONG.closable, STRONG.looming));
+    let all: Vec<i32> = (1..=15).collect();
+    let w = Weights::default().with_list(&all).expect("fifteen weights");
+    assert_eq!((w.cramped, w.looming, w.mobility_moving), (13, 14, 15));
+    assert_eq!(STRONG.with_list(&[]), Some(STRONG));
+    assert_eq!(STRONG.with_list(&[0; 16]), None);
+}

@@ -695,7 +695,7 @@ fn forcing(after: &Position) -> bool {
 
 /// The weights of [`evaluate_with`], in hundredths of a piece; a piece (on the board or in
 /// hand) is worth 100.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Weights {
     /// A closed mill, while pieces are being placed.
     pub mill_placing: i32,
@@ -740,6 +740,45 @@ pub struct Weights {
     /// threat the same whether the opponent can still answer it or not. Kept for the matches:
     /// at 40 it was no better for level 5 (docs/performance.md), so every level gives it 0.
     pub looming: i32,
+}
+
+impl Weights {
+    /// These weights with the first of them replaced by `list`, in the order the matches take
+    /// them (`examples/strength.rs`, `tune.rs`): mill_placing, mill_moving, two, fork,
+    /// mobility, stuck_placing, stuck_moving, pending, closable, unblockable, running,
+    /// double_mill, cramped, looming, mobility_moving. Where `mobility_moving` is not given it
+    /// follows `mobility`. `None` for more than fifteen.
+    pub fn with_list(self, list: &[i32]) -> Option<Weights> {
+        let mut w = self;
+        let fields = [
+            &mut w.mill_placing,
+            &mut w.mill_moving,
+            &mut w.two,
+            &mut w.fork,
+            &mut w.mobility,
+            &mut w.stuck_placing,
+            &mut w.stuck_moving,
+            &mut w.pending,
+            &mut w.closable,
+            &mut w.unblockable,
+            &mut w.running,
+            &mut w.double_mill,
+            &mut w.cramped,
+            &mut w.looming,
+            &mut w.mobility_moving,
+        ];
+        if list.len() > fields.len() {
+            return None;
+        }
+        let given = list.len();
+        for (field, &value) in fields.into_iter().zip(list) {
+            *field = value;
+        }
+        if given < 15 {
+            w.mobility_moving = w.mobility;
+        }
+        Some(w)
+    }
 }
 
 /// The weights levels 1 to 4 play with.

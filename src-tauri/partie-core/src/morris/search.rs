@@ -779,6 +779,27 @@ impl Weights {
         }
         Some(w)
     }
+
+    /// The fifteen weights in the order [`Weights::with_list`] takes them.
+    pub fn list(&self) -> [i32; 15] {
+        [
+            self.mill_placing,
+            self.mill_moving,
+            self.two,
+            self.fork,
+            self.mobility,
+            self.stuck_placing,
+            self.stuck_moving,
+            self.pending,
+            self.closable,
+            self.unblockable,
+            self.running,
+            self.double_mill,
+            self.cramped,
+            self.looming,
+            self.mobility_moving,
+        ]
+    }
 }
 
 /// The weights levels 1 to 4 play with.

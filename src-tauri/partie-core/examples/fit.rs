@@ -95,7 +95,7 @@ fn game(weights: Weights, depth: u32, plies: usize, rng: &mut Rng) -> (Morris, V
     let mut positions = Vec::new();
     while !g.is_over() {
         if quiet(g.position()) {
-            positions.push(g.position().clone());
+            positions.push(*g.position());
         }
         let s = &mut searchers[g.position().turn() as usize];
         let t = s

@@ -13,11 +13,11 @@
 //! held out, before and after, and the fitted weights as a list for `strength` and `tune`.
 
 use partie_core::game::Game;
+use partie_core::morris::arena::random_opening;
 use partie_core::morris::endgame::Table;
 use partie_core::morris::search::{evaluate_with, Limits, Searcher, Weights, STRONG};
 use partie_core::morris::{Action, Morris, Outcome, Position};
 use partie_core::rng::Rng;
-use serde_json::Map;
 
 /// The weights in the order of [`Weights::with_list`].
 const COUNT: usize = 15;
@@ -75,13 +75,8 @@ fn quiet(p: &Position) -> bool {
 
 /// One self-play game after `plies` random tokens, and its quiet positions.
 fn game(weights: Weights, depth: u32, plies: usize, rng: &mut Rng) -> (Morris, Vec<Position>) {
-    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
-    let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
-    for _ in 0..plies {
-        let legal = g.legal();
-        let t = legal[rng.below(legal.len() as u64) as usize];
-        g = g.play(&Action::Token(t)).expect("a legal token");
-    }
+    let (mut g, _) = random_opening(plies, rng);
+    Table::for_rules(g.position());
     let mut searchers = [0, 1].map(|_| {
         Searcher::new(18)
             .with_weights(weights)
@@ -180,9 +175,6 @@ fn main() {
             .collect();
         STRONG.with_list(&v).expect("at most fifteen weights")
     });
-    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
-    let start = Morris::setup(&Map::new(), &sides).expect("default rules");
-    Table::for_rules(start.position());
     let (mut fitted, mut held) = (Vec::new(), Vec::new());
     let mut tally = [0u32; 3];
     for n in 0..games {
@@ -218,16 +210,13 @@ fn main() {
         loss(&fitted, k, &w0),
         loss(&held, k, &w0)
     );
-    // The removal owed never counts in a quiet position: keep it as given.
-    let mut w = fit_weights(&fitted, k, w0, 3000);
-    w[7] = w0[7];
-    let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
-    let wr: [f64; COUNT] = std::array::from_fn(|i| rounded[i] as f64);
+    // (The removal owed never counts in a quiet position, so its weight stays as given.)
+    let rounded = fit_weights(&fitted, k, w0, 3000).map(f64::round);
     println!(
         "fitted: loss {:.5}, held out {:.5}",
-        loss(&fitted, k, &wr),
-        loss(&held, k, &wr)
+        loss(&fitted, k, &rounded),
+        loss(&held, k, &rounded)
     );
-    let text: Vec<String> = rounded.iter().map(|x| x.to_string()).collect();
+    let text: Vec<String> = rounded.iter().map(|&x| (x as i32).to_string()).collect();
     println!("{}", text.join(","));
 }

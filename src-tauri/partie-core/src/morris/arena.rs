@@ -63,7 +63,7 @@ pub fn play_game(a: Level, b: Level, a_plays: u8, rng: &mut Rng) -> Morris {
 }
 
 /// A game under the default rules after `plies` random tokens, and those tokens.
-fn random_opening(plies: usize, rng: &mut Rng) -> (Morris, Vec<Token>) {
+pub fn random_opening(plies: usize, rng: &mut Rng) -> (Morris, Vec<Token>) {
     let sides = [vec!["A".to_string()], vec!["B".to_string()]];
     let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
     let mut opening = Vec::with_capacity(plies);

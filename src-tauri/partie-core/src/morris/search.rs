@@ -750,23 +750,7 @@ impl Weights {
     /// follows `mobility`. `None` for more than fifteen.
     pub fn with_list(self, list: &[i32]) -> Option<Weights> {
         let mut w = self;
-        let fields = [
-            &mut w.mill_placing,
-            &mut w.mill_moving,
-            &mut w.two,
-            &mut w.fork,
-            &mut w.mobility,
-            &mut w.stuck_placing,
-            &mut w.stuck_moving,
-            &mut w.pending,
-            &mut w.closable,
-            &mut w.unblockable,
-            &mut w.running,
-            &mut w.double_mill,
-            &mut w.cramped,
-            &mut w.looming,
-            &mut w.mobility_moving,
-        ];
+        let fields = w.fields();
         if list.len() > fields.len() {
             return None;
         }
@@ -782,22 +766,28 @@ impl Weights {
 
     /// The fifteen weights in the order [`Weights::with_list`] takes them.
     pub fn list(&self) -> [i32; 15] {
+        let mut w = *self;
+        w.fields().map(|f| *f)
+    }
+
+    /// The weights in the order of the matches' lists: the one place that order is written.
+    fn fields(&mut self) -> [&mut i32; 15] {
         [
-            self.mill_placing,
-            self.mill_moving,
-            self.two,
-            self.fork,
-            self.mobility,
-            self.stuck_placing,
-            self.stuck_moving,
-            self.pending,
-            self.closable,
-            self.unblockable,
-            self.running,
-            self.double_mill,
-            self.cramped,
-            self.looming,
-            self.mobility_moving,
+            &mut self.mill_placing,
+            &mut self.mill_moving,
+            &mut self.two,
+            &mut self.fork,
+            &mut self.mobility,
+            &mut self.stuck_placing,
+            &mut self.stuck_moving,
+            &mut self.pending,
+            &mut self.closable,
+            &mut self.unblockable,
+            &mut self.running,
+            &mut self.double_mill,
+            &mut self.cramped,
+            &mut self.looming,
+            &mut self.mobility_moving,
         ]
     }
 }

@@ -8,6 +8,9 @@
 //! # GAMES self-play games at DEPTH from random openings of PLIES placements (SEED); the
 //! # starting weights are level 5's (STRONG), or a list as `strength` takes them
 //! cargo run --release -p partie-core --example fit -- 3000 6 4 1
+//! # only the positions once every piece is placed (the weights that count only while placing
+//! # then keep their values), the games played on two threads
+//! cargo run --release -p partie-core --example fit -- 2000 8 4 3 --moving --threads 2
 //! ```
 //! prints the loss (mean squared error) on the positions fitted and on a tenth of the games
 //! held out, before and after, and the fitted weights as a list for `strength` and `tune`.
@@ -158,16 +161,73 @@ fn fit_weights(set: &[Sample], k: f64, start: [f64; COUNT], steps: usize) -> [f6
     w
 }
 
+/// The games and their quiet positions: `threads` threads, each with its own stream of
+/// openings (`seed`, `seed + 1`, ...), game `n` played by thread `n % threads`; on one thread
+/// the games are those of earlier runs with the same seed.
+fn play_games(
+    weights: Weights,
+    games: usize,
+    depth: u32,
+    plies: usize,
+    seed: u64,
+    threads: usize,
+) -> Vec<(Morris, Vec<Position>)> {
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let per_thread: Vec<Vec<(usize, Morris, Vec<Position>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut rng = Rng::new(seed + i as u64);
+                    (i..games)
+                        .step_by(threads)
+                        .map(|n| {
+                            let (g, positions) = game(weights, depth, plies, &mut rng);
+                            let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                            if d.is_multiple_of(100) {
+                                eprintln!("{d} games");
+                            }
+                            (n, g, positions)
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a game thread"))
+            .collect()
+    });
+    let mut all: Vec<_> = per_thread.into_iter().flatten().collect();
+    all.sort_by_key(|(n, ..)| *n);
+    all.into_iter().map(|(_, g, p)| (g, p)).collect()
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() < 5 {
-        eprintln!("usage: fit GAMES DEPTH PLIES SEED [WEIGHTS]");
+    let mut args: Vec<String> = std::env::args().collect();
+    let moving = match args.iter().position(|a| a == "--moving") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    };
+    let threads: usize = match args.iter().position(|a| a == "--threads") {
+        Some(i) if i + 1 < args.len() => {
+            let n = args.remove(i + 1).parse().expect("a number of threads");
+            args.remove(i);
+            n
+        }
+        _ => 1,
+    };
+    if args.len() < 5 || threads == 0 {
+        eprintln!("usage: fit GAMES DEPTH PLIES SEED [WEIGHTS] [--moving] [--threads N]");
         std::process::exit(2);
     }
     let games: usize = args[1].parse().expect("a number of games");
     let depth: u32 = args[2].parse().expect("a depth");
     let plies: usize = args[3].parse().expect("a number of plies");
-    let mut rng = Rng::new(args[4].parse().expect("a seed"));
+    let seed: u64 = args[4].parse().expect("a seed");
     let weights = args.get(5).map_or(STRONG, |s| {
         let v: Vec<i32> = s
             .split(',')
@@ -177,21 +237,23 @@ fn main() {
     });
     let (mut fitted, mut held) = (Vec::new(), Vec::new());
     let mut tally = [0u32; 3];
-    for n in 0..games {
-        let (g, positions) = game(weights, depth, plies, &mut rng);
+    for (n, (g, mut positions)) in play_games(weights, games, depth, plies, seed, threads)
+        .into_iter()
+        .enumerate()
+    {
         tally[match g.outcome() {
             Some(Outcome::Won(0, _)) => 0,
             Some(Outcome::Won(..)) => 2,
             _ => 1,
         }] += 1;
+        if moving {
+            positions.retain(Position::is_moving);
+        }
         let s = samples(&g, &positions);
         if n % 10 == 9 {
             held.extend(s);
         } else {
             fitted.extend(s);
-        }
-        if (n + 1) % 100 == 0 {
-            eprintln!("{} games, {} positions", n + 1, fitted.len() + held.len());
         }
     }
     println!(

@@ -19,7 +19,7 @@ use partie_core::game::Game;
 use partie_core::morris::arena::random_opening;
 use partie_core::morris::endgame::Table;
 use partie_core::morris::search::{evaluate_with, Limits, Searcher, Weights, STRONG};
-use partie_core::morris::{Action, Morris, Outcome, Position};
+use partie_core::morris::{Action, Morris, MorrisRules, Outcome, Position};
 use partie_core::rng::Rng;
 
 /// The weights in the order of [`Weights::with_list`].
@@ -79,7 +79,6 @@ fn quiet(p: &Position) -> bool {
 /// One self-play game after `plies` random tokens, and its quiet positions.
 fn game(weights: Weights, depth: u32, plies: usize, rng: &mut Rng) -> (Morris, Vec<Position>) {
     let (mut g, _) = random_opening(plies, rng);
-    Table::for_rules(g.position());
     let mut searchers = [0, 1].map(|_| {
         Searcher::new(18)
             .with_weights(weights)
@@ -218,7 +217,8 @@ fn main() {
             args.remove(i);
             n
         }
-        _ => 1,
+        Some(_) => 0,
+        None => 1,
     };
     if args.len() < 5 || threads == 0 {
         eprintln!("usage: fit GAMES DEPTH PLIES SEED [WEIGHTS] [--moving] [--threads N]");
@@ -235,6 +235,8 @@ fn main() {
             .collect();
         STRONG.with_list(&v).expect("at most fifteen weights")
     });
+    // The endgame tables, computed once before the games (every game plays the default rules).
+    Table::for_rules(&Position::start(MorrisRules::default()));
     let (mut fitted, mut held) = (Vec::new(), Vec::new());
     let mut tally = [0u32; 3];
     for (n, (g, mut positions)) in play_games(weights, games, depth, plies, seed, threads)

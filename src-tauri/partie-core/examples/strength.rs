@@ -9,7 +9,8 @@
 //! # when the best score falls, `e` searches a turn deeper where a blockade comes, `l` searches
 //! # late quiet tokens a turn shallower first (late move reductions), `p` reduces every quiet
 //! # token after the first while placing, `s` takes level 5's weights (STRONG) instead of
-//! # WEIGHTS. Level 5 is `qxsl`, level 5 before issue 21 `qx`.
+//! # WEIGHTS, and last `f` with a per cent judges the moving phase with fear (`f150`:
+//! # `Searcher::with_fear`). Level 5 is `qxsl`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
 //! cargo run --release -p partie-core --example strength -- 500,500qxsl 500,500qx 50 1
 //! ```
@@ -37,6 +38,8 @@ enum Player {
         reductions: bool,
         /// Whether, while placing, it reduces every quiet token after the first.
         placing_reductions: bool,
+        /// The fear it judges the moving phase with, in per cent (100: none).
+        fear: i32,
         weights: Weights,
         placing: u64,
         moving: u64,
@@ -48,6 +51,10 @@ fn player(s: &str) -> Player {
     if let Some(n) = s.strip_prefix('L') {
         return Player::Level(Level::new(n.parse().expect("a level")).expect("levels 1 to 5"));
     }
+    let (s, fear) = match s.split_once('f') {
+        Some((s, f)) => (s, f.parse().expect("a per cent after f")),
+        None => (s, 100),
+    };
     let flags: String = s.chars().filter(|c| c.is_ascii_alphabetic()).collect();
     let numbers = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let v: Vec<i32> = numbers
@@ -66,6 +73,7 @@ fn player(s: &str) -> Player {
         extensions: flags.contains('e'),
         reductions: flags.contains('l'),
         placing_reductions: flags.contains('p'),
+        fear,
         weights,
         placing: v[0] as u64,
         moving: v[1] as u64,
@@ -87,6 +95,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
             extensions,
             reductions,
             placing_reductions,
+            fear,
             ..
         } => Some(
             Searcher::new(22)
@@ -94,7 +103,8 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
                 .with_quiescence(quiescence)
                 .with_extensions(extensions)
                 .with_reductions(reductions)
-                .with_placing_reductions(placing_reductions),
+                .with_placing_reductions(placing_reductions)
+                .with_fear(fear),
         ),
         Player::Level(_) => None,
     });

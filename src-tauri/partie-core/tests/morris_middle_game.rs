@@ -4,7 +4,7 @@
 
 use partie_core::game::Game;
 use partie_core::morris::position::Reason;
-use partie_core::morris::search::{evaluate_with, Level, Weights, STRONG, WEIGHTS};
+use partie_core::morris::search::{evaluate_with, Level, Searcher, Weights, STRONG, WEIGHTS};
 use partie_core::morris::{notation, Action, Morris, MorrisRules, Outcome, Position, Token};
 use serde_json::Map;
 
@@ -118,6 +118,65 @@ fn level_5_weighs_a_running_mill_and_the_weaker_levels_do_not() {
         gain(&STRONG),
         gain(&WEIGHTS)
     );
+}
+
+/// Fear (`Searcher::with_fear`, measured for issue 21) judges from the side searched for: the
+/// opponent's running mill counts more, and nothing counts more in the searcher's favour. In
+/// the running mill's position (Black to act), every token scores no better with fear than
+/// without at a fixed depth (the same minimax over lower or equal leaves), each token that
+/// leaves b4 to White loses at least the mill's weight once more, and taking b4 stays best.
+#[test]
+fn fear_weighs_the_opponents_running_mill_dearer() {
+    let g = game(RUNNING_MILL);
+    let scores = [100, 200].map(|fear| {
+        Searcher::new(16)
+            .with_weights(STRONG)
+            .with_fear(fear)
+            .score_all(g.position(), g.repetitions(), 1)
+    });
+    let plain = Searcher::new(16)
+        .with_weights(STRONG)
+        .score_all(g.position(), g.repetitions(), 1);
+    assert_eq!(scores[0], plain, "a fear of 100 is none");
+    let b4 = Token::parse("b4").expect("a token").to();
+    let best = scores[1][0].0;
+    assert_eq!(best.to_string(), "c4-b4");
+    assert_eq!(scores[0].len(), scores[1].len());
+    for &(t, calm) in &scores[0] {
+        let feared = scores[1]
+            .iter()
+            .find(|&&(u, _)| u == t)
+            .map(|&(_, s)| s)
+            .expect("the same tokens");
+        if t.to() == b4 {
+            assert!(feared <= calm, "{t}: {feared} with fear, {calm} without");
+        } else {
+            assert!(
+                feared <= calm - STRONG.running,
+                "{t}: {feared} with fear, {calm} without"
+            );
+        }
+    }
+}
+
+/// A searcher with fear keeps one table for both sides (as level 5 does when it plays itself):
+/// what it judged for White is not taken for Black's judgement. Black's search after White's
+/// gives the scores of a searcher that searched only for Black.
+#[test]
+fn fear_keeps_the_sides_judgements_apart_in_one_table() {
+    let before = game(
+        "1. a1 g1 2. d2 d1 3. a4 d7 4. f4 c4 5. e5 e3 6. c3 f2 7. a7xg1 g4 \
+         8. d6 d5 9. g7 f6",
+    );
+    let g = game(RUNNING_MILL);
+    let mut shared = Searcher::new(16).with_weights(STRONG).with_fear(200);
+    shared.score_all(before.position(), before.repetitions(), 4);
+    let after_white = shared.score_all(g.position(), g.repetitions(), 3);
+    let alone = Searcher::new(16)
+        .with_weights(STRONG)
+        .with_fear(200)
+        .score_all(g.position(), g.repetitions(), 3);
+    assert_eq!(after_white, alone);
 }
 
 /// The points named, as a board.

@@ -145,6 +145,14 @@ pub struct Searcher {
     /// Whether, while pieces are placed, every quiet token after the first is (a stronger
     /// form of the reductions, for that phase only).
     placing_reductions: bool,
+    /// How much more than its own the search weighs the opponent's mills to come and its own
+    /// blockade to come, in per cent of the weights (100: alike; see `with_fear`).
+    fear: i32,
+    /// The weights each side (by its number) is judged with in this search: `weights` for
+    /// both unless there is fear.
+    sides: [Weights; 2],
+    /// Mixed into the table's keys: a score judged for one root side is not the other's.
+    salt: u64,
 }
 
 /// The class of the tokens [`Searcher::order`] ranks by history alone (after the table's token,
@@ -177,7 +185,21 @@ impl Searcher {
             extension_cap: 0,
             reductions: false,
             placing_reductions: false,
+            fear: 100,
+            sides: [WEIGHTS; 2],
+            salt: 0,
         }
+    }
+
+    /// The same searcher judging the moving phase with fear, `percent` of the weights (100:
+    /// none): the opponent's threats that can close, running and double mills, and its own
+    /// stuck pieces and last moves, count that much; its own threats and the opponent's
+    /// blockade as before. A search judges from the side it searches for, so it prefers to
+    /// stop a mill to come over making one of its own. Kept for the matches
+    /// (`examples/strength.rs`, `f` and the per cent).
+    pub fn with_fear(mut self, percent: i32) -> Self {
+        self.fear = percent;
+        self
     }
 
     /// The same searcher reducing, while pieces are placed, every quiet token after the first
@@ -218,6 +240,7 @@ impl Searcher {
     /// The same searcher judging positions with other weights (for tuning them).
     pub fn with_weights(mut self, weights: Weights) -> Self {
         self.weights = weights;
+        self.sides = [weights; 2];
         self
     }
 
@@ -236,6 +259,7 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.path = history.clone();
         self.killers = [[0; 2]; MAX_PLY];
+        self.judge_for(pos.turn());
         // What cut off in earlier searches still says something, but less than what cuts now.
         for side in self.history.iter_mut() {
             for h in side.iter_mut() {
@@ -303,6 +327,7 @@ impl Searcher {
         self.stop = None;
         self.node_limit = None;
         self.path = history.clone();
+        self.judge_for(pos.turn());
         let mut out: Vec<(Token, i32)> = pos
             .tokens()
             .as_slice()
@@ -311,6 +336,29 @@ impl Searcher {
             .collect();
         out.sort_by_key(|&(_, s)| -s);
         out
+    }
+
+    /// Sets the weights each side is judged with, searching for `root`.
+    fn judge_for(&mut self, root: u8) {
+        self.sides = [self.weights; 2];
+        self.salt = 0;
+        if self.fear != 100 {
+            let scale = |v: i32| v * self.fear / 100;
+            let own = &mut self.sides[root as usize];
+            own.stuck_moving = scale(own.stuck_moving);
+            own.cramped = scale(own.cramped);
+            let theirs = &mut self.sides[1 - root as usize];
+            theirs.closable = scale(theirs.closable);
+            theirs.unblockable = scale(theirs.unblockable);
+            theirs.running = scale(theirs.running);
+            theirs.double_mill = scale(theirs.double_mill);
+            self.salt = if root == 0 { 0 } else { 0x9e37_79b9_7f4a_7c15 };
+        }
+    }
+
+    /// The position's worth for the side to act, as this search judges it.
+    fn judge(&self, pos: &Position) -> i32 {
+        evaluate_sides(pos, [&self.sides[0], &self.sides[1]])
     }
 
     /// Notes that the best score fell, and grants `Limits::extra` (once).
@@ -412,9 +460,10 @@ impl Searcher {
             if self.quiescence {
                 return self.quiesce(pos, alpha, beta, ply);
             }
-            return evaluate_with(pos, &self.weights);
+            return self.judge(pos);
         }
         let (key, sym) = pos.canonical();
+        let key = key ^ self.salt;
         let slot = (key as usize ^ (key >> 29) as usize) & (self.table.len() - 1);
         let entry = self.table[slot];
         let mut hinted = None;
@@ -546,7 +595,7 @@ impl Searcher {
             return s;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_with(pos, &self.weights);
+            return self.judge(pos);
         }
         if pos.pending() > 0 {
             // A removal is owed: it is not a choice to stop.
@@ -566,7 +615,7 @@ impl Searcher {
             }
             return best;
         }
-        let stand = evaluate_with(pos, &self.weights);
+        let stand = self.judge(pos);
         if stand >= beta {
             return stand;
         }
@@ -838,13 +887,22 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// room to move, and (when the weights give them anything) mills that can close on the next
 /// move, running and double mills and blockades to come; in hundredths of a piece.
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    evaluate_sides(pos, [w, w])
+}
+
+/// The position's worth for the side to act, each side's part counted with its own weights
+/// (by side number); the side to act's `pending` weighs the removal it is owed.
+#[inline]
+fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
     let me = pos.turn();
     let moving = pos.is_moving();
-    let middle = moving
-        && (w.closable | w.unblockable | w.running | w.double_mill | w.cramped | w.looming) != 0;
     // Under `same_mill: once` a mill closed again gives nothing: no running or double mill.
     let again = pos.rules().same_mill == super::rules::SameMill::Again;
     let side = |s: u8| -> i32 {
+        let w = weights[s as usize];
+        let middle = moving
+            && (w.closable | w.unblockable | w.running | w.double_mill | w.cramped | w.looming)
+                != 0;
         let own = pos.board(s);
         let theirs = pos.board(1 - s);
         let empty = !(own | theirs) & super::board::FULL;
@@ -945,7 +1003,7 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         }
         v
     };
-    side(me) - side(1 - me) + w.pending * pos.pending() as i32
+    side(me) - side(1 - me) + weights[me as usize].pending * pos.pending() as i32
 }
 
 /// Whether a mask has two points or more.

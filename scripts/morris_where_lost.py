@@ -91,14 +91,15 @@ def placings(binary, ms, files):
             acts = sides_to_act(tokens)
             placed, turns, first_move = 0, [], None
             for i, t in enumerate(tokens):
-                if t.startswith("x") or acts[i] != loser:
-                    if not t.startswith("x") and "-" not in t:
-                        placed += 1
+                if t.startswith("x"):
                     continue
                 if "-" in t:
-                    first_move = i
-                    break
-                if placed >= 2:
+                    if acts[i] == loser:
+                        first_move = i
+                        break
+                    continue
+                # The first two placements are the match's random opening.
+                if acts[i] == loser and placed >= 2:
                     turns.append(i)
                 placed += 1
             if first_move is None:

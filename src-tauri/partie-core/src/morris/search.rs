@@ -240,7 +240,6 @@ impl Searcher {
     /// The same searcher judging positions with other weights (for tuning them).
     pub fn with_weights(mut self, weights: Weights) -> Self {
         self.weights = weights;
-        self.sides = [weights; 2];
         self
     }
 

@@ -229,7 +229,7 @@ fn looming_weighs_a_threat_only_once_it_can_no_longer_be_blocked() {
 }
 
 /// The matches' weight lists: the first weights replaced in order, `mobility_moving` following
-/// `mobility` unless given, no more than fifteen.
+/// `mobility` when only that is given, no more than fifteen.
 #[test]
 fn a_weight_list_replaces_the_first_weights_in_order() {
     let eight = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -241,6 +241,13 @@ fn a_weight_list_replaces_the_first_weights_in_order() {
     let w = Weights::default().with_list(&all).expect("fifteen weights");
     assert_eq!((w.cramped, w.looming, w.mobility_moving), (13, 14, 15));
     assert_eq!(STRONG.with_list(&[]), Some(STRONG));
+    // Level 5 weighs a move apart in each phase: a list that stops before `mobility` keeps
+    // both as they are.
+    assert_ne!(STRONG.mobility, STRONG.mobility_moving);
+    assert_eq!(
+        STRONG.with_list(&[1, 2, 3, 4]).map(|w| w.mobility_moving),
+        Some(STRONG.mobility_moving)
+    );
     assert_eq!(STRONG.with_list(&[0; 16]), None);
 }
 

@@ -757,8 +757,9 @@ pub struct Weights {
     /// counted).
     pub mobility: i32,
     /// The same once every piece is placed, when a side with few moves left is a blockade
-    /// away from losing. Every level weighs a move alike in both phases: twice the weight
-    /// once placed was no better for level 5 (docs/performance.md).
+    /// away from losing. Levels 1 to 4 weigh a move alike in both phases; level 5 weighs it
+    /// twice as much while placing (the shape the moving starts from decides most games it
+    /// lost), and twice as much once placed was no better for it (docs/performance.md).
     pub mobility_moving: i32,
     /// Each piece that cannot move, while pieces are being placed.
     pub stuck_placing: i32,
@@ -794,8 +795,9 @@ impl Weights {
     /// These weights with the first of them replaced by `list`, in the order the matches take
     /// them (`examples/strength.rs`, `tune.rs`): mill_placing, mill_moving, two, fork,
     /// mobility, stuck_placing, stuck_moving, pending, closable, unblockable, running,
-    /// double_mill, cramped, looming, mobility_moving. Where `mobility_moving` is not given it
-    /// follows `mobility`. `None` for more than fifteen.
+    /// double_mill, cramped, looming, mobility_moving. Where `mobility` is given and
+    /// `mobility_moving` is not, it follows `mobility`, as the lists written before the two
+    /// were apart mean. `None` for more than fifteen.
     pub fn with_list(self, list: &[i32]) -> Option<Weights> {
         let mut w = self;
         let fields = w.fields();
@@ -806,7 +808,7 @@ impl Weights {
         for (field, &value) in fields.into_iter().zip(list) {
             *field = value;
         }
-        if given < 15 {
+        if (5..15).contains(&given) {
             w.mobility_moving = w.mobility;
         }
         Some(w)
@@ -866,8 +868,13 @@ pub const WEIGHTS: Weights = Weights {
 };
 
 /// The weights level 5 plays with: [`WEIGHTS`] and the middle game's terms (issue 21), for
-/// the games lost to a mill closed again and again and to a blockade.
+/// the games lost to a mill closed again and again and to a blockade, with a move weighing
+/// twice as much while placing: measured against level 5 without it, it lost fewer games
+/// from a placing that ended level, as most of those games were lost in the placing's shape
+/// (docs/performance.md).
 pub const STRONG: Weights = Weights {
+    mobility: 20,
+    mobility_moving: 10,
     closable: 20,
     unblockable: 30,
     running: 40,

@@ -804,11 +804,19 @@ impl Weights {
         if list.len() > fields.len() {
             return None;
         }
-        let given = list.len();
+        let (given, count) = (list.len(), fields.len());
         for (field, &value) in fields.into_iter().zip(list) {
             *field = value;
         }
-        if (5..15).contains(&given) {
+        // Where `mobility` stands in the lists, from `fields`, the one place that order is written.
+        let mobility_at = Weights {
+            mobility: 1,
+            ..Weights::default()
+        }
+        .list()
+        .iter()
+        .position(|&v| v == 1);
+        if mobility_at.is_some_and(|at| given > at) && given < count {
             w.mobility_moving = w.mobility;
         }
         Some(w)

@@ -23,7 +23,7 @@ use partie_core::morris::{Action, Morris, MorrisRules, Outcome, Position};
 use partie_core::rng::Rng;
 
 /// The weights in the order of [`Weights::with_list`].
-const COUNT: usize = 15;
+const COUNT: usize = 16;
 
 /// Weights with one of them 1 and the rest 0 (`None`: all 0).
 fn unit(i: Option<usize>) -> Weights {
@@ -33,7 +33,7 @@ fn unit(i: Option<usize>) -> Weights {
     }
     Weights::default()
         .with_list(&list)
-        .expect("fifteen weights")
+        .expect("sixteen weights")
 }
 
 /// A quiet position's terms: what the evaluation gives with no weights (the pieces), then
@@ -233,7 +233,7 @@ fn main() {
             .split(',')
             .map(|x| x.parse().expect("a whole number"))
             .collect();
-        STRONG.with_list(&v).expect("at most fifteen weights")
+        STRONG.with_list(&v).expect("at most sixteen weights")
     });
     // The endgame tables, computed once before the games (every game plays the default rules).
     Table::for_rules(&Position::start(MorrisRules::default()));

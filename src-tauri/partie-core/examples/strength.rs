@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! # a player: the time per move while placing and while moving, in ms, then optionally the
-//! # thirteen to fifteen weights of `tune` (or the first eight, the rest from WEIGHTS), then
+//! # thirteen to sixteen weights of `tune` (or the first eight, the rest from WEIGHTS), then
 //! # letters: `q` looks past the horizon at the mills still to close, `x` allows three times the time
 //! # when the best score falls, `e` searches a turn deeper where a blockade comes, `l` searches
 //! # late quiet tokens a turn shallower first (late move reductions), `p` reduces every quiet
@@ -63,10 +63,10 @@ fn player(s: &str) -> Player {
         .collect();
     let base = if flags.contains('s') { STRONG } else { WEIGHTS };
     let weights = match v.len() - 2 {
-        0 | 8 | 13..=15 => base.with_list(&v[2..]),
+        0 | 8 | 13..=16 => base.with_list(&v[2..]),
         _ => None,
     }
-    .expect("PLACING_MS,MOVING_MS[,8, 13, 14 OR 15 WEIGHTS][qxeslp]");
+    .expect("PLACING_MS,MOVING_MS[,8 OR 13 TO 16 WEIGHTS][qxeslp]");
     Player::Search {
         quiescence: flags.contains('q'),
         extend: flags.contains('x'),

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! # weights: mill_placing,mill_moving,two,fork,mobility,stuck_placing,stuck_moving,pending
-//! # and optionally closable,unblockable,running,double_mill,cramped(,looming(,mobility_moving))
+//! # and optionally closable,unblockable,running,double_mill,cramped(,looming(,mobility_moving(,reach)))
 //! # (issue 21; `Weights::with_list`), then `q` for the quiescence search and `e` for the
 //! # extensions where a blockade comes
 //! cargo run --release -p partie-core --example tune -- 12,12,18,35,10,20,30,90 12,12,18,0,3,2,8,90 6 100
@@ -19,7 +19,7 @@ use partie_core::morris::{Action, Morris, Token};
 use serde_json::Map;
 
 /// A weight set (eight weights, the middle game's six then 0 and one mobility for both phases;
-/// or thirteen to fifteen), with the letters `q` (quiescence search) and `e` (extensions where a blockade comes) after it.
+/// or thirteen to sixteen), with the letters `q` (quiescence search) and `e` (extensions where a blockade comes) after it.
 #[derive(Clone, Copy)]
 struct Side {
     weights: Weights,
@@ -35,13 +35,13 @@ fn side(s: &str) -> Side {
         .map(|x| x.parse().expect("a weight is a whole number"))
         .collect();
     assert!(
-        matches!(v.len(), 8 | 13 | 14 | 15),
-        "eight, or thirteen to fifteen weights"
+        matches!(v.len(), 8 | 13..=16),
+        "eight, or thirteen to sixteen weights"
     );
     Side {
         weights: Weights::default()
             .with_list(&v)
-            .expect("at most fifteen weights"),
+            .expect("at most sixteen weights"),
         quiescence: flags.contains('q'),
         extensions: flags.contains('e'),
     }

@@ -229,7 +229,7 @@ fn looming_weighs_a_threat_only_once_it_can_no_longer_be_blocked() {
 }
 
 /// The matches' weight lists: the first weights replaced in order, `mobility_moving` following
-/// `mobility` when only that is given, no more than fifteen.
+/// `mobility` when only that is given, no more than sixteen.
 #[test]
 fn a_weight_list_replaces_the_first_weights_in_order() {
     let eight = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -237,9 +237,15 @@ fn a_weight_list_replaces_the_first_weights_in_order() {
     assert_eq!((w.mill_placing, w.mobility, w.pending), (1, 5, 8));
     assert_eq!(w.mobility_moving, 5);
     assert_eq!((w.closable, w.looming), (STRONG.closable, STRONG.looming));
-    let all: Vec<i32> = (1..=15).collect();
-    let w = Weights::default().with_list(&all).expect("fifteen weights");
-    assert_eq!((w.cramped, w.looming, w.mobility_moving), (13, 14, 15));
+    let all: Vec<i32> = (1..=16).collect();
+    let w = Weights::default().with_list(&all).expect("sixteen weights");
+    assert_eq!(
+        (w.cramped, w.looming, w.mobility_moving, w.reach),
+        (13, 14, 15, 16)
+    );
+    // Fifteen give `mobility_moving` and keep `reach`.
+    let fifteen = STRONG.with_list(&all[..15]).expect("fifteen weights");
+    assert_eq!((fifteen.mobility_moving, fifteen.reach), (15, STRONG.reach));
     assert_eq!(STRONG.with_list(&[]), Some(STRONG));
     // Level 5 weighs a move apart in each phase: a list that stops before `mobility` keeps
     // both as they are.
@@ -248,14 +254,14 @@ fn a_weight_list_replaces_the_first_weights_in_order() {
         STRONG.with_list(&[1, 2, 3, 4]).map(|w| w.mobility_moving),
         Some(STRONG.mobility_moving)
     );
-    assert_eq!(STRONG.with_list(&[0; 16]), None);
+    assert_eq!(STRONG.with_list(&[0; 17]), None);
 }
 
 /// `list` gives the weights back in the order `with_list` takes them.
 #[test]
 fn a_weight_list_reads_back_in_the_same_order() {
-    let all: Vec<i32> = (1..=15).collect();
-    let w = Weights::default().with_list(&all).expect("fifteen weights");
+    let all: Vec<i32> = (1..=16).collect();
+    let w = Weights::default().with_list(&all).expect("sixteen weights");
     assert_eq!(w.list().to_vec(), all);
     assert_eq!(Weights::default().with_list(&STRONG.list()), Some(STRONG));
 }
@@ -267,17 +273,18 @@ fn a_weight_list_reads_back_in_the_same_order() {
 #[test]
 fn the_evaluation_is_linear_in_its_weights() {
     let unit = |i: Option<usize>| {
-        let mut list = [0; 15];
+        let mut list = [0; 16];
         if let Some(i) = i {
             list[i] = 1;
         }
         Weights::default()
             .with_list(&list)
-            .expect("fifteen weights")
+            .expect("sixteen weights")
     };
     let with_looming = Weights {
         looming: 40,
         mobility_moving: 25,
+        reach: 7,
         ..STRONG
     };
     let sides = [vec!["A".to_string()], vec!["B".to_string()]];
@@ -304,4 +311,27 @@ fn the_evaluation_is_linear_in_its_weights() {
         }
     }
     assert!(checked[0] > 500 && checked[1] > 500, "{checked:?}");
+}
+
+/// `reach` counts, once every piece is placed, the empty points a side that does not fly can
+/// reach in one or two steps through empty points. White's a1, a4, a7 and d7 reach d1, b4,
+/// g7 and d6 in a step, then g1, d2, b2, c4, f6 and d5 (ten); Black's f2, b6, g4 and e3 reach
+/// d2, f4, b4, d6, g1, g7, d3 and e4, then d1, b2, f6, c4, d5, c3 and e5 (fifteen). (One step
+/// alone would give 4 against 8.)
+#[test]
+fn reach_counts_the_room_two_steps_out() {
+    let white = points(&["a1", "a4", "a7", "d7"]);
+    let black = points(&["f2", "b6", "g4", "e3"]);
+    let reach = Weights { reach: 1, ..STRONG };
+    let gain = |pos: &Position| evaluate_with(pos, &reach) - evaluate_with(pos, &STRONG);
+    let at = |black, turn| {
+        Position::moving(MorrisRules::default(), [white, black], turn).expect("a position")
+    };
+    assert_eq!(gain(&at(black, 0)), 10 - 15);
+    assert_eq!(gain(&at(black, 1)), 15 - 10);
+    // With three pieces Black flies: its room is everywhere, and not counted.
+    assert_eq!(gain(&at(points(&["f2", "b6", "g4"]), 0)), 10);
+    // While pieces are being placed it counts for nothing.
+    let placing = game("1. a1 f2 2. a4 b6");
+    assert_eq!(gain(placing.position()), 0);
 }

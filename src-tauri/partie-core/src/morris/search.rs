@@ -789,15 +789,20 @@ pub struct Weights {
     /// threat the same whether the opponent can still answer it or not. Kept for the matches:
     /// at 40 it was no better for level 5 (docs/performance.md), so every level gives it 0.
     pub looming: i32,
+    /// Once every piece is placed, each empty point a side that does not fly can reach in one
+    /// or two steps through empty points: room to come, where `mobility_moving` counts only
+    /// the moves now. A blockade closes in over several moves; the moves left shrink only at
+    /// the end of it, the room around the pieces before.
+    pub reach: i32,
 }
 
 impl Weights {
     /// These weights with the first of them replaced by `list`, in the order the matches take
     /// them (`examples/strength.rs`, `tune.rs`): mill_placing, mill_moving, two, fork,
     /// mobility, stuck_placing, stuck_moving, pending, closable, unblockable, running,
-    /// double_mill, cramped, looming, mobility_moving. Where `mobility` is given and
+    /// double_mill, cramped, looming, mobility_moving, reach. Where `mobility` is given and
     /// `mobility_moving` is not, it follows `mobility`, as the lists written before the two
-    /// were apart mean. `None` for more than fifteen.
+    /// were apart mean. `None` for more than sixteen.
     pub fn with_list(self, list: &[i32]) -> Option<Weights> {
         let mut w = self;
         let fields = w.fields();
@@ -808,28 +813,31 @@ impl Weights {
         for (field, &value) in fields.into_iter().zip(list) {
             *field = value;
         }
-        // Where `mobility` stands in the lists, from `fields`, the one place that order is written.
-        let mobility_at = Weights {
+        // Where `mobility` and `mobility_moving` stand in the lists, from `fields`, the one
+        // place that order is written.
+        let at = |one: Weights| one.list().iter().position(|&v| v == 1).unwrap_or(count);
+        let mobility_at = at(Weights {
             mobility: 1,
             ..Weights::default()
-        }
-        .list()
-        .iter()
-        .position(|&v| v == 1);
-        if mobility_at.is_some_and(|at| given > at) && given < count {
+        });
+        let moving_at = at(Weights {
+            mobility_moving: 1,
+            ..Weights::default()
+        });
+        if given > mobility_at && given <= moving_at {
             w.mobility_moving = w.mobility;
         }
         Some(w)
     }
 
-    /// The fifteen weights in the order [`Weights::with_list`] takes them.
-    pub fn list(&self) -> [i32; 15] {
+    /// The sixteen weights in the order [`Weights::with_list`] takes them.
+    pub fn list(&self) -> [i32; 16] {
         let mut w = *self;
         w.fields().map(|f| *f)
     }
 
     /// The weights in the order of the matches' lists: the one place that order is written.
-    fn fields(&mut self) -> [&mut i32; 15] {
+    fn fields(&mut self) -> [&mut i32; 16] {
         [
             &mut self.mill_placing,
             &mut self.mill_moving,
@@ -846,6 +854,7 @@ impl Weights {
             &mut self.cramped,
             &mut self.looming,
             &mut self.mobility_moving,
+            &mut self.reach,
         ]
     }
 }
@@ -873,6 +882,7 @@ pub const WEIGHTS: Weights = Weights {
     double_mill: 0,
     cramped: 0,
     looming: 0,
+    reach: 0,
 };
 
 /// The weights level 5 plays with: [`WEIGHTS`] and the middle game's terms (issue 21), for
@@ -915,7 +925,13 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
     let side = |s: u8| -> i32 {
         let w = weights[s as usize];
         let middle = moving
-            && (w.closable | w.unblockable | w.running | w.double_mill | w.cramped | w.looming)
+            && (w.closable
+                | w.unblockable
+                | w.running
+                | w.double_mill
+                | w.cramped
+                | w.looming
+                | w.reach)
                 != 0;
         let own = pos.board(s);
         let theirs = pos.board(1 - s);
@@ -1005,6 +1021,13 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
             } else {
                 w.mobility
             };
+            if moving && w.reach != 0 {
+                // Room beyond the moves now: a blockade shrinks it before the moves run out.
+                let first = planes[0] | planes[1] | planes[2];
+                let mut second = first;
+                super::position::each_bit(first, |p| second |= pos.adjacent(p));
+                v += w.reach * (second & empty).count_ones() as i32;
+            }
             v += mobility * moves + w.double_mill * doubles
                 - if moving {
                     w.stuck_moving * stuck + w.cramped * (3 - moves).max(0)

@@ -23,7 +23,7 @@ use partie_core::morris::{Action, Morris, MorrisRules, Outcome, Position};
 use partie_core::rng::Rng;
 
 /// The weights in the order of [`Weights::with_list`].
-const COUNT: usize = 16;
+const COUNT: usize = Weights::COUNT;
 
 /// Weights with one of them 1 and the rest 0 (`None`: all 0).
 fn unit(i: Option<usize>) -> Weights {

@@ -63,7 +63,7 @@ fn player(s: &str) -> Player {
         .collect();
     let base = if flags.contains('s') { STRONG } else { WEIGHTS };
     let weights = match v.len() - 2 {
-        0 | 8 | 13..=16 => base.with_list(&v[2..]),
+        0 | 8 | 13..=Weights::COUNT => base.with_list(&v[2..]),
         _ => None,
     }
     .expect("PLACING_MS,MOVING_MS[,8 OR 13 TO 16 WEIGHTS][qxeslp]");

@@ -35,7 +35,7 @@ fn side(s: &str) -> Side {
         .map(|x| x.parse().expect("a weight is a whole number"))
         .collect();
     assert!(
-        matches!(v.len(), 8 | 13..=16),
+        matches!(v.len(), 8 | 13..=Weights::COUNT),
         "eight, or thirteen to sixteen weights"
     );
     Side {

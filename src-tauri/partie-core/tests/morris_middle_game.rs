@@ -273,7 +273,7 @@ fn a_weight_list_reads_back_in_the_same_order() {
 #[test]
 fn the_evaluation_is_linear_in_its_weights() {
     let unit = |i: Option<usize>| {
-        let mut list = [0; 16];
+        let mut list = [0; Weights::COUNT];
         if let Some(i) = i {
             list[i] = 1;
         }

@@ -797,6 +797,9 @@ pub struct Weights {
 }
 
 impl Weights {
+    /// How many weights there are: the length of the matches' lists.
+    pub const COUNT: usize = 16;
+
     /// These weights with the first of them replaced by `list`, in the order the matches take
     /// them (`examples/strength.rs`, `tune.rs`): mill_placing, mill_moving, two, fork,
     /// mobility, stuck_placing, stuck_moving, pending, closable, unblockable, running,
@@ -831,13 +834,13 @@ impl Weights {
     }
 
     /// The sixteen weights in the order [`Weights::with_list`] takes them.
-    pub fn list(&self) -> [i32; 16] {
+    pub fn list(&self) -> [i32; Weights::COUNT] {
         let mut w = *self;
         w.fields().map(|f| *f)
     }
 
     /// The weights in the order of the matches' lists: the one place that order is written.
-    fn fields(&mut self) -> [&mut i32; 16] {
+    fn fields(&mut self) -> [&mut i32; Weights::COUNT] {
         [
             &mut self.mill_placing,
             &mut self.mill_moving,
@@ -925,13 +928,7 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
     let side = |s: u8| -> i32 {
         let w = weights[s as usize];
         let middle = moving
-            && (w.closable
-                | w.unblockable
-                | w.running
-                | w.double_mill
-                | w.cramped
-                | w.looming
-                | w.reach)
+            && (w.closable | w.unblockable | w.running | w.double_mill | w.cramped | w.looming)
                 != 0;
         let own = pos.board(s);
         let theirs = pos.board(1 - s);

@@ -2,7 +2,7 @@
 //! what a change to the search's speed or pruning buys before any match is played.
 //!
 //! ```sh
-//! # FLAGS as in `strength` (q, s, e, l, p), TIME in ms per position
+//! # FLAGS as in `strength` (q, s, e, l, p, t), TIME in ms per position
 //! cargo run --release -p partie-core --example depth -- qxs qxsl 200 10 1
 //! ```
 //! prints, for each player, the mean depth reached and the mean positions searched, over the
@@ -22,6 +22,7 @@ fn searcher(flags: &str) -> Searcher {
         .with_extensions(flags.contains('e'))
         .with_reductions(flags.contains('l'))
         .with_placing_reductions(flags.contains('p'))
+        .with_transition(if flags.contains('t') { 2 } else { 0 })
 }
 
 fn main() {

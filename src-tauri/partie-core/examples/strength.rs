@@ -8,7 +8,8 @@
 //! # letters: `q` looks past the horizon at the mills still to close, `x` allows three times the time
 //! # when the best score falls, `e` searches a turn deeper where a blockade comes, `l` searches
 //! # late quiet tokens a turn shallower first (late move reductions), `p` reduces every quiet
-//! # token after the first while placing, `s` takes level 5's weights (STRONG) instead of
+//! # token after the first while placing, `t` searches past the last two placements into the
+//! # moving phase before judging (`Searcher::with_transition`), `s` takes level 5's weights (STRONG) instead of
 //! # WEIGHTS, and last `f` with a per cent judges the moving phase with fear (`f150`:
 //! # `Searcher::with_fear`). Level 5 is `qxsl`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
@@ -38,6 +39,8 @@ enum Player {
         reductions: bool,
         /// Whether, while placing, it reduces every quiet token after the first.
         placing_reductions: bool,
+        /// The last placements searched past (`t`: two pieces in hand; 0: none).
+        transition: u32,
         /// The fear it judges the moving phase with, in per cent (100: none).
         fear: i32,
         weights: Weights,
@@ -66,13 +69,14 @@ fn player(s: &str) -> Player {
         0 | 8 | 13..=Weights::COUNT => base.with_list(&v[2..]),
         _ => None,
     }
-    .expect("PLACING_MS,MOVING_MS[,8 OR 13 TO 16 WEIGHTS][qxeslp]");
+    .expect("PLACING_MS,MOVING_MS[,8 OR 13 TO 16 WEIGHTS][qxesltp]");
     Player::Search {
         quiescence: flags.contains('q'),
         extend: flags.contains('x'),
         extensions: flags.contains('e'),
         reductions: flags.contains('l'),
         placing_reductions: flags.contains('p'),
+        transition: if flags.contains('t') { 2 } else { 0 },
         fear,
         weights,
         placing: v[0] as u64,
@@ -95,6 +99,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
             extensions,
             reductions,
             placing_reductions,
+            transition,
             fear,
             ..
         } => Some(
@@ -104,6 +109,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
                 .with_extensions(extensions)
                 .with_reductions(reductions)
                 .with_placing_reductions(placing_reductions)
+                .with_transition(transition)
                 .with_fear(fear),
         ),
         Player::Level(_) => None,

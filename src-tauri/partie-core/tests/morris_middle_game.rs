@@ -4,7 +4,7 @@
 
 use partie_core::game::Game;
 use partie_core::morris::position::Reason;
-use partie_core::morris::search::{evaluate_with, Level, Searcher, Weights, STRONG, WEIGHTS};
+use partie_core::morris::search::{evaluate_with, Level, Searcher, Weights, STRONG, WEIGHTS, WIN};
 use partie_core::morris::{notation, Action, Morris, MorrisRules, Outcome, Position, Token};
 use serde_json::Map;
 
@@ -334,4 +334,35 @@ fn reach_counts_the_room_two_steps_out() {
     // While pieces are being placed it counts for nothing.
     let placing = game("1. a1 f2 2. a4 b6");
     assert_eq!(gain(placing.position()), 0);
+}
+
+/// The last placements searched past (`Searcher::with_transition`, measured for issue 21): after
+/// e3, White's ninth piece, none of White's pieces has an empty neighbour, so White is blocked
+/// at its first move whatever Black places last. A search one turn deep stops at Black's last
+/// placement and judges the shape there: e3 is its best. With the last two placements searched
+/// past, the same depth reaches the moving phase, sees e3 lose and keeps a move. (Found among
+/// random placings, the one of 20,000 where the two disagreed first, not built by hand.)
+#[test]
+fn the_last_placements_searched_past_show_a_blockade_one_turn_deep() {
+    let g = game("1. c3 c4 2. g7 e4 3. b4 d1 4. d2 g4 5. b2 a7 6. d3 f2 7. a4 d7 8. a1 b6");
+    let e3 = Token::parse("e3").expect("a token");
+    let scores = |pieces| {
+        Searcher::new(12)
+            .with_weights(STRONG)
+            .with_quiescence(true)
+            .with_transition(pieces)
+            .score_all(g.position(), g.repetitions(), 1)
+    };
+    let lost = |s: i32| s < -(WIN - 1_000);
+    let plain = scores(0);
+    assert_eq!(plain[0].0, e3, "one turn deep without it: {plain:?}");
+    assert!(!lost(plain[0].1));
+    let past = scores(2);
+    let e3_past = past.iter().find(|&&(t, _)| t == e3).expect("e3 is legal").1;
+    assert!(
+        lost(e3_past),
+        "e3 with the last placements searched: {e3_past}"
+    );
+    assert_ne!(past[0].0, e3);
+    assert!(!lost(past[0].1), "a placement that keeps a move: {past:?}");
 }

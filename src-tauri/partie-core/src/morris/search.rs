@@ -145,6 +145,9 @@ pub struct Searcher {
     /// Whether, while pieces are placed, every quiet token after the first is (a stronger
     /// form of the reductions, for that phase only).
     placing_reductions: bool,
+    /// Whether a horizon that falls in the last placements (both sides together this many
+    /// pieces in hand or fewer, 0: never) is moved past them, into the moving phase.
+    transition: u32,
     /// How much more than its own the search weighs the opponent's mills to come and its own
     /// blockade to come, in per cent of the weights (100: alike; see `with_fear`).
     fear: i32,
@@ -185,6 +188,7 @@ impl Searcher {
             extension_cap: 0,
             reductions: false,
             placing_reductions: false,
+            transition: 0,
             fear: 100,
             sides: [WEIGHTS; 2],
             salt: 0,
@@ -207,6 +211,16 @@ impl Searcher {
     /// (`examples/strength.rs`, letter `p`); no level uses it (docs/performance.md).
     pub fn with_placing_reductions(mut self, on: bool) -> Self {
         self.placing_reductions = on;
+        self
+    }
+
+    /// The same searcher placing the last `pieces` pieces in hand (both sides together) before
+    /// it judges: a horizon that falls among them is moved to the first position where every
+    /// piece is placed, so the shape is judged by the moving phase's terms (moves, blockades,
+    /// running mills) rather than guessed from the placing's. Kept for the matches
+    /// (`examples/strength.rs`, letter `t` for two pieces).
+    pub fn with_transition(mut self, pieces: u32) -> Self {
+        self.transition = pieces;
         self
     }
 
@@ -455,6 +469,15 @@ impl Searcher {
         if let Some(s) = self.settled(pos, ply) {
             return s;
         }
+        let last_placements = |pos: &Position| {
+            !pos.is_moving()
+                && u32::from(pos.in_hand(0)) + u32::from(pos.in_hand(1)) <= self.transition
+        };
+        let depth = if depth <= 0 && ply < MAX_PLY - 8 && last_placements(pos) {
+            1
+        } else {
+            depth
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             if self.quiescence {
                 return self.quiesce(pos, alpha, beta, ply);

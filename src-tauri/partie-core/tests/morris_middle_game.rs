@@ -340,8 +340,8 @@ fn reach_counts_the_room_two_steps_out() {
 /// e3, White's ninth piece, none of White's pieces has an empty neighbour, so White is blocked
 /// at its first move whatever Black places last. A search one turn deep stops at Black's last
 /// placement and judges the shape there: e3 is its best. With the last two placements searched
-/// past, the same depth reaches the moving phase, sees e3 lose and keeps a move. (Found among
-/// random placings, the one of 20,000 where the two disagreed first, not built by hand.)
+/// past, the same depth reaches the moving phase, sees e3 lose and keeps a move. (Found by
+/// looking through 20,000 random placings for one where the two disagree; not built by hand.)
 #[test]
 fn the_last_placements_searched_past_show_a_blockade_one_turn_deep() {
     let g = game("1. c3 c4 2. g7 e4 3. b4 d1 4. d2 g4 5. b2 a7 6. d3 f2 7. a4 d7 8. a1 b6");

@@ -18,11 +18,18 @@
 //! prints one line a game (the first player's result, how the game ended, the pieces each
 //! player had when the placing ended and at the end), each lost game's move list, then the
 //! first player's wins, draws and losses over 2 × PAIRS games.
+//!
+//! ```sh
+//! # the games start from the move lists of FILE instead (one a line, `#` for a comment), each
+//! # played PAIRS times with both colours (the games differ by the clock's milliseconds);
+//! # scripts/morris_level_placings.py writes such a file from the games lost from a level placing
+//! cargo run --release -p partie-core --example strength -- 100,100qxsl 100,100qx 4 1 2 --openings FILE
+//! ```
 
 use partie_core::game::Game;
-use partie_core::morris::arena::paired_match;
+use partie_core::morris::arena::{paired_match, Tally};
 use partie_core::morris::search::{Level, Limits, Searcher, Weights, STRONG, WEIGHTS};
-use partie_core::morris::{Action, Morris, Outcome, Position, Token};
+use partie_core::morris::{notation, Action, Morris, Outcome, Position, Token};
 use serde_json::Map;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -192,10 +199,93 @@ fn describe(n: u32, g: &Morris, a: u8) -> String {
     )
 }
 
+/// The openings of a file: one move list a line in the spec's notation; blank lines and lines
+/// starting with `#` are skipped. Each must be legal under the default rules.
+fn openings(path: &str) -> Vec<Vec<Token>> {
+    let text = std::fs::read_to_string(path).expect("a file of move lists");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let list = notation::parse(l).expect("a move list");
+            let tokens: Vec<Token> = list
+                .tokens
+                .iter()
+                .map(|t| Token::parse(t).expect("a token"))
+                .collect();
+            // Checked here, so that a wrong line stops the match before it starts.
+            let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+            let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
+            for &t in &tokens {
+                g = g.play(&Action::Token(t)).expect("a legal opening");
+            }
+            assert!(!g.is_over(), "an opening of a game not over: {l}");
+            tokens
+        })
+        .collect()
+}
+
+/// Plays each of `openings` `times` times with both colours, on `threads` threads (opening `n`
+/// on thread `n % threads`).
+fn suite_match(
+    threads: u64,
+    openings: &[Vec<Token>],
+    times: u64,
+    game: impl Fn(&[Token], u8, u64) -> Morris + Sync,
+    each: impl Fn(&Morris, u8) + Sync,
+) -> Tally {
+    let threads = threads.clamp(1, 2) as usize;
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|th| {
+                let (game, each) = (&game, &each);
+                scope.spawn(move || {
+                    let mut tally = Tally::default();
+                    for (n, opening) in openings.iter().enumerate().skip(th).step_by(threads) {
+                        for time in 0..times {
+                            for a_plays in 0..2u8 {
+                                let g = game(opening, a_plays, (n as u64) << 16 | time);
+                                match g.outcome() {
+                                    Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
+                                    Some(Outcome::Won(..)) => tally.losses += 1,
+                                    _ => tally.draws += 1,
+                                }
+                                each(&g, a_plays);
+                            }
+                        }
+                    }
+                    tally
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a match thread"))
+            .collect()
+    });
+    tallies.iter().fold(Tally::default(), |a, t| Tally {
+        wins: a.wins + t.wins,
+        draws: a.draws + t.draws,
+        losses: a.losses + t.losses,
+    })
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = std::env::args().collect();
+    let suite = match args.iter().position(|a| a == "--openings") {
+        Some(i) if i + 1 < args.len() => {
+            let file = args.remove(i + 1);
+            args.remove(i);
+            Some(openings(&file))
+        }
+        Some(_) => {
+            eprintln!("--openings needs a FILE");
+            std::process::exit(2);
+        }
+        None => None,
+    };
     if args.len() < 4 {
-        eprintln!("usage: strength PLAYER_A PLAYER_B PAIRS [SEED] [THREADS]");
+        eprintln!("usage: strength PLAYER_A PLAYER_B PAIRS [SEED] [THREADS] [--openings FILE]");
         std::process::exit(2);
     }
     let (a, b) = (player(&args[1]), player(&args[2]));
@@ -205,19 +295,19 @@ fn main() {
         .get(5)
         .map_or(1, |x| x.parse().expect("1 or 2 threads"));
     let played = AtomicU32::new(0);
-    let tally = paired_match(
-        threads,
-        pairs,
-        2,
-        seed,
-        |opening, a_plays, seed| game(if a_plays == 0 { [a, b] } else { [b, a] }, opening, seed),
-        |g, a_plays| {
-            let n = played.fetch_add(1, Ordering::Relaxed) + 1;
-            println!("{}", describe(n, g, a_plays));
-            if matches!(g.outcome(), Some(Outcome::Won(w, _)) if w != a_plays) {
-                println!("  lost as side {a_plays}: {}", g.move_list());
-            }
-        },
-    );
+    let play = |opening: &[Token], a_plays, seed| {
+        game(if a_plays == 0 { [a, b] } else { [b, a] }, opening, seed)
+    };
+    let each = |g: &Morris, a_plays| {
+        let n = played.fetch_add(1, Ordering::Relaxed) + 1;
+        println!("{}", describe(n, g, a_plays));
+        if matches!(g.outcome(), Some(Outcome::Won(w, _)) if w != a_plays) {
+            println!("  lost as side {a_plays}: {}", g.move_list());
+        }
+    };
+    let tally = match &suite {
+        Some(openings) => suite_match(threads, openings, pairs, play, each),
+        None => paired_match(threads, pairs, 2, seed, play, each),
+    };
     println!("{} - {} - {}", tally.wins, tally.draws, tally.losses);
 }

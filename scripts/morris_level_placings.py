@@ -11,11 +11,10 @@ lost from a placing that ended level in pieces: the move list up to the first mo
 comment naming the game.
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from morris_where_lost import tokens_of  # noqa: E402
+from morris_where_lost import lost_level_placings  # noqa: E402
 
 
 def placing(tokens):
@@ -34,15 +33,9 @@ def placing(tokens):
 def main(files):
     if not files:
         sys.exit(__doc__)
-    for name in files:
-        lines = open(name).read().splitlines()
-        for n, line in enumerate(lines):
-            m = re.match(r"game (\d+): lost .* as side (\d) .*placing ended (\d+)-(\d+),", line)
-            if not m or m.group(3) != m.group(4) or n + 1 >= len(lines):
-                continue
-            turns = placing(tokens_of(lines[n + 1].split(": ", 1)[1]))
-            print(f"# {os.path.basename(name)} game {m.group(1)}, lost as side {m.group(2)}")
-            print(" ".join(turns))
+    for name, game, loser, tokens in lost_level_placings(files):
+        print(f"# {os.path.basename(name)} game {game}, lost as side {loser}")
+        print(" ".join(placing(tokens)))
 
 
 if __name__ == "__main__":

@@ -77,43 +77,47 @@ def ask(binary, ms, tokens, turns):
     return answers
 
 
-def placings(binary, ms, files):
-    """The --placings mode: where the games lost from a level placing were lost."""
-    looked, down = 0, [0, 0]
+def lost_level_placings(files):
+    """Each game the first player of FILES (what `examples/strength.rs` printed) lost from a
+    placing that ended level in pieces: (file, game number, loser, tokens)."""
     for name in files:
         lines = open(name).read().splitlines()
         for n, line in enumerate(lines):
             m = re.match(r"game (\d+): lost .* as side (\d) .*placing ended (\d+)-(\d+),", line)
-            if not m or m.group(3) != m.group(4) or n + 1 >= len(lines):
+            if m and m.group(3) == m.group(4) and n + 1 < len(lines):
+                yield name, m.group(1), int(m.group(2)), tokens_of(lines[n + 1].split(": ", 1)[1])
+
+
+def placings(binary, ms, files):
+    """The --placings mode: where the games lost from a level placing were lost."""
+    looked, down = 0, [0, 0]
+    for name, game, loser, tokens in lost_level_placings(files):
+        acts = sides_to_act(tokens)
+        placed, turns, first_move = 0, [], None
+        for i, t in enumerate(tokens):
+            if t.startswith("x"):
                 continue
-            loser = int(m.group(2))
-            tokens = tokens_of(lines[n + 1].split(": ", 1)[1])
-            acts = sides_to_act(tokens)
-            placed, turns, first_move = 0, [], None
-            for i, t in enumerate(tokens):
-                if t.startswith("x"):
-                    continue
-                if "-" in t:
-                    if acts[i] == loser:
-                        first_move = i
-                        break
-                    continue
-                # The first two placements are the match's random opening.
-                if acts[i] == loser and placed >= 2:
-                    turns.append(i)
-                placed += 1
-            if first_move is None:
+            if "-" in t:
+                if acts[i] == loser:
+                    first_move = i
+                    break
                 continue
-            answers = ask(binary, ms, tokens, turns + [first_move])
-            other = sum(1 for i, a in zip(turns, answers) if a[2] != tokens[i])
-            kind, value = answers[-1][1].split() if answers[-1][1] != "-" else ("cp", "0")
-            score = int(value) if kind == "cp" else (-10**5 if int(value) < 0 else 10**5)
-            looked += 1
-            down[0] += score <= -100
-            down[1] += score <= -300
-            print(f"{name} game {m.group(1)} (side {loser}): first move {answers[-1][1]} at depth "
-                  f"{answers[-1][0]}; another token at {other} of {len(turns)} placements",
-                  flush=True)
+            # The first two placements are the match's random opening.
+            if acts[i] == loser and placed >= 2:
+                turns.append(i)
+            placed += 1
+        if first_move is None:
+            continue
+        answers = ask(binary, ms, tokens, turns + [first_move])
+        other = sum(1 for i, a in zip(turns, answers) if a[2] != tokens[i])
+        kind, value = answers[-1][1].split() if answers[-1][1] != "-" else ("cp", "0")
+        score = int(value) if kind == "cp" else (-10**5 if int(value) < 0 else 10**5)
+        looked += 1
+        down[0] += score <= -100
+        down[1] += score <= -300
+        print(f"{name} game {game} (side {loser}): first move {answers[-1][1]} at depth "
+              f"{answers[-1][0]}; another token at {other} of {len(turns)} placements",
+              flush=True)
     print(f"{looked} games lost from a level placing: a piece or more down when the loser first "
           f"moved in {down[0]}, three or more in {down[1]}")
 

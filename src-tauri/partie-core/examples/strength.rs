@@ -27,7 +27,7 @@
 //! ```
 
 use partie_core::game::Game;
-use partie_core::morris::arena::{paired_match, Tally};
+use partie_core::morris::arena::{openings_match, paired_match};
 use partie_core::morris::search::{Level, Limits, Searcher, Weights, STRONG, WEIGHTS};
 use partie_core::morris::{notation, Action, Morris, Outcome, Position, Token};
 use serde_json::Map;
@@ -225,51 +225,6 @@ fn openings(path: &str) -> Vec<Vec<Token>> {
         .collect()
 }
 
-/// Plays each of `openings` `times` times with both colours, on `threads` threads (opening `n`
-/// on thread `n % threads`).
-fn suite_match(
-    threads: u64,
-    openings: &[Vec<Token>],
-    times: u64,
-    game: impl Fn(&[Token], u8, u64) -> Morris + Sync,
-    each: impl Fn(&Morris, u8) + Sync,
-) -> Tally {
-    let threads = threads.clamp(1, 2) as usize;
-    let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|th| {
-                let (game, each) = (&game, &each);
-                scope.spawn(move || {
-                    let mut tally = Tally::default();
-                    for (n, opening) in openings.iter().enumerate().skip(th).step_by(threads) {
-                        for time in 0..times {
-                            for a_plays in 0..2u8 {
-                                let g = game(opening, a_plays, (n as u64) << 16 | time);
-                                match g.outcome() {
-                                    Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
-                                    Some(Outcome::Won(..)) => tally.losses += 1,
-                                    _ => tally.draws += 1,
-                                }
-                                each(&g, a_plays);
-                            }
-                        }
-                    }
-                    tally
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a match thread"))
-            .collect()
-    });
-    tallies.iter().fold(Tally::default(), |a, t| Tally {
-        wins: a.wins + t.wins,
-        draws: a.draws + t.draws,
-        losses: a.losses + t.losses,
-    })
-}
-
 fn main() {
     let mut args: Vec<String> = std::env::args().collect();
     let suite = match args.iter().position(|a| a == "--openings") {
@@ -306,7 +261,20 @@ fn main() {
         }
     };
     let tally = match &suite {
-        Some(openings) => suite_match(threads, openings, pairs, play, each),
+        Some(openings) => {
+            // Opening `n` on thread `n % threads`, each `pairs` times.
+            let threads = threads.clamp(1, 2) as usize;
+            let lists: Vec<Vec<(Vec<Token>, u64)>> = (0..threads)
+                .map(|th| {
+                    let mine = openings.iter().enumerate().skip(th).step_by(threads);
+                    mine.flat_map(|(n, o)| {
+                        (0..pairs).map(move |k| (o.clone(), (n as u64) << 16 | k))
+                    })
+                    .collect()
+                })
+                .collect();
+            openings_match(&lists, play, each)
+        }
         None => paired_match(threads, pairs, 2, seed, play, each),
     };
     println!("{} - {} - {}", tally.wins, tally.draws, tally.losses);

@@ -91,29 +91,51 @@ pub fn paired_match(
     game: impl Fn(&[Token], u8, u64) -> Morris + Sync,
     each: impl Fn(&Morris, u8) + Sync,
 ) -> Tally {
-    let threads = threads.clamp(1, 2);
+    // Two streams of openings whatever the number of threads: one thread plays both, one
+    // after the other, so that a match on one thread plays the games of one on two.
+    let streams: Vec<Vec<(Vec<Token>, u64)>> = (0..2u64)
+        .map(|stream| {
+            let mut rng = Rng::new(seed + stream);
+            (0..pairs / 2 + stream * (pairs % 2))
+                .map(|n| {
+                    let (_, opening) = random_opening(plies, &mut rng);
+                    (opening, seed ^ (n << 8 | stream << 1))
+                })
+                .collect()
+        })
+        .collect();
+    let lists = if threads.clamp(1, 2) == 2 {
+        streams
+    } else {
+        vec![streams.concat()]
+    };
+    openings_match(&lists, game, each)
+}
+
+/// Plays each opening of `lists` (with the seed its games are given) twice, colours swapped,
+/// one thread for each list; `game` and `each` as in [`paired_match`]. For matches from
+/// chosen positions (`examples/strength.rs --openings`).
+pub fn openings_match(
+    lists: &[Vec<(Vec<Token>, u64)>],
+    game: impl Fn(&[Token], u8, u64) -> Morris + Sync,
+    each: impl Fn(&Morris, u8) + Sync,
+) -> Tally {
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|th| {
+        let handles: Vec<_> = lists
+            .iter()
+            .map(|list| {
                 let (game, each) = (&game, &each);
-                // The same openings whatever the number of threads: thread `th` plays the
-                // openings of two threads' worth when there is one, as two did before.
                 scope.spawn(move || {
                     let mut tally = Tally::default();
-                    let streams: Vec<u64> = (0..2).filter(|s| s % threads == th).collect();
-                    for stream in streams {
-                        let mut rng = Rng::new(seed + stream);
-                        for n in 0..pairs / 2 + stream * (pairs % 2) {
-                            let (_, opening) = random_opening(plies, &mut rng);
-                            for a_plays in 0..2u8 {
-                                let g = game(&opening, a_plays, seed ^ (n << 8 | stream << 1));
-                                match g.outcome() {
-                                    Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
-                                    Some(Outcome::Won(..)) => tally.losses += 1,
-                                    _ => tally.draws += 1,
-                                }
-                                each(&g, a_plays);
+                    for (opening, seed) in list {
+                        for a_plays in 0..2u8 {
+                            let g = game(opening, a_plays, *seed);
+                            match g.outcome() {
+                                Some(Outcome::Won(w, _)) if w == a_plays => tally.wins += 1,
+                                Some(Outcome::Won(..)) => tally.losses += 1,
+                                _ => tally.draws += 1,
                             }
+                            each(&g, a_plays);
                         }
                     }
                     tally

@@ -93,11 +93,7 @@ fn player(s: &str) -> Player {
 
 /// The game `p[side]` plays as `side` after `opening`.
 fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
-    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
-    let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
-    for &t in opening {
-        g = g.play(&Action::Token(t)).expect("a legal opening");
-    }
+    let mut g = opened(opening);
     // Each side keeps its table for the whole game, as the strongest level does.
     let mut searchers = p.map(|p| match p {
         Player::Search {
@@ -199,6 +195,16 @@ fn describe(n: u32, g: &Morris, a: u8) -> String {
     )
 }
 
+/// The game after `opening`, under the default rules.
+fn opened(opening: &[Token]) -> Morris {
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
+    for &t in opening {
+        g = g.play(&Action::Token(t)).expect("a legal opening");
+    }
+    g
+}
+
 /// The openings of a file: one move list a line in the spec's notation; blank lines and lines
 /// starting with `#` are skipped. Each must be legal under the default rules.
 fn openings(path: &str) -> Vec<Vec<Token>> {
@@ -214,12 +220,10 @@ fn openings(path: &str) -> Vec<Vec<Token>> {
                 .map(|t| Token::parse(t).expect("a token"))
                 .collect();
             // Checked here, so that a wrong line stops the match before it starts.
-            let sides = [vec!["A".to_string()], vec!["B".to_string()]];
-            let mut g = Morris::setup(&Map::new(), &sides).expect("default rules");
-            for &t in &tokens {
-                g = g.play(&Action::Token(t)).expect("a legal opening");
-            }
-            assert!(!g.is_over(), "an opening of a game not over: {l}");
+            assert!(
+                !opened(&tokens).is_over(),
+                "an opening of a game not over: {l}"
+            );
             tokens
         })
         .collect()

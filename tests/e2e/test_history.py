@@ -1,4 +1,6 @@
 """The club's memory: matches found in the history, a player's statistics and page."""
+import time
+
 from selenium.webdriver.common.keys import Keys
 
 from test_molkky import add_players, set_number
@@ -23,6 +25,30 @@ def quick_molkky(p, names, winner_first=True):
     p.wait_css("#end-screen")
     p.tap("#go-home")
     p.wait_css("#new-molkky")
+
+
+def test_a_screen_left_before_its_list_came_does_not_draw_over_the_next(partie):
+    """Home asks for its lists; a person taps a game before they come. When they do, the new
+    game's screen stays: the home screen, gone, draws no more (it used to, over the setup)."""
+    p = partie
+    p.start()
+    quick_molkky(p, ["Anna", "Bea"])
+    # The home list answers 1.5 s late, as a slow storage would.
+    p.d.execute_script("""
+        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
+        window.__TAURI__.core = { ...core, invoke: (cmd, args) => cmd === 'home'
+            ? new Promise((r) => setTimeout(r, 1500)).then(() => invoke(cmd, args))
+            : invoke(cmd, args) };""")
+    p.go_hash("#/history")
+    p.go_hash("#/home")
+    p.wait_css("#new-molkky")
+    assert p.count("#recent") == 0, "the home list came before the tap: the delay did not take"
+    p.tap("#new-molkky")
+    p.wait_css("#new-player")
+    time.sleep(2.5)
+    assert p.d.execute_script("return location.hash") == "#/setup/molkky"
+    assert p.count("#new-player") == 1
+    assert p.count("#new-molkky") == 0, "the home screen drew over the new game's screen"
 
 
 def test_two_matches_in_the_history_and_a_players_statistics(partie):

@@ -16,6 +16,7 @@ import * as tournament from './screens/tournament.js';
 import * as wall from './screens/wall.js';
 import { syncText } from './screens/club.js';
 import { loadGames } from './games.js';
+import { nextScreen } from './dom.js';
 
 const screens = {
   home, setup, match, settings, history: historyScreen, players, replay,
@@ -150,6 +151,7 @@ function route() {
   const { name, args } = parseHash();
   const screen = screens[name] || home;
   current?.unmount?.();
+  nextScreen();
   app.clearError();
   const root = document.getElementById('screen');
   root.replaceChildren();

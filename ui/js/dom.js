@@ -52,16 +52,28 @@ function append(el, children) {
   }
 }
 
+// Which screen is up. A screen's redraws stop once another has taken its place, so that an
+// answer that comes after the person left (a slow list, a late poll) cannot draw the old screen
+// over the new one in the shared root.
+let screenNo = 0;
+
+/** Called by the router before it mounts a screen: the screens before it draw no more. */
+export function nextScreen() {
+  screenNo += 1;
+}
+
 // Batches redraws into one animation frame and keeps keyboard focus across the redraw on the
 // element with the same data-key, or else the same id. A screen that keeps its frame (and
 // returns the same nodes) is left in place: moving a node out and back would drop a press on it.
 export function scheduler(root, draw) {
   let pending = false;
+  const mine = screenNo;
   return function render() {
-    if (pending) return;
+    if (pending || mine !== screenNo) return;
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
+      if (mine !== screenNo) return;
       const focused = document.activeElement;
       const key = focused && root.contains(focused) ? focusKey(focused) : null;
       drawing += 1;

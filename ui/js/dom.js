@@ -62,6 +62,13 @@ export function nextScreen() {
   screenNo += 1;
 }
 
+/** For a screen's own late answers (a title, an error): whether the screen mounted when this
+ * was called is still the one up. */
+export function stillUp() {
+  const mine = screenNo;
+  return () => mine === screenNo;
+}
+
 // Batches redraws into one animation frame and keeps keyboard focus across the redraw on the
 // element with the same data-key, or else the same id. A screen that keeps its frame (and
 // returns the same nodes) is left in place: moving a node out and back would drop a press on it.

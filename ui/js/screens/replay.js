@@ -3,7 +3,7 @@
 // drawing of its state (the Morris board).
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names } from '../dom.js';
+import { h, scheduler, names, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { game, gameInfo } from '../games.js';
@@ -62,6 +62,7 @@ export function mount(root, [id]) {
   const render = scheduler(root, draw);
 
   app.title(t('replay'));
+  const up = stillUp();
   render();
   Promise.all([ipc.getMatch(matchId), ipc.exportMatch(matchId)])
     .then(async ([view, record]) => {
@@ -72,9 +73,9 @@ export function mount(root, [id]) {
         return a;
       });
       st.info = await gameInfo(view.game);
-      app.title(`${t('replay')} · ${t(`game_${view.game}`)}`);
+      if (up()) app.title(`${t('replay')} · ${t(`game_${view.game}`)}`);
       go(0);
     })
-    .catch((e) => app.error(e));
+    .catch((e) => { if (up()) app.error(e); });
   return {};
 }

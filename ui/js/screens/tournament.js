@@ -4,7 +4,7 @@
 // Every figure comes from Rust; a tap sends an event and draws what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented } from '../dom.js';
+import { h, scheduler, segmented, stillUp } from '../dom.js';
 import { t, language } from '../i18n.js';
 import { app } from '../app.js';
 import { standingsTable, bracketView, entrantName, resultText } from '../standings.js';
@@ -15,6 +15,7 @@ const TABS = ['round', 'standings', 'bracket'];
 export function mount(root, [idText, tab = 'round']) {
   const id = Number(idText);
   const st = { view: null, tab: TABS.includes(tab) ? tab : 'round', entering: null, form: {}, armed: null, busy: false, late: '' };
+  const up = stillUp();
 
   async function load() {
     try {
@@ -23,8 +24,8 @@ export function mount(root, [idText, tab = 'round']) {
       // ranking's word (game_info).
       st.info = await gameInfo(st.view.summary.game).catch(() => null);
       st.changes = await ipc.tournamentRatingChanges(id).catch(() => null);
-      app.title(`${t(`game_${st.view.summary.game}`)} · ${t(`system_${st.view.summary.system}`)}`);
-    } catch (e) { app.error(e); }
+      if (up()) app.title(`${t(`game_${st.view.summary.game}`)} · ${t(`system_${st.view.summary.system}`)}`);
+    } catch (e) { if (up()) app.error(e); }
     render();
   }
 

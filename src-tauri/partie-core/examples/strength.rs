@@ -22,7 +22,9 @@
 //! ```sh
 //! # the games start from the move lists of FILE instead (one a line, `#` for a comment), each
 //! # played PAIRS times with both colours (the games differ by the clock's milliseconds);
-//! # scripts/morris_level_placings.py writes such a file from the games lost from a level placing
+//! # scripts/morris_level_placings.py writes such a file from the games lost from a level placing;
+//! # every game's move list is printed, and scripts/morris_suite_sides.py tells, opening by
+//! # opening, the losses the other player also had with that colour from those it held
 //! cargo run --release -p partie-core --example strength -- 100,100qxsl 100,100qx 4 1 2 --openings FILE
 //! ```
 
@@ -257,11 +259,19 @@ fn main() {
     let play = |opening: &[Token], a_plays, seed| {
         game(if a_plays == 0 { [a, b] } else { [b, a] }, opening, seed)
     };
+    // From chosen openings every game's move list is printed, so that each game can be told
+    // to its opening (`scripts/morris_suite_sides.py`); from random ones, the lost games'.
+    let every_list = suite.is_some();
     let each = |g: &Morris, a_plays| {
         let n = played.fetch_add(1, Ordering::Relaxed) + 1;
         println!("{}", describe(n, g, a_plays));
-        if matches!(g.outcome(), Some(Outcome::Won(w, _)) if w != a_plays) {
-            println!("  lost as side {a_plays}: {}", g.move_list());
+        let result = match g.outcome() {
+            Some(Outcome::Won(w, _)) if w != a_plays => "lost",
+            Some(Outcome::Won(..)) => "won",
+            _ => "drawn",
+        };
+        if result == "lost" || every_list {
+            println!("  {result} as side {a_plays}: {}", g.move_list());
         }
     };
     let tally = match &suite {

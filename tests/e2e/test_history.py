@@ -33,11 +33,11 @@ def test_a_screen_left_before_its_list_came_does_not_draw_over_the_next(partie):
     p = partie
     p.start()
     quick_molkky(p, ["Anna", "Bea"])
-    # The home list answers 1.5 s late, as a slow storage would.
+    # The home list answers 3 s late, as a slow storage would.
     p.d.execute_script("""
         const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
         window.__TAURI__.core = { ...core, invoke: (cmd, args) => cmd === 'home'
-            ? new Promise((r) => setTimeout(r, 1500)).then(() => invoke(cmd, args))
+            ? new Promise((r) => setTimeout(r, 3000)).then(() => invoke(cmd, args))
             : invoke(cmd, args) };""")
     p.go_hash("#/history")
     p.go_hash("#/home")
@@ -45,7 +45,7 @@ def test_a_screen_left_before_its_list_came_does_not_draw_over_the_next(partie):
     assert p.count("#recent") == 0, "the home list came before the tap: the delay did not take"
     p.tap("#new-molkky")
     p.wait_css("#new-player")
-    time.sleep(2.5)
+    time.sleep(3.5)
     assert p.d.execute_script("return location.hash") == "#/setup/molkky"
     assert p.count("#new-player") == 1
     assert p.count("#new-molkky") == 0, "the home screen drew over the new game's screen"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How a suite of openings went for the first player, colour by colour: which of its losses
-came from positions the other player also lost with the same colour (decided when the placing
-ended), and which from positions the other player held (the first player's own failing).
+came from positions the other player also lost with the same colour (decided where the games
+start), and which from positions the other player held (the first player's own failing).
 
     python3 scripts/morris_suite_sides.py SUITE FILE...
 
@@ -12,10 +12,11 @@ that was lost at least once: its line number in SUITE, the first player's result
 and as side 1 (W, D, L), and its class:
 
 - decided: lost with one colour only, and every game with the other colour won. Whoever had
-  that colour lost it, so the position was lost when the placing ended;
+  that colour lost it, so the position was lost where the games start;
 - held by the other: lost with one colour only, and with the other colour not always won. The
   other player kept a draw (or more) with the colour the first player lost with;
-- lost both ways: lost with each colour.
+- lost both ways: lost with each colour;
+- other colour not played: lost with one colour, and no game with the other in FILEs.
 
 Then the count of each class and of the losses in it, over all FILEs together.
 """
@@ -83,7 +84,7 @@ def main(args):
         c = counts.setdefault(k, [0, 0])
         c[0] += 1
         c[1] += losses
-    for k in ("decided", "held by the other", "lost both ways"):
+    for k in ("decided", "held by the other", "lost both ways", "other colour not played"):
         c = counts.get(k, [0, 0])
         print(f"{k}: {c[0]} openings, {c[1]} losses")
 

@@ -74,13 +74,13 @@ export function stillUp() {
 // returns the same nodes) is left in place: moving a node out and back would drop a press on it.
 export function scheduler(root, draw) {
   let pending = false;
-  const mine = screenNo;
+  const up = stillUp();
   return function render() {
-    if (pending || mine !== screenNo) return;
+    if (pending || !up()) return;
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
-      if (mine !== screenNo) return;
+      if (!up()) return;
       const focused = document.activeElement;
       const key = focused && root.contains(focused) ? focusKey(focused) : null;
       drawing += 1;

@@ -4,6 +4,8 @@
 //! ```sh
 //! # FLAGS as in `strength` (q, s, e, l, p, t), TIME in ms per position
 //! cargo run --release -p partie-core --example depth -- qxs qxsl 200 10 1
+//! # the positions while pieces are placed only, every one of them
+//! cargo run --release -p partie-core --example depth -- qxsl qxslp 200 10 1 placing
 //! ```
 //! prints, for each player, the mean depth reached and the mean positions searched, over the
 //! positions every fourth turn of GAMES games (level 5 at 50 ms a move plays them).
@@ -28,12 +30,13 @@ fn searcher(flags: &str) -> Searcher {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 5 {
-        eprintln!("usage: depth FLAGS_A FLAGS_B TIME_MS GAMES [SEED]");
+        eprintln!("usage: depth FLAGS_A FLAGS_B TIME_MS GAMES [SEED] [placing]");
         std::process::exit(2);
     }
     let ms: u64 = args[3].parse().expect("a time in ms");
     let games: u32 = args[4].parse().expect("a number of games");
     let mut rng = Rng::new(args.get(5).map_or(1, |s| s.parse().expect("a seed")));
+    let placing_only = args.get(6).is_some_and(|a| a == "placing");
     let limits = |ms| Limits {
         depth: 64,
         time: Some(Duration::from_millis(ms)),
@@ -54,8 +57,10 @@ fn main() {
         }
         let mut player = searcher("qxs");
         let mut turn = 0;
-        while !g.is_over() {
-            if turn % 4 == 0 {
+        // (Measuring the placing only, the game stops once every piece is placed.)
+        let done = |g: &Morris| g.is_over() || (placing_only && g.position().is_moving());
+        while !done(&g) {
+            if placing_only || turn % 4 == 0 {
                 positions += 1;
                 for (i, flags) in args[1..3].iter().enumerate() {
                     let r = searcher(flags).search(g.position(), g.repetitions(), &limits(ms));

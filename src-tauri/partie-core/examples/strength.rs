@@ -17,7 +17,7 @@
 //! ```
 //! prints one line a game (the first player's result, how the game ended, the pieces each
 //! player had when the placing ended and at the end), each lost game's move list, then the
-//! first player's wins, draws and losses over 2 × PAIRS games.
+//! first player's wins, draws and losses over 2 × PAIRS games, and each player's thinking time.
 //!
 //! ```sh
 //! # the games start from the move lists of FILE instead (one a line, `#` for a comment), each
@@ -33,8 +33,8 @@ use partie_core::morris::arena::{openings_match, paired_match};
 use partie_core::morris::search::{Level, Limits, Searcher, Weights, STRONG, WEIGHTS};
 use partie_core::morris::{notation, Action, Morris, Outcome, Position, Token};
 use serde_json::Map;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy)]
 enum Player {
@@ -93,8 +93,9 @@ fn player(s: &str) -> Player {
     }
 }
 
-/// The game `p[side]` plays as `side` after `opening`.
-fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
+/// The game `p[side]` plays as `side` after `opening`; each side's thinking time is added to
+/// `thought[side]`, in microseconds.
+fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) -> Morris {
     let mut g = opened(opening);
     // Each side keeps its table for the whole game, as the strongest level does.
     let mut searchers = p.map(|p| match p {
@@ -121,6 +122,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
     });
     while !g.is_over() {
         let side = g.position().turn() as usize;
+        let start = Instant::now();
         let t = match (p[side], &mut searchers[side]) {
             (
                 Player::Search {
@@ -149,6 +151,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64) -> Morris {
             _ => unreachable!("a searcher for each searching side"),
         }
         .expect("a side to act has a token");
+        thought[side].fetch_add(start.elapsed().as_micros() as u64, Ordering::Relaxed);
         g = g
             .play(&Action::Token(t))
             .expect("the search plays legal tokens");
@@ -256,8 +259,16 @@ fn main() {
         .get(5)
         .map_or(1, |x| x.parse().expect("1 or 2 threads"));
     let played = AtomicU32::new(0);
+    // Each player's thinking time over the match, so that a player that spends its time
+    // unevenly (more while placing) can be shown to have taken no more than the other.
+    let thought = [AtomicU64::new(0), AtomicU64::new(0)];
     let play = |opening: &[Token], a_plays, seed| {
-        game(if a_plays == 0 { [a, b] } else { [b, a] }, opening, seed)
+        let [ta, tb] = &thought;
+        if a_plays == 0 {
+            game([a, b], opening, seed, [ta, tb])
+        } else {
+            game([b, a], opening, seed, [tb, ta])
+        }
     };
     // From chosen openings every game's move list is printed, so that each game can be told
     // to its opening (`scripts/morris_suite_sides.py`); from random ones, the lost games'.
@@ -292,4 +303,10 @@ fn main() {
         None => paired_match(threads, pairs, 2, seed, play, each),
     };
     println!("{} - {} - {}", tally.wins, tally.draws, tally.losses);
+    let seconds = |t: &AtomicU64| t.load(Ordering::Relaxed) as f64 / 1e6;
+    println!(
+        "thinking time: first player {:.1} s, second {:.1} s",
+        seconds(&thought[0]),
+        seconds(&thought[1])
+    );
 }

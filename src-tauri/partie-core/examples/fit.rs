@@ -11,6 +11,10 @@
 //! # only the positions once every piece is placed (the weights that count only while placing
 //! # then keep their values), the games played on two threads
 //! cargo run --release -p partie-core --example fit -- 2000 8 4 3 --moving --threads 2
+//! # the first ten quiet positions of each game's moving phase (the placing's end shape),
+//! # each labelled by level 5's search at LABEL_DEPTH instead of the game's result, so that the
+//! # evaluation learns what a deeper search sees there
+//! cargo run --release -p partie-core --example fit -- 1000 6 4 5 --label 12 --threads 2
 //! ```
 //! prints the loss (mean squared error) on the positions fitted and on a tenth of the games
 //! held out, before and after, and the fitted weights as a list for `strength` and `tune`.
@@ -160,6 +164,52 @@ fn fit_weights(set: &[Sample], k: f64, start: [f64; COUNT], steps: usize) -> [f6
     w
 }
 
+/// The first quiet positions of a moving phase kept for labelling by search (`--label`).
+const LABELLED: usize = 10;
+
+/// The scale a search's score is read with as an expected result, `1 / (1 + e^(-K × score))`:
+/// about the `K` fitted to games' results in earlier runs (docs/performance.md).
+const LABEL_K: f64 = 0.0035;
+
+/// Each position's expected result for the side to act, from level 5's search at `depth`
+/// (its scores past a win or a loss read as ±30 pieces), on `threads` threads.
+fn labels(positions: &[Position], depth: u32, threads: usize) -> Vec<f64> {
+    let chunk = positions.len().div_ceil(threads).max(1);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = positions
+            .chunks(chunk)
+            .map(|part| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut searcher = Searcher::new(20)
+                        .with_weights(STRONG)
+                        .with_quiescence(true)
+                        .with_reductions(true);
+                    let limits = Limits {
+                        depth,
+                        ..Limits::default()
+                    };
+                    part.iter()
+                        .map(|p| {
+                            let r = searcher.search(p, &Default::default(), &limits);
+                            let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                            if d.is_multiple_of(1000) {
+                                eprintln!("{d} positions labelled");
+                            }
+                            sigmoid(LABEL_K, f64::from(r.score.clamp(-3000, 3000)))
+                        })
+                        .collect::<Vec<f64>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a labelling thread"))
+            .collect()
+    })
+}
+
 /// The games and their quiet positions: `threads` threads, each with its own stream of
 /// openings (`seed`, `seed + 1`, ...), game `n` played by thread `n % threads`; on one thread
 /// the games are those of earlier runs with the same seed.
@@ -220,8 +270,19 @@ fn main() {
         Some(_) => 0,
         None => 1,
     };
-    if args.len() < 5 || threads == 0 {
-        eprintln!("usage: fit GAMES DEPTH PLIES SEED [WEIGHTS] [--moving] [--threads N]");
+    let label: Option<u32> = match args.iter().position(|a| a == "--label") {
+        Some(i) if i + 1 < args.len() => {
+            let d = args.remove(i + 1).parse().expect("a depth to label with");
+            args.remove(i);
+            Some(d)
+        }
+        Some(_) => Some(0),
+        None => None,
+    };
+    if args.len() < 5 || threads == 0 || label == Some(0) {
+        eprintln!(
+            "usage: fit GAMES DEPTH PLIES SEED [WEIGHTS] [--moving] [--label DEPTH] [--threads N]"
+        );
         std::process::exit(2);
     }
     let games: usize = args[1].parse().expect("a number of games");
@@ -238,6 +299,7 @@ fn main() {
     // The endgame tables, computed once before the games (every game plays the default rules).
     Table::for_rules(&Position::start(MorrisRules::default()));
     let (mut fitted, mut held) = (Vec::new(), Vec::new());
+    let (mut fitted_positions, mut held_positions) = (Vec::new(), Vec::new());
     let mut tally = [0u32; 3];
     for (n, (g, mut positions)) in play_games(weights, games, depth, plies, seed, threads)
         .into_iter()
@@ -248,14 +310,30 @@ fn main() {
             Some(Outcome::Won(..)) => 2,
             _ => 1,
         }] += 1;
-        if moving {
+        if moving || label.is_some() {
             positions.retain(Position::is_moving);
+        }
+        if label.is_some() {
+            positions.truncate(LABELLED);
         }
         let s = samples(&g, &positions);
         if n % 10 == 9 {
             held.extend(s);
+            held_positions.extend(positions);
         } else {
             fitted.extend(s);
+            fitted_positions.extend(positions);
+        }
+    }
+    if let Some(depth) = label {
+        // Labelled all at once, so that each thread keeps one searcher and its table.
+        for (set, positions) in [
+            (&mut fitted, &fitted_positions),
+            (&mut held, &held_positions),
+        ] {
+            for (sample, result) in set.iter_mut().zip(labels(positions, depth, threads)) {
+                sample.result = result;
+            }
         }
     }
     println!(

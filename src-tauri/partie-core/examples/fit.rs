@@ -12,9 +12,9 @@
 //! # then keep their values), the games played on two threads
 //! cargo run --release -p partie-core --example fit -- 2000 8 4 3 --moving --threads 2
 //! # the first ten quiet positions of each game's moving phase (the placing's end shape),
-//! # each labelled by level 5's search at LABEL_DEPTH instead of the game's result, so that the
-//! # evaluation learns what a deeper search sees there
-//! cargo run --release -p partie-core --example fit -- 1000 6 4 5 --label 12 --threads 2
+//! # each labelled by level 5's search at DEPTH (`--label DEPTH`) instead of the game's result,
+//! # so that the evaluation learns what a deeper search sees there
+//! cargo run --release -p partie-core --example fit -- 800 6 4 5 --label 11 --threads 2
 //! ```
 //! prints the loss (mean squared error) on the positions fitted and on a tenth of the games
 //! held out, before and after, and the fitted weights as a list for `strength` and `tune`.

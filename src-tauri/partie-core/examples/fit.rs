@@ -15,6 +15,9 @@
 //! # each labelled by level 5's search at DEPTH (`--label DEPTH`) instead of the game's result,
 //! # so that the evaluation learns what a deeper search sees there
 //! cargo run --release -p partie-core --example fit -- 800 6 4 5 --label 11 --threads 2
+//! # with them, the quiet positions of the last N placements (`--placing N`: N pieces or fewer
+//! # in hand on both sides together), so that the placing's weights are fitted too
+//! cargo run --release -p partie-core --example fit -- 800 6 4 5 --label 11 --placing 8 --threads 2
 //! ```
 //! prints the loss (mean squared error) on the positions fitted and on a tenth of the games
 //! held out, before and after, and the fitted weights as a list for `strength` and `tune`.
@@ -22,7 +25,7 @@
 use partie_core::game::Game;
 use partie_core::morris::arena::random_opening;
 use partie_core::morris::endgame::Table;
-use partie_core::morris::search::{evaluate_with, Limits, Searcher, Weights, STRONG};
+use partie_core::morris::search::{evaluate_with, Level, Limits, Searcher, Weights, STRONG};
 use partie_core::morris::{Action, Morris, MorrisRules, Outcome, Position};
 use partie_core::rng::Rng;
 
@@ -182,10 +185,8 @@ fn labels(positions: &[Position], depth: u32, threads: usize) -> Vec<f64> {
             .map(|part| {
                 let done = &done;
                 scope.spawn(move || {
-                    let mut searcher = Searcher::new(20)
-                        .with_weights(STRONG)
-                        .with_quiescence(true)
-                        .with_reductions(true);
+                    // Level 5's own searcher, so that the labels follow level 5 if it changes.
+                    let mut searcher = Level::new(5).expect("level 5").searcher();
                     let limits = Limits {
                         depth,
                         ..Limits::default()
@@ -279,9 +280,26 @@ fn main() {
         Some(_) => Some(0),
         None => None,
     };
-    if args.len() < 5 || threads == 0 || label == Some(0) {
+    let placing: Option<u32> = match args.iter().position(|a| a == "--placing") {
+        Some(i) if i + 1 < args.len() => {
+            let n = args
+                .remove(i + 1)
+                .parse()
+                .expect("a number of pieces in hand");
+            args.remove(i);
+            Some(n)
+        }
+        Some(_) => Some(0),
+        None => None,
+    };
+    if args.len() < 5
+        || threads == 0
+        || label == Some(0)
+        || placing == Some(0)
+        || (placing.is_some() && label.is_none())
+    {
         eprintln!(
-            "usage: fit GAMES DEPTH PLIES SEED [WEIGHTS] [--moving] [--label DEPTH] [--threads N]"
+            "usage: fit GAMES DEPTH PLIES SEED [WEIGHTS] [--moving] [--label DEPTH [--placing N]] [--threads N]"
         );
         std::process::exit(2);
     }
@@ -311,10 +329,17 @@ fn main() {
             _ => 1,
         }] += 1;
         if moving || label.is_some() {
+            let in_hand = |p: &Position| u32::from(p.in_hand(0)) + u32::from(p.in_hand(1));
+            let last: Vec<Position> = positions
+                .iter()
+                .filter(|p| !p.is_moving() && placing.is_some_and(|n| in_hand(p) <= n))
+                .copied()
+                .collect();
             positions.retain(Position::is_moving);
-        }
-        if label.is_some() {
-            positions.truncate(LABELLED);
+            if label.is_some() {
+                positions.truncate(LABELLED);
+            }
+            positions.splice(0..0, last);
         }
         let s = samples(&g, &positions);
         if n % 10 == 9 {

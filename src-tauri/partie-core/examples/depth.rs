@@ -2,7 +2,7 @@
 //! what a change to the search's speed or pruning buys before any match is played.
 //!
 //! ```sh
-//! # FLAGS as in `strength` (q, s, e, l, p, t), TIME in ms per position
+//! # FLAGS as in `strength` (q, s, e, l, p, t, w), TIME in ms per position
 //! cargo run --release -p partie-core --example depth -- qxs qxsl 200 10 1
 //! # the positions while pieces are placed only, every one of them
 //! cargo run --release -p partie-core --example depth -- qxsl qxslp 200 10 1 placing
@@ -25,6 +25,7 @@ fn searcher(flags: &str) -> Searcher {
         .with_reductions(flags.contains('l'))
         .with_placing_reductions(flags.contains('p'))
         .with_transition(if flags.contains('t') { 2 } else { 0 })
+        .with_two_tier(flags.contains('w'))
 }
 
 fn main() {

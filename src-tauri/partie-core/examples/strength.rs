@@ -9,7 +9,8 @@
 //! # when the best score falls, `e` searches a turn deeper where a blockade comes, `l` searches
 //! # late quiet tokens a turn shallower first (late move reductions), `p` reduces every quiet
 //! # token after the first while placing, `t` searches past the last two placements into the
-//! # moving phase before judging (`Searcher::with_transition`), `s` takes level 5's weights (STRONG) instead of
+//! # moving phase before judging (`Searcher::with_transition`), `w` pairs the table's slots
+//! # (`Searcher::with_two_tier`), `s` takes level 5's weights (STRONG) instead of
 //! # WEIGHTS, and last `f` with a per cent judges the moving phase with fear (`f150`:
 //! # `Searcher::with_fear`). Level 5 is `qxsl`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
@@ -50,6 +51,7 @@ enum Player {
         placing_reductions: bool,
         /// The last placements searched past (`t`: two pieces in hand; 0: none).
         transition: u32,
+        two_tier: bool,
         /// The fear it judges the moving phase with, in per cent (100: none).
         fear: i32,
         weights: Weights,
@@ -86,6 +88,7 @@ fn player(s: &str) -> Player {
         reductions: flags.contains('l'),
         placing_reductions: flags.contains('p'),
         transition: if flags.contains('t') { 2 } else { 0 },
+        two_tier: flags.contains('w'),
         fear,
         weights,
         placing: v[0] as u64,
@@ -106,6 +109,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) 
             reductions,
             placing_reductions,
             transition,
+            two_tier,
             fear,
             ..
         } => Some(
@@ -116,6 +120,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) 
                 .with_reductions(reductions)
                 .with_placing_reductions(placing_reductions)
                 .with_transition(transition)
+                .with_two_tier(two_tier)
                 .with_fear(fear),
         ),
         Player::Level(_) => None,

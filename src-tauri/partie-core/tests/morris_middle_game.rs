@@ -22,17 +22,16 @@ fn game(moves: &str) -> Morris {
 /// What level 5 plays after `moves`, on its own clock in the app (and at most two million
 /// positions, so that the test takes the same path on any machine that is not far slower).
 fn level_5(moves: &str) -> Token {
+    level_5_with(moves, Level::new(5).expect("level 5").searcher())
+}
+
+/// The same with `searcher` in place of level 5's own.
+fn level_5_with(moves: &str, mut searcher: Searcher) -> Token {
     let g = game(moves);
     let level = Level::new(5).expect("level 5");
     let mut limits = level.limits(level.own_time(g.position()), None);
     limits.nodes = Some(2_000_000);
-    let report = level.think(
-        &mut level.searcher(),
-        g.position(),
-        g.repetitions(),
-        0,
-        &limits,
-    );
+    let report = level.think(&mut searcher, g.position(), g.repetitions(), 0, &limits);
     report.best.expect("a token to play")
 }
 
@@ -365,4 +364,33 @@ fn the_last_placements_searched_past_show_a_blockade_one_turn_deep() {
     );
     assert_ne!(past[0].0, e3);
     assert!(!lost(past[0].1), "a placement that keeps a move: {past:?}");
+}
+
+/// The paired table (`Searcher::with_two_tier`, measured for issue 21) keeps level 5's
+/// defences, from its own table size down to a table of one slot, where the pair is one slot.
+#[test]
+fn the_paired_table_finds_the_same_defences() {
+    for bits in [22, 1, 0] {
+        let searcher = || {
+            Searcher::new(bits)
+                .with_quiescence(true)
+                .with_weights(STRONG)
+                .with_reductions(true)
+                .with_two_tier(true)
+        };
+        for (moves, defence) in [
+            (DOUBLE_MILL, "b2-b4"),
+            (RUNNING_MILL, "c4-b4"),
+            (BLOCKADE, "d3-d2"),
+        ] {
+            let found = level_5_with(moves, searcher()).to_string();
+            if bits == 22 {
+                assert_eq!(found, defence, "a table of 2^{bits}");
+            } else {
+                // Without a table worth the name the search is far shallower; it must still
+                // answer with a legal token and not fall out of its table.
+                assert!(game(moves).legal().iter().any(|t| t.to_string() == found));
+            }
+        }
+    }
 }

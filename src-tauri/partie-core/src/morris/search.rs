@@ -148,6 +148,9 @@ pub struct Searcher {
     /// Whether a horizon that falls in the last placements (both sides together this many
     /// pieces in hand or fewer, 0: never) is moved past them, into the moving phase.
     transition: u32,
+    /// Whether the table keeps two entries a slot pair: one kept for the deeper search, one
+    /// always replaced (see `with_two_tier`).
+    two_tier: bool,
     /// How much more than its own the search weighs the opponent's mills to come and its own
     /// blockade to come, in per cent of the weights (100: alike; see `with_fear`).
     fear: i32,
@@ -189,6 +192,7 @@ impl Searcher {
             reductions: false,
             placing_reductions: false,
             transition: 0,
+            two_tier: false,
             fear: 100,
             sides: [WEIGHTS; 2],
             salt: 0,
@@ -221,6 +225,16 @@ impl Searcher {
     /// (`examples/strength.rs`, letter `t` for two pieces).
     pub fn with_transition(mut self, pieces: u32) -> Self {
         self.transition = pieces;
+        self
+    }
+
+    /// Pairs the table's slots: a position goes to the first slot of its pair when its search
+    /// is at least as deep as what is there, and to the second, always replaced, otherwise.
+    /// With one slot a position, a deep entry is kept and the near positions of the moment
+    /// find no room, or the deep entry is lost to them; with two, neither. Kept for the matches
+    /// (`examples/strength.rs`, letter `w`).
+    pub fn with_two_tier(mut self, on: bool) -> Self {
+        self.two_tier = on;
         self
     }
 
@@ -487,6 +501,13 @@ impl Searcher {
         let (key, sym) = pos.canonical();
         let key = key ^ self.salt;
         let slot = (key as usize ^ (key >> 29) as usize) & (self.table.len() - 1);
+        let pair = slot & !1;
+        let slot = match self.two_tier {
+            false => slot,
+            true if self.table[pair].key == key => pair,
+            // (A table of one slot has no pair: the second is the first.)
+            true => (pair + 1) & (self.table.len() - 1),
+        };
         let entry = self.table[slot];
         let mut hinted = None;
         if entry.key == key {
@@ -555,7 +576,14 @@ impl Searcher {
         } else {
             EXACT
         };
-        let replace = entry.key != key || depth >= entry.depth as i32;
+        let deep = self.table[pair];
+        let (slot, replace) = if self.two_tier {
+            let first = deep.key == key || depth >= deep.depth as i32;
+            let second = (pair + 1) & (self.table.len() - 1);
+            (if first { pair } else { second }, true)
+        } else {
+            (slot, entry.key != key || depth >= entry.depth as i32)
+        };
         if replace {
             self.table[slot] = Entry {
                 key,

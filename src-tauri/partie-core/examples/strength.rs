@@ -51,6 +51,7 @@ enum Player {
         placing_reductions: bool,
         /// The last placements searched past (`t`: two pieces in hand; 0: none).
         transition: u32,
+        /// The table's slots in pairs (`w`).
         two_tier: bool,
         /// The fear it judges the moving phase with, in per cent (100: none).
         fear: i32,

@@ -502,11 +502,12 @@ impl Searcher {
         let key = key ^ self.salt;
         let slot = (key as usize ^ (key >> 29) as usize) & (self.table.len() - 1);
         let pair = slot & !1;
+        // (A table of one slot has no pair: the second is the first.)
+        let second = (pair + 1) & (self.table.len() - 1);
         let slot = match self.two_tier {
             false => slot,
             true if self.table[pair].key == key => pair,
-            // (A table of one slot has no pair: the second is the first.)
-            true => (pair + 1) & (self.table.len() - 1),
+            true => second,
         };
         let entry = self.table[slot];
         let mut hinted = None;
@@ -576,10 +577,9 @@ impl Searcher {
         } else {
             EXACT
         };
-        let deep = self.table[pair];
         let (slot, replace) = if self.two_tier {
+            let deep = self.table[pair];
             let first = deep.key == key || depth >= deep.depth as i32;
-            let second = (pair + 1) & (self.table.len() - 1);
             (if first { pair } else { second }, true)
         } else {
             (slot, entry.key != key || depth >= entry.depth as i32)

@@ -389,6 +389,12 @@ impl Position {
         &self.geometry().lines
     }
 
+    /// The neighbours of every point, by point: for a loop over many points, which then looks
+    /// the board's geometry up once.
+    pub fn neighbours(&self) -> &'static [u32; 24] {
+        &self.geometry().adjacent
+    }
+
     /// The neighbours of a point.
     pub fn adjacent(&self, p: u8) -> u32 {
         self.geometry().adjacent[p as usize]

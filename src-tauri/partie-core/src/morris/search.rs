@@ -159,7 +159,17 @@ pub struct Searcher {
     sides: [Weights; 2],
     /// Mixed into the table's keys: a score judged for one root side is not the other's.
     salt: u64,
+    /// The positions judged lately and their worth (see `judge`), emptied at every search.
+    judged: Box<[(u64, i32)]>,
 }
+
+/// The number of positions [`Searcher::judge`] remembers, as a power of two (2^14, 256 KB:
+/// it stays in the processor's cache, where the table of positions does not).
+const JUDGED_BITS: u32 = 14;
+const JUDGED: usize = 1 << JUDGED_BITS;
+
+/// An entry of the judged positions that no position has (a search key has 60 bits).
+const NOT_JUDGED: u64 = u64::MAX;
 
 /// The class of the tokens [`Searcher::order`] ranks by history alone (after the table's token,
 /// mills, killers and blocks): the ones a reduction may shorten.
@@ -196,6 +206,7 @@ impl Searcher {
             fear: 100,
             sides: [WEIGHTS; 2],
             salt: 0,
+            judged: vec![(NOT_JUDGED, 0); JUDGED].into_boxed_slice(),
         }
     }
 
@@ -367,6 +378,9 @@ impl Searcher {
 
     /// Sets the weights each side is judged with, searching for `root`.
     fn judge_for(&mut self, root: u8) {
+        // (Emptied at every search, not only when the weights change: a searcher may be given
+        // positions under other rules, which the keys do not tell apart.)
+        self.judged.fill((NOT_JUDGED, 0));
         self.sides = [self.weights; 2];
         self.salt = 0;
         if self.fear != 100 {
@@ -383,9 +397,19 @@ impl Searcher {
         }
     }
 
-    /// The position's worth for the side to act, as this search judges it.
-    fn judge(&self, pos: &Position) -> i32 {
-        evaluate_sides(pos, [&self.sides[0], &self.sides[1]])
+    /// The position's worth for the side to act, as this search judges it. The same
+    /// positions come back at every iteration and in every quiescence search below them, so
+    /// the last few thousand are remembered.
+    fn judge(&mut self, pos: &Position) -> i32 {
+        let key = pos.search_key();
+        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - JUDGED_BITS)) as usize;
+        let (k, v) = self.judged[slot];
+        if k == key {
+            return v;
+        }
+        let v = evaluate_sides(pos, [&self.sides[0], &self.sides[1]]);
+        self.judged[slot] = (key, v);
+        v
     }
 
     /// Notes that the best score fell, and grants `Limits::extra` (once).
@@ -976,6 +1000,8 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
     let moving = pos.is_moving();
     // Under `same_mill: once` a mill closed again gives nothing: no running or double mill.
     let again = pos.rules().same_mill == super::rules::SameMill::Again;
+    let lines = pos.lines();
+    let neighbours = pos.neighbours();
     let side = |s: u8| -> i32 {
         let w = weights[s as usize];
         let middle = moving
@@ -995,7 +1021,7 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
         let mut closed = 0u32;
         // Whether a piece is taken at this side's next turn whatever the other side steps.
         let mut looms = false;
-        for &l in pos.lines() {
+        for &l in lines {
             // (Counted with bit tricks, not `count_ones`: without a popcount instruction in
             // the target's baseline, counting took much of the evaluation's time.)
             let mine = own & l;
@@ -1034,7 +1060,7 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
             let mut doubles = 0;
             let free = middle && again && !pos.flies(1 - s);
             super::position::each_bit(own, |p| {
-                let around = pos.adjacent(p);
+                let around = neighbours[p as usize];
                 let to = around & empty;
                 let carry = planes[0] & to;
                 planes[0] ^= to;
@@ -1073,7 +1099,7 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
                 // Room beyond the moves now: a blockade shrinks it before the moves run out.
                 let first = planes[0] | planes[1] | planes[2];
                 let mut second = first;
-                super::position::each_bit(first, |p| second |= pos.adjacent(p));
+                super::position::each_bit(first, |p| second |= neighbours[p as usize]);
                 v += w.reach * (second & empty).count_ones() as i32;
             }
             v += mobility * moves + w.double_mill * doubles
@@ -1280,5 +1306,65 @@ impl Level {
         }
         let (_, searcher) = kept.as_mut().expect("set just above");
         self.think(searcher, pos, history, seed, &limits).best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random games under `rules`, every position of which is judged twice by `s` (with more
+    /// positions than it remembers, so entries are replaced), each time against the
+    /// evaluation itself.
+    fn judged_as_evaluated(s: &mut Searcher, rules: MorrisRules, seed: u64) -> usize {
+        let mut rng = Rng::new(seed);
+        let mut seen = 0;
+        for _ in 0..60 {
+            let mut pos = Position::start(rules);
+            s.judge_for(pos.turn());
+            while pos.outcome().is_none() && pos.quiet() < 60 {
+                for _ in 0..2 {
+                    assert_eq!(s.judge(&pos), evaluate_with(&pos, &STRONG), "{pos:?}");
+                }
+                seen += 1;
+                let tokens = pos.tokens();
+                let all = tokens.as_slice();
+                pos = pos.after(all[rng.below(all.len() as u64) as usize]);
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn a_remembered_judgement_is_the_evaluation() {
+        let mut s = Searcher::new(4).with_weights(STRONG);
+        let plain = MorrisRules::default();
+        let seen = judged_as_evaluated(&mut s, plain, 7);
+        assert!(seen > JUDGED / 4, "only {seen} positions");
+        // A board judged under some rules is judged afresh under others (here the lines on
+        // the diagonals make a1 and b2 half a mill): a new search forgets what the last one
+        // judged, since the keys do not hold the rules.
+        let diagonals = MorrisRules {
+            diagonals: true,
+            flying: false,
+            same_mill: super::super::rules::SameMill::Once,
+            ..plain
+        };
+        let board = |rules| {
+            ["a1", "d1", "b2"]
+                .iter()
+                .fold(Position::start(rules), |p, n| {
+                    p.after(Token::Place(super::super::board::point(n).unwrap()))
+                })
+        };
+        let (a, b) = (board(plain), board(diagonals));
+        assert_eq!(a.search_key(), b.search_key());
+        assert_ne!(evaluate_with(&a, &STRONG), evaluate_with(&b, &STRONG));
+        s.judge_for(a.turn());
+        assert_eq!(s.judge(&a), evaluate_with(&a, &STRONG));
+        s.judge_for(b.turn());
+        assert_eq!(s.judge(&b), evaluate_with(&b, &STRONG));
+        judged_as_evaluated(&mut s, diagonals, 8);
+        judged_as_evaluated(&mut s, plain, 7);
     }
 }

@@ -55,6 +55,9 @@ pub struct Geometry {
     symmetries: Vec<[[u32; 256]; 3]>,
     /// Each symmetry as a point permutation, and its inverse.
     perms: Vec<([u8; 24], [u8; 24])>,
+    /// The lines seen through their first, second and third points (each line's points as in
+    /// the triples), as byte lookup tables: see [`Geometry::planes`].
+    slots: [[[u32; 256]; 3]; 3],
 }
 
 impl Geometry {
@@ -106,12 +109,27 @@ impl Geometry {
                 })
             })
             .collect();
+        let slots = std::array::from_fn(|slot| {
+            std::array::from_fn(|chunk| {
+                std::array::from_fn(|byte| {
+                    triples.iter().enumerate().fold(0u32, |acc, (i, t)| {
+                        let p = t[slot] as usize;
+                        if p / 8 == chunk && byte & (1 << (p % 8)) != 0 {
+                            acc | 1 << i
+                        } else {
+                            acc
+                        }
+                    })
+                })
+            })
+        });
         Geometry {
             lines,
             through,
             adjacent,
             symmetries,
             perms,
+            slots,
         }
     }
 
@@ -153,6 +171,25 @@ impl Geometry {
     pub fn map(&self, s: usize, m: u32) -> u32 {
         let t = &self.symmetries[s];
         t[0][(m & 0xff) as usize] | t[1][((m >> 8) & 0xff) as usize] | t[2][(m >> 16) as usize]
+    }
+
+    /// The lines a set of points stands on, by place: bit i of the j-th mask is set when
+    /// line i's j-th point is in `points`. With the masks of both sides and of the empty
+    /// points, every line's count (a mill, two and a hole, one and two holes) is a few `&` and
+    /// `|` for all the lines at once, rather than a test per line.
+    #[inline]
+    pub fn planes(&self, points: u32) -> [u32; 3] {
+        let bytes = [points & 0xff, (points >> 8) & 0xff, (points >> 16) & 0xff];
+        std::array::from_fn(|j| {
+            let t = &self.slots[j];
+            t[0][bytes[0] as usize] | t[1][bytes[1] as usize] | t[2][bytes[2] as usize]
+        })
+    }
+
+    /// Every line, as a mask of their indices (bit i = line i).
+    #[inline]
+    pub fn every_line(&self) -> u32 {
+        (1 << self.lines.len()) - 1
     }
 
     /// A point mapped through symmetry `s`.
@@ -238,6 +275,31 @@ mod tests {
                 images.insert((0..24).map(|p| g.map(s, 1 << p)).collect::<Vec<_>>());
             }
             assert_eq!(images.len(), 16, "the 16 symmetries are distinct");
+        }
+    }
+
+    #[test]
+    fn the_planes_count_each_line_by_its_points() {
+        for diagonals in [false, true] {
+            let g = Geometry::get(diagonals);
+            // Every set of points a line can hold part of, on every line: the three planes
+            // together say which of its points are in the set, and nothing of other lines.
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            for _ in 0..2000 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let points = seed as u32 & FULL;
+                let planes = g.planes(points);
+                for (i, &l) in g.lines.iter().enumerate() {
+                    let on = planes.iter().filter(|m| *m & (1 << i) != 0).count();
+                    assert_eq!(on as u32, (points & l).count_ones());
+                }
+                for m in planes {
+                    assert_eq!(m & !g.every_line(), 0);
+                }
+            }
+            assert_eq!(g.planes(FULL), [g.every_line(); 3]);
         }
     }
 

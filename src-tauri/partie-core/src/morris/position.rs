@@ -288,7 +288,8 @@ impl Position {
         &self.rules
     }
 
-    fn geometry(&self) -> &'static Geometry {
+    /// The lines, neighbours and symmetries of this position's board.
+    pub fn geometry(&self) -> &'static Geometry {
         Geometry::get(self.rules.diagonals)
     }
 
@@ -387,12 +388,6 @@ impl Position {
     /// The geometry of this position's board.
     pub fn lines(&self) -> &'static [u32] {
         &self.geometry().lines
-    }
-
-    /// The neighbours of every point, by point: for a loop over many points, which then looks
-    /// the board's geometry up once.
-    pub fn neighbours(&self) -> &'static [u32; 24] {
-        &self.geometry().adjacent
     }
 
     /// The neighbours of a point.

@@ -1000,8 +1000,10 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
     let moving = pos.is_moving();
     // Under `same_mill: once` a mill closed again gives nothing: no running or double mill.
     let again = pos.rules().same_mill == super::rules::SameMill::Again;
-    let lines = pos.lines();
-    let neighbours = pos.neighbours();
+    let geometry = pos.geometry();
+    let (lines, neighbours) = (&geometry.lines, &geometry.adjacent);
+    let every = geometry.every_line();
+    let on_lines = [geometry.planes(pos.board(0)), geometry.planes(pos.board(1))];
     let side = |s: u8| -> i32 {
         let w = weights[s as usize];
         let middle = moving
@@ -1011,9 +1013,6 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
         let theirs = pos.board(1 - s);
         let empty = !(own | theirs) & super::board::FULL;
         let mut v = 100 * (pos.on_board(s) as i32 + pos.in_hand(s) as i32);
-        // Lines holding one own piece and nothing else, by the empty points they run through.
-        let mut once = 0u32;
-        let mut twice = 0u32;
         // The middle game's threats: the empty points of lines this side can close next move,
         // and the pieces standing in its closed mills.
         let mut holes = [(0u32, 0u32); 16];
@@ -1021,35 +1020,41 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
         let mut closed = 0u32;
         // Whether a piece is taken at this side's next turn whatever the other side steps.
         let mut looms = false;
-        for &l in lines {
-            // (Counted with bit tricks, not `count_ones`: without a popcount instruction in
-            // the target's baseline, counting took much of the evaluation's time.)
-            let mine = own & l;
-            if mine == l {
-                v += if moving {
-                    w.mill_moving
-                } else {
-                    w.mill_placing
-                };
-                closed |= l;
-            } else if two_or_more(mine) && empty & l != 0 {
-                v += w.two;
-                if middle {
-                    if threats < holes.len() {
-                        holes[threats] = (empty & l, l);
-                        threats += 1;
-                    }
-                    let (worth, sure) = threat(pos, s, l, empty & l, w);
-                    v += worth;
-                    looms |= sure && s != me;
+        // Each line's count, for all lines at once (bit i = line i; see `Geometry::planes`).
+        let (o, t) = (on_lines[s as usize], on_lines[1 - s as usize]);
+        let e = [0, 1, 2].map(|j| every & !(o[j] | t[j]));
+        let mills = o[0] & o[1] & o[2];
+        let twos = (o[0] & o[1] & e[2]) | (o[0] & e[1] & o[2]) | (e[0] & o[1] & o[2]);
+        v += mills.count_ones() as i32
+            * if moving {
+                w.mill_moving
+            } else {
+                w.mill_placing
+            };
+        v += w.two * twos.count_ones() as i32;
+        super::position::each_bit(mills, |i| closed |= lines[i as usize]);
+        if middle {
+            super::position::each_bit(twos, |i| {
+                let l = lines[i as usize];
+                if threats < holes.len() {
+                    holes[threats] = (empty & l, l);
+                    threats += 1;
                 }
-            } else if w.fork != 0 && mine != 0 && !two_or_more(mine) && theirs & l == 0 {
-                let open = empty & l;
-                twice |= once & open;
-                once |= open;
-            }
+                let (worth, sure) = threat(pos, s, l, empty & l, w);
+                v += worth;
+                looms |= sure && s != me;
+            });
         }
         if w.fork != 0 && (pos.in_hand(s) > 0 || pos.flies(s)) {
+            // The empty points of two lines or more that hold one own piece and nothing else.
+            let ones = (o[0] & e[1] & e[2]) | (e[0] & o[1] & e[2]) | (e[0] & e[1] & o[2]);
+            let mut once = 0u32;
+            let mut twice = 0u32;
+            super::position::each_bit(ones, |i| {
+                let open = empty & lines[i as usize];
+                twice |= once & open;
+                once |= open;
+            });
             v += w.fork * twice.count_ones() as i32;
         }
         if !pos.flies(s) {

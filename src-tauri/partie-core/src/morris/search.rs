@@ -161,12 +161,17 @@ pub struct Searcher {
     salt: u64,
     /// The positions judged lately and their worth (see `judge`), emptied at every search.
     judged: Box<[(u64, i32)]>,
+    /// How far a key's hash is shifted to give its place in `judged` (64 less its size's
+    /// power of two).
+    judged_shift: u32,
 }
 
-/// The number of positions [`Searcher::judge`] remembers, as a power of two (2^14, 256 KB:
-/// it stays in the processor's cache, where the table of positions does not).
+/// The most positions [`Searcher::judge`] remembers, as a power of two (2^14, 256 KB: it stays
+/// in the processor's cache, where the table of positions does not). A searcher with a smaller
+/// table remembers as many positions as its table holds: the levels that search a few turns
+/// ahead make a new searcher at every move, and would spend longer emptying the memory than
+/// searching.
 const JUDGED_BITS: u32 = 14;
-const JUDGED: usize = 1 << JUDGED_BITS;
 
 /// An entry of the judged positions that no position has (a search key has 60 bits).
 const NOT_JUDGED: u64 = u64::MAX;
@@ -206,7 +211,8 @@ impl Searcher {
             fear: 100,
             sides: [WEIGHTS; 2],
             salt: 0,
-            judged: vec![(NOT_JUDGED, 0); JUDGED].into_boxed_slice(),
+            judged: vec![(NOT_JUDGED, 0); 1 << bits.min(JUDGED_BITS)].into_boxed_slice(),
+            judged_shift: 64 - bits.min(JUDGED_BITS),
         }
     }
 
@@ -402,7 +408,11 @@ impl Searcher {
     /// the last few thousand are remembered.
     fn judge(&mut self, pos: &Position) -> i32 {
         let key = pos.search_key();
-        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - JUDGED_BITS)) as usize;
+        // (A shift of 64, for a table of one entry, would overflow: that slot is 0.)
+        let slot = key
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .checked_shr(self.judged_shift)
+            .unwrap_or(0) as usize;
         let (k, v) = self.judged[slot];
         if k == key {
             return v;
@@ -1342,10 +1352,17 @@ mod tests {
 
     #[test]
     fn a_remembered_judgement_is_the_evaluation() {
-        let mut s = Searcher::new(4).with_weights(STRONG);
+        let mut s = Searcher::new(16).with_weights(STRONG);
+        assert_eq!(s.judged.len(), 1 << JUDGED_BITS);
         let plain = MorrisRules::default();
         let seen = judged_as_evaluated(&mut s, plain, 7);
-        assert!(seen > JUDGED / 4, "only {seen} positions");
+        assert!(seen > s.judged.len() / 4, "only {seen} positions");
+        // A small searcher remembers as many positions as its table holds, down to one.
+        for bits in [0, 4] {
+            let mut small = Searcher::new(bits).with_weights(STRONG);
+            assert_eq!(small.judged.len(), 1 << bits);
+            judged_as_evaluated(&mut small, plain, 9);
+        }
         // A board judged under some rules is judged afresh under others (here the lines on
         // the diagonals make a1 and b2 half a mill): a new search forgets what the last one
         // judged, since the keys do not hold the rules.

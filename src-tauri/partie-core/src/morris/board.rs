@@ -60,6 +60,26 @@ pub struct Geometry {
     slots: [[[u32; 256]; 3]; 3],
 }
 
+/// Byte lookup tables for a map of point sets that takes each point to a mask (`image`) and a
+/// set to the union of its points' masks: one table for each of a set's three bytes.
+fn byte_tables(image: impl Fn(usize) -> u32) -> [[u32; 256]; 3] {
+    std::array::from_fn(|chunk| {
+        std::array::from_fn(|byte| {
+            (0..8)
+                .filter(|bit| byte & (1 << bit) != 0)
+                .fold(0, |acc, bit| acc | image(chunk * 8 + bit))
+        })
+    })
+}
+
+/// A point set through the tables of [`byte_tables`]: three lookups.
+#[inline]
+fn look_up(tables: &[[u32; 256]; 3], m: u32) -> u32 {
+    tables[0][(m & 0xff) as usize]
+        | tables[1][((m >> 8) & 0xff) as usize]
+        | tables[2][(m >> 16) as usize]
+}
+
 impl Geometry {
     fn new(diagonals: bool) -> Self {
         let mut triples: Vec<[u8; 3]> = LINES.to_vec();
@@ -93,34 +113,15 @@ impl Geometry {
             .collect();
         let symmetries = perms
             .iter()
-            .map(|(p, _)| *p)
-            .map(|perm| {
-                std::array::from_fn(|chunk| {
-                    std::array::from_fn(|byte| {
-                        (0..8).fold(0u32, |acc, bit| {
-                            let from = chunk * 8 + bit;
-                            if byte & (1 << bit) != 0 {
-                                acc | 1 << perm[from]
-                            } else {
-                                acc
-                            }
-                        })
-                    })
-                })
-            })
+            .map(|(perm, _)| byte_tables(|p| 1 << perm[p]))
             .collect();
         let slots = std::array::from_fn(|slot| {
-            std::array::from_fn(|chunk| {
-                std::array::from_fn(|byte| {
-                    triples.iter().enumerate().fold(0u32, |acc, (i, t)| {
-                        let p = t[slot] as usize;
-                        if p / 8 == chunk && byte & (1 << (p % 8)) != 0 {
-                            acc | 1 << i
-                        } else {
-                            acc
-                        }
-                    })
-                })
+            byte_tables(|p| {
+                triples
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t[slot] as usize == p)
+                    .fold(0, |acc, (i, _)| acc | 1 << i)
             })
         });
         Geometry {
@@ -169,8 +170,7 @@ impl Geometry {
     /// A mask mapped through symmetry `s`.
     #[inline]
     pub fn map(&self, s: usize, m: u32) -> u32 {
-        let t = &self.symmetries[s];
-        t[0][(m & 0xff) as usize] | t[1][((m >> 8) & 0xff) as usize] | t[2][(m >> 16) as usize]
+        look_up(&self.symmetries[s], m)
     }
 
     /// The lines a set of points stands on, by place: bit i of the j-th mask is set when
@@ -179,11 +179,7 @@ impl Geometry {
     /// `|` for all the lines at once, rather than a test per line.
     #[inline]
     pub fn planes(&self, points: u32) -> [u32; 3] {
-        let bytes = [points & 0xff, (points >> 8) & 0xff, (points >> 16) & 0xff];
-        std::array::from_fn(|j| {
-            let t = &self.slots[j];
-            t[0][bytes[0] as usize] | t[1][bytes[1] as usize] | t[2][bytes[2] as usize]
-        })
+        std::array::from_fn(|j| look_up(&self.slots[j], points))
     }
 
     /// Every line, as a mask of their indices (bit i = line i).

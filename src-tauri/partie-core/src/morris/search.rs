@@ -161,9 +161,6 @@ pub struct Searcher {
     salt: u64,
     /// The positions judged lately and their worth (see `judge`), emptied at every search.
     judged: Box<[(u64, i32)]>,
-    /// How far a key's hash is shifted to give its place in `judged` (64 less its size's
-    /// power of two).
-    judged_shift: u32,
 }
 
 /// The most positions [`Searcher::judge`] remembers, as a power of two (2^14, 256 KB: it stays
@@ -212,7 +209,6 @@ impl Searcher {
             sides: [WEIGHTS; 2],
             salt: 0,
             judged: vec![(NOT_JUDGED, 0); 1 << bits.min(JUDGED_BITS)].into_boxed_slice(),
-            judged_shift: 64 - bits.min(JUDGED_BITS),
         }
     }
 
@@ -408,10 +404,12 @@ impl Searcher {
     /// the last few thousand are remembered.
     fn judge(&mut self, pos: &Position) -> i32 {
         let key = pos.search_key();
-        // (A shift of 64, for a table of one entry, would overflow: that slot is 0.)
+        // The hash's top bits, as many as the memory's size has (a shift of 64, for a memory of
+        // one entry, would overflow: that slot is 0).
+        let shift = 64 - self.judged.len().trailing_zeros();
         let slot = key
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .checked_shr(self.judged_shift)
+            .checked_shr(shift)
             .unwrap_or(0) as usize;
         let (k, v) = self.judged[slot];
         if k == key {
@@ -1326,6 +1324,8 @@ impl Level {
 
 #[cfg(test)]
 mod tests {
+    use super::super::board::point;
+    use super::super::rules::SameMill;
     use super::*;
 
     /// Random games under `rules`, every position of which is judged twice by `s` (with more
@@ -1369,14 +1369,14 @@ mod tests {
         let diagonals = MorrisRules {
             diagonals: true,
             flying: false,
-            same_mill: super::super::rules::SameMill::Once,
+            same_mill: SameMill::Once,
             ..plain
         };
         let board = |rules| {
             ["a1", "d1", "b2"]
                 .iter()
                 .fold(Position::start(rules), |p, n| {
-                    p.after(Token::Place(super::super::board::point(n).unwrap()))
+                    p.after(Token::Place(point(n).unwrap()))
                 })
         };
         let (a, b) = (board(plain), board(diagonals));

@@ -244,8 +244,9 @@ impl Searcher {
     /// Pairs the table's slots: a position goes to the first slot of its pair when its search
     /// is at least as deep as what is there, and to the second, always replaced, otherwise.
     /// With one slot a position, a deep entry is kept and the near positions of the moment
-    /// find no room, or the deep entry is lost to them; with two, neither. Kept for the matches
-    /// (`examples/strength.rs`, letter `w`).
+    /// find no room, or the deep entry is lost to them; with two, neither. Level 5 thinks
+    /// with it (measured for issue 21: docs/performance.md); letter `w` of
+    /// `examples/strength.rs`.
     pub fn with_two_tier(mut self, on: bool) -> Self {
         self.two_tier = on;
         self
@@ -1195,8 +1196,9 @@ impl Level {
 
     /// The searcher this level thinks with: a small table for the levels that look a few turns
     /// ahead, a larger one for level 4, and for level 5 the largest, the quiescence search,
-    /// the middle game's weights ([`STRONG`]) and the reductions of late quiet tokens (the
-    /// depth they save is what holds the middle game: docs/performance.md).
+    /// the middle game's weights ([`STRONG`]), the reductions of late quiet tokens (the
+    /// depth they save is what holds the middle game: docs/performance.md) and the paired
+    /// table, which keeps what a deep search found beside the positions of the moment.
     pub fn searcher(self) -> Searcher {
         match self.0 {
             1..=3 => Searcher::new(12),
@@ -1204,7 +1206,8 @@ impl Level {
             _ => Searcher::new(22)
                 .with_quiescence(true)
                 .with_weights(STRONG)
-                .with_reductions(true),
+                .with_reductions(true)
+                .with_two_tier(true),
         }
     }
 
@@ -1388,5 +1391,35 @@ mod tests {
         assert_eq!(s.judge(&b), evaluate_with(&b, &STRONG));
         judged_as_evaluated(&mut s, diagonals, 8);
         judged_as_evaluated(&mut s, plain, 7);
+    }
+
+    /// The deepest entry in the table of a searcher of `bits`, after a search of the start
+    /// six turns deep and then of another position two turns deep.
+    fn deepest_after_two_searches(bits: u32, two_tier: bool) -> i8 {
+        let mut s = Searcher::new(bits).with_two_tier(two_tier);
+        let depth = |d| Limits {
+            depth: d,
+            time: None,
+            extra: None,
+            stop: None,
+            nodes: None,
+        };
+        let start = Position::start(MorrisRules::default());
+        let history = Repetitions::default();
+        assert!(s.search(&start, &history, &depth(6)).best.is_some());
+        let near = start.after(Token::Place(point("d2").unwrap()));
+        assert!(s.search(&near, &history, &depth(2)).best.is_some());
+        s.table.iter().map(|e| e.depth).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn the_paired_table_keeps_a_deep_search_beside_the_near_positions() {
+        // Two slots, one pair: with one slot a position the second search's shallow entries
+        // take both; paired, the first slot keeps the deep search's deepest (depth 5, a
+        // token of the root's), and the second takes the rest.
+        assert_eq!(deepest_after_two_searches(1, true), 5);
+        assert!(deepest_after_two_searches(1, false) <= 1);
+        // Level 5 thinks with the paired table.
+        assert!(Level::new(5).expect("level 5").searcher().two_tier);
     }
 }

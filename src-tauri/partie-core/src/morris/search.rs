@@ -1397,12 +1397,9 @@ mod tests {
     /// six turns deep and then of another position two turns deep.
     fn deepest_after_two_searches(bits: u32, two_tier: bool) -> i8 {
         let mut s = Searcher::new(bits).with_two_tier(two_tier);
-        let depth = |d| Limits {
-            depth: d,
-            time: None,
-            extra: None,
-            stop: None,
-            nodes: None,
+        let depth = |depth| Limits {
+            depth,
+            ..Limits::default()
         };
         let start = Position::start(MorrisRules::default());
         let history = Repetitions::default();

@@ -10,7 +10,8 @@
 //! # late quiet tokens a turn shallower first (late move reductions), `p` reduces every quiet
 //! # token after the first while placing, `t` searches past the last two placements into the
 //! # moving phase before judging (`Searcher::with_transition`), `w` pairs the table's slots
-//! # (`Searcher::with_two_tier`), `s` takes level 5's weights (STRONG) instead of
+//! # (`Searcher::with_two_tier`), `g` gives its first slots to the present search over past
+//! # ones (`Searcher::with_aging`), `s` takes level 5's weights (STRONG) instead of
 //! # WEIGHTS, and last `f` with a per cent judges the moving phase with fear (`f150`:
 //! # `Searcher::with_fear`). Level 5 is `qxsl`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
@@ -53,6 +54,7 @@ enum Player {
         transition: u32,
         /// The table's slots in pairs (`w`).
         two_tier: bool,
+        aging: bool,
         /// The fear it judges the moving phase with, in per cent (100: none).
         fear: i32,
         weights: Weights,
@@ -90,6 +92,7 @@ fn player(s: &str) -> Player {
         placing_reductions: flags.contains('p'),
         transition: if flags.contains('t') { 2 } else { 0 },
         two_tier: flags.contains('w'),
+        aging: flags.contains('g'),
         fear,
         weights,
         placing: v[0] as u64,
@@ -111,6 +114,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) 
             placing_reductions,
             transition,
             two_tier,
+            aging,
             fear,
             ..
         } => Some(
@@ -122,6 +126,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) 
                 .with_placing_reductions(placing_reductions)
                 .with_transition(transition)
                 .with_two_tier(two_tier)
+                .with_aging(aging)
                 .with_fear(fear),
         ),
         Player::Level(_) => None,

@@ -63,6 +63,8 @@ struct Entry {
     key: u64,
     score: i32,
     depth: i8,
+    /// The bound (`EXACT`, `LOWER` or `UPPER`) in the low two bits, and above them the age of
+    /// the search that wrote it (see `Searcher::age`).
     bound: u8,
     /// The best token in canonical orientation, encoded (0 = none).
     best: u16,
@@ -71,6 +73,8 @@ struct Entry {
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
+/// The bits of `Entry::bound` that hold the bound; the others hold the age.
+const BOUND_BITS: u8 = 3;
 
 fn encode(t: Token) -> u16 {
     match t {
@@ -151,6 +155,12 @@ pub struct Searcher {
     /// Whether the table keeps two entries a slot pair: one kept for the deeper search, one
     /// always replaced (see `with_two_tier`).
     two_tier: bool,
+    /// Whether the first slot of a pair goes to the present search when a past one wrote it,
+    /// however deep that was (see `with_aging`).
+    aging: bool,
+    /// The age of the present search: counted up at every search, six bits, kept in the
+    /// entries it writes.
+    age: u8,
     /// How much more than its own the search weighs the opponent's mills to come and its own
     /// blockade to come, in per cent of the weights (100: alike; see `with_fear`).
     fear: i32,
@@ -205,6 +215,8 @@ impl Searcher {
             placing_reductions: false,
             transition: 0,
             two_tier: false,
+            aging: false,
+            age: 0,
             fear: 100,
             sides: [WEIGHTS; 2],
             salt: 0,
@@ -249,6 +261,15 @@ impl Searcher {
     /// `examples/strength.rs`.
     pub fn with_two_tier(mut self, on: bool) -> Self {
         self.two_tier = on;
+        self
+    }
+
+    /// The same searcher giving the first slot of a pair to the present search when the entry
+    /// there was written by a past one, however deep that search looked: a deep entry of a
+    /// position the game has left would otherwise hold the slot for the rest of the game.
+    /// Only with the paired table (`with_two_tier`); letter `g` of `examples/strength.rs`.
+    pub fn with_aging(mut self, on: bool) -> Self {
+        self.aging = on;
         self
     }
 
@@ -300,6 +321,7 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.path = history.clone();
         self.killers = [[0; 2]; MAX_PLY];
+        self.age = (self.age + 1) % 64;
         self.judge_for(pos.turn());
         // What cut off in earlier searches still says something, but less than what cuts now.
         for side in self.history.iter_mut() {
@@ -548,7 +570,7 @@ impl Searcher {
             hinted = decode(entry.best).map(|t| pos.map_token(t, sym, true));
             if entry.depth as i32 >= depth {
                 let s = from_table(entry.score, ply);
-                let cut = match entry.bound {
+                let cut = match entry.bound & BOUND_BITS {
                     EXACT => true,
                     LOWER => s >= beta,
                     _ => s <= alpha,
@@ -612,7 +634,8 @@ impl Searcher {
         };
         let (slot, replace) = if self.two_tier {
             let deep = self.table[pair];
-            let first = deep.key == key || depth >= deep.depth as i32;
+            let past = self.aging && deep.bound >> 2 != self.age;
+            let first = deep.key == key || depth >= deep.depth as i32 || past;
             (if first { pair } else { second }, true)
         } else {
             (slot, entry.key != key || depth >= entry.depth as i32)
@@ -622,7 +645,7 @@ impl Searcher {
                 key,
                 score: to_table(best_score, ply),
                 depth: depth.min(127) as i8,
-                bound,
+                bound: bound | self.age << 2,
                 best: best.map_or(0, |t| encode(pos.map_token(t, sym, false))),
             };
         }
@@ -1393,10 +1416,12 @@ mod tests {
         judged_as_evaluated(&mut s, plain, 7);
     }
 
-    /// The deepest entry in the table of a searcher of `bits`, after a search of the start
-    /// six turns deep and then of another position two turns deep.
-    fn deepest_after_two_searches(bits: u32, two_tier: bool) -> i8 {
-        let mut s = Searcher::new(bits).with_two_tier(two_tier);
+    /// A searcher of `bits` after a search of the start six turns deep and then of another
+    /// position two turns deep.
+    fn after_two_searches(bits: u32, two_tier: bool, aging: bool) -> Searcher {
+        let mut s = Searcher::new(bits)
+            .with_two_tier(two_tier)
+            .with_aging(aging);
         let depth = |depth| Limits {
             depth,
             ..Limits::default()
@@ -1406,6 +1431,11 @@ mod tests {
         assert!(s.search(&start, &history, &depth(6)).best.is_some());
         let near = start.after(Token::Place(point("d2").unwrap()));
         assert!(s.search(&near, &history, &depth(2)).best.is_some());
+        s
+    }
+
+    /// The deepest entry in the table of `s`.
+    fn deepest(s: &Searcher) -> i8 {
         s.table.iter().map(|e| e.depth).max().unwrap_or(0)
     }
 
@@ -1414,9 +1444,30 @@ mod tests {
         // Two slots, one pair: with one slot a position the second search's shallow entries
         // take both; paired, the first slot keeps the deep search's deepest (depth 5, a
         // token of the root's), and the second takes the rest.
-        assert_eq!(deepest_after_two_searches(1, true), 5);
-        assert!(deepest_after_two_searches(1, false) <= 1);
+        assert_eq!(deepest(&after_two_searches(1, true, false)), 5);
+        assert!(deepest(&after_two_searches(1, false, false)) <= 1);
         // Level 5 thinks with the paired table.
         assert!(Level::new(5).expect("level 5").searcher().two_tier);
+    }
+
+    #[test]
+    fn an_aged_table_gives_the_first_slot_to_the_present_search() {
+        // The same two searches: with the age, the second search's entries take the pair's
+        // first slot from the first search's deeper one; without, it keeps it.
+        assert!(after_two_searches(1, true, true).table[0].depth <= 1);
+        assert_eq!(after_two_searches(1, true, false).table[0].depth, 5);
+        // Within one search the age changes nothing: a search as deep as the first, again,
+        // keeps its deepest in the first slot.
+        let mut s = Searcher::new(1).with_two_tier(true).with_aging(true);
+        let start = Position::start(MorrisRules::default());
+        let history = Repetitions::default();
+        for _ in 0..2 {
+            let limits = Limits {
+                depth: 6,
+                ..Limits::default()
+            };
+            assert!(s.search(&start, &history, &limits).best.is_some());
+            assert_eq!(s.table[0].depth, 5);
+        }
     }
 }

@@ -54,6 +54,7 @@ enum Player {
         transition: u32,
         /// The table's slots in pairs (`w`).
         two_tier: bool,
+        /// A pair's first slot given to the present search over past ones (`g`).
         aging: bool,
         /// The fear it judges the moving phase with, in per cent (100: none).
         fear: i32,

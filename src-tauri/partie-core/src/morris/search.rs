@@ -64,7 +64,7 @@ struct Entry {
     score: i32,
     depth: i8,
     /// The bound (`EXACT`, `LOWER` or `UPPER`) in the low two bits, and above them the age of
-    /// the search that wrote it (see `Searcher::age`).
+    /// the search that wrote it (see `Entry::bound` and `Entry::age`).
     bound: u8,
     /// The best token in canonical orientation, encoded (0 = none).
     best: u16,
@@ -73,8 +73,27 @@ struct Entry {
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
-/// The bits of `Entry::bound` that hold the bound; the others hold the age.
-const BOUND_BITS: u8 = 3;
+/// How far up `Entry::bound` the age is kept: the bits below hold the bound.
+const AGE_SHIFT: u32 = 2;
+/// The number of ages an entry can tell apart (the six bits above the bound).
+const AGES: u8 = 1 << (8 - AGE_SHIFT);
+
+impl Entry {
+    /// Packs a bound and the age of the search that writes it.
+    fn packed(bound: u8, age: u8) -> u8 {
+        bound | age << AGE_SHIFT
+    }
+
+    /// Its bound: `EXACT`, `LOWER` or `UPPER`.
+    fn bound(&self) -> u8 {
+        self.bound & ((1 << AGE_SHIFT) - 1)
+    }
+
+    /// The age of the search that wrote it.
+    fn age(&self) -> u8 {
+        self.bound >> AGE_SHIFT
+    }
+}
 
 fn encode(t: Token) -> u16 {
     match t {
@@ -321,7 +340,7 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.path = history.clone();
         self.killers = [[0; 2]; MAX_PLY];
-        self.age = (self.age + 1) % 64;
+        self.age = (self.age + 1) % AGES;
         self.judge_for(pos.turn());
         // What cut off in earlier searches still says something, but less than what cuts now.
         for side in self.history.iter_mut() {
@@ -570,7 +589,7 @@ impl Searcher {
             hinted = decode(entry.best).map(|t| pos.map_token(t, sym, true));
             if entry.depth as i32 >= depth {
                 let s = from_table(entry.score, ply);
-                let cut = match entry.bound & BOUND_BITS {
+                let cut = match entry.bound() {
                     EXACT => true,
                     LOWER => s >= beta,
                     _ => s <= alpha,
@@ -634,7 +653,7 @@ impl Searcher {
         };
         let (slot, replace) = if self.two_tier {
             let deep = self.table[pair];
-            let past = self.aging && deep.bound >> 2 != self.age;
+            let past = self.aging && deep.age() != self.age;
             let first = deep.key == key || depth >= deep.depth as i32 || past;
             (if first { pair } else { second }, true)
         } else {
@@ -645,7 +664,7 @@ impl Searcher {
                 key,
                 score: to_table(best_score, ply),
                 depth: depth.min(127) as i8,
-                bound: bound | self.age << 2,
+                bound: Entry::packed(bound, self.age),
                 best: best.map_or(0, |t| encode(pos.map_token(t, sym, false))),
             };
         }
@@ -1456,8 +1475,8 @@ mod tests {
         // first slot from the first search's deeper one; without, it keeps it.
         assert!(after_two_searches(1, true, true).table[0].depth <= 1);
         assert_eq!(after_two_searches(1, true, false).table[0].depth, 5);
-        // Within one search the age changes nothing: a search as deep as the first, again,
-        // keeps its deepest in the first slot.
+        // A later search as deep as the first takes the first slot back with its own
+        // deepest entry.
         let mut s = Searcher::new(1).with_two_tier(true).with_aging(true);
         let start = Position::start(MorrisRules::default());
         let history = Repetitions::default();

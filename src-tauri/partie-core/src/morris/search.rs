@@ -206,6 +206,10 @@ const NOT_JUDGED: u64 = u64::MAX;
 /// mills, killers and blocks): the ones a reduction may shorten.
 const REST: u64 = 4;
 
+/// Where a token's class sits in [`Searcher::order`]'s sort key: above the 32 bits of its
+/// history, the six of its place in the generator's order and the 16 of its code.
+const CLASS_SHIFT: u32 = 54;
+
 /// The number of token codes [`encode`] gives.
 const TOKEN_CODES: usize = 64 + 24 * 24;
 
@@ -811,7 +815,10 @@ impl Searcher {
                 blocks |= empty & l;
             }
         }
-        let rank = |t: Token| -> u64 {
+        // A token's sort key: its class, then (for the rest) how seldom it cut off, then its
+        // place in the generator's order, so that ties keep that order and a search at a fixed
+        // depth plays the same every time; the token itself rides in the low bits.
+        let key = |i: usize, t: Token| -> u64 {
             let e = encode(t);
             let class = if Some(t) == hinted {
                 0
@@ -822,22 +829,28 @@ impl Searcher {
             } else if t.to().is_some_and(|p| blocks & (1 << p) != 0) {
                 3
             } else {
-                return (REST << 40) | u64::from(u32::MAX - history[e as usize]) << 8;
+                REST
             };
-            class << 40
+            let seldom = if class == REST {
+                u32::MAX - history[e as usize]
+            } else {
+                0
+            };
+            class << CLASS_SHIFT | u64::from(seldom) << 22 | (i as u64) << 16 | u64::from(e)
         };
-        // Sorted on the stack, as ordering runs in every node; ties keep the generator's order
-        // (the low byte), so that a search at a fixed depth plays the same every time.
-        let mut keyed = [(0u64, Token::Place(0)); 64];
-        let keyed = &mut keyed[..tokens.len()];
-        for (i, (k, &t)) in keyed.iter_mut().zip(tokens.iter()).enumerate() {
-            *k = (rank(t) | i as u64, t);
+        // Sorted as plain numbers on the stack, as ordering runs in every node.
+        let mut keys = [0u64; 64];
+        let keys = &mut keys[..tokens.len()];
+        for (i, (k, &t)) in keys.iter_mut().zip(tokens.iter()).enumerate() {
+            *k = key(i, t);
         }
-        keyed.sort_unstable_by_key(|&(k, _)| k);
-        for (slot, &(_, t)) in tokens.iter_mut().zip(keyed.iter()) {
-            *slot = t;
+        keys.sort_unstable();
+        for (slot, &k) in tokens.iter_mut().zip(keys.iter()) {
+            *slot = decode(k as u16).expect("a token's own code");
         }
-        keyed.iter().take_while(|&&(k, _)| k >> 40 < REST).count()
+        keys.iter()
+            .take_while(|&&k| k >> CLASS_SHIFT < REST)
+            .count()
     }
 }
 

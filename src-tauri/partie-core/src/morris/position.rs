@@ -63,8 +63,10 @@ pub struct Tokens {
 
 impl Tokens {
     fn new() -> Self {
+        // A move sets every byte of a token (a placement leaves one unset), so the array is
+        // filled as one block rather than a token at a time: a list is made at every node.
         Tokens {
-            items: [Token::Place(0); MAX_TOKENS],
+            items: [Token::Move(0, 0); MAX_TOKENS],
             len: 0,
         }
     }

@@ -15,6 +15,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from morris_time_to_depth import field, search  # noqa: E402
+
 SUITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src-tauri",
                      "partie-core", "examples", "level_placings_lost.txt")
 
@@ -38,21 +41,10 @@ def main():
     for back in backs:
         for tokens in lines(suite):
             moves = " ".join(tokens[:len(tokens) - back])
-            engine.stdin.write(f"ucinewgame\nposition startpos moves {moves}\ngo depth {depth}\n")
-            info = None
-            while True:
-                line = engine.stdout.readline()
-                if not line:
-                    sys.exit(f"{exe} stopped answering")
-                if line.startswith("info depth"):
-                    info = line.split()
-                if line.startswith("bestmove"):
-                    chosen.append(line.split()[1])
-                    break
-            if info is None:
-                sys.exit(f"{exe} gave no depth for: {moves}")
-            nodes += int(info[info.index("nodes") + 1])
-            millis += int(info[info.index("time") + 1])
+            token, info = search(engine, moves, depth)
+            chosen.append(token)
+            nodes += field(info, "nodes")
+            millis += field(info, "time")
             count += 1
     engine.stdin.write("quit\n")
     engine.stdin.close()

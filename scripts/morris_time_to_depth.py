@@ -17,6 +17,28 @@ POSITIONS = [
 ]
 
 
+def search(engine, moves, depth):
+    """Searches the position after `moves` to `depth` with a fresh table (so that one position
+    does not help the next); the token chosen and the last `info depth` line's fields."""
+    engine.stdin.write(f"ucinewgame\nposition startpos moves {moves}\ngo depth {depth}\n")
+    info = None
+    while True:
+        line = engine.stdout.readline()
+        if not line:
+            sys.exit(f"{engine.args[0]} stopped answering")
+        if line.startswith("info depth"):
+            info = line.split()
+        if line.startswith("bestmove"):
+            if info is None:
+                sys.exit(f"{engine.args[0]} gave no depth for: {moves}")
+            return line.split()[1], info
+
+
+def field(info, name):
+    """A number of an `info` line."""
+    return int(info[info.index(name) + 1])
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -25,20 +47,10 @@ def main():
                                   text=True, bufsize=1)
         nodes = millis = 0
         for moves, depth in POSITIONS:
-            # A fresh table for each position, so that one does not help the next.
-            engine.stdin.write(f"ucinewgame\nposition startpos moves {moves}\ngo depth {depth}\n")
-            info = None
-            while True:
-                line = engine.stdout.readline()
-                if not line:
-                    sys.exit(f"{exe} stopped answering")
-                if line.startswith("info depth"):
-                    info = line.split()
-                if line.startswith("bestmove"):
-                    break
-            n, t = int(info[info.index("nodes") + 1]), int(info[info.index("time") + 1])
+            token, info = search(engine, moves, depth)
+            n, t = field(info, "nodes"), field(info, "time")
             nodes, millis = nodes + n, millis + t
-            print(f"{exe}: depth {depth} {line.split()[1]:8} score {info[info.index('cp') + 1]:>5} "
+            print(f"{exe}: depth {depth} {token:8} score {info[info.index('cp') + 1]:>5} "
                   f"nodes {n:>9} {t:>5} ms", flush=True)
         print(f"{exe}: total {nodes} nodes in {millis} ms")
         engine.stdin.write("quit\n")

@@ -206,9 +206,13 @@ const NOT_JUDGED: u64 = u64::MAX;
 /// mills, killers and blocks): the ones a reduction may shorten.
 const REST: u64 = 4;
 
-/// Where a token's class sits in [`Searcher::order`]'s sort key: above the 32 bits of its
-/// history, the six of its place in the generator's order and the 16 of its code.
-const CLASS_SHIFT: u32 = 54;
+/// Where a token's place in the generator's order sits in [`Searcher::order`]'s sort key:
+/// above the 16 bits of its code.
+const PLACE_SHIFT: u32 = 16;
+/// Where its history sits: above the six bits of its place (a list has at most 64 tokens).
+const SELDOM_SHIFT: u32 = PLACE_SHIFT + 6;
+/// Where its class sits: above the 32 bits of its history.
+const CLASS_SHIFT: u32 = SELDOM_SHIFT + 32;
 
 /// The number of token codes [`encode`] gives.
 const TOKEN_CODES: usize = 64 + 24 * 24;
@@ -836,7 +840,10 @@ impl Searcher {
             } else {
                 0
             };
-            class << CLASS_SHIFT | u64::from(seldom) << 22 | (i as u64) << 16 | u64::from(e)
+            class << CLASS_SHIFT
+                | u64::from(seldom) << SELDOM_SHIFT
+                | (i as u64) << PLACE_SHIFT
+                | u64::from(e)
         };
         // Sorted as plain numbers on the stack, as ordering runs in every node.
         let mut keys = [0u64; 64];

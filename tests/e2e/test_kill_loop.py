@@ -120,10 +120,15 @@ def test_killed_at_random_moments_loses_nothing_shown(partie):
             if status(p) != "playing":
                 break
             n = shown(p)
+            # A choice tapped stays on screen until its action is committed: what to wait for
+            # then is the choices going, not their being there (the next tap would find the
+            # old buttons as they go).
+            choosing = p.count("#bou-choices [data-choice]") > 0
             one_action(p, game, matches[game], rng)
+            choices = "document.querySelector('#bou-choices [data-choice]') " + ("=== null" if choosing else "!== null")
             try:
                 p.wait_until(f"return Number(document.querySelector('[data-actions]')?.dataset.actions) > {n}"
-                             " || document.querySelector('#bou-choices [data-choice]') !== null", 5)
+                             f" || {choices}", 5)
             except Exception:
                 pass  # refused or still choosing: nothing new was shown
             seen = max(seen, shown(p) or 0)

@@ -2,7 +2,8 @@
 //! what a change to the search's speed or pruning buys before any match is played.
 //!
 //! ```sh
-//! # FLAGS as in `strength` (q, s, e, l, p, t, w), TIME in ms per position
+//! # FLAGS as in `strength` (q, s, e, l, p, t, w, and h with the table of shapes in the file
+//! # PARTIE_SHAPES names), TIME in ms per position
 //! cargo run --release -p partie-core --example depth -- qxs qxsl 200 10 1
 //! # the positions while pieces are placed only, every one of them
 //! cargo run --release -p partie-core --example depth -- qxsl qxslp 200 10 1 placing
@@ -11,15 +12,23 @@
 //! positions every fourth turn of GAMES games (level 5 at 50 ms a move plays them).
 
 use partie_core::game::Game;
-use partie_core::morris::search::{Limits, Searcher, STRONG, WEIGHTS};
+use partie_core::morris::search::{shapes_from_text, Limits, Searcher, STRONG, WEIGHTS};
 use partie_core::morris::{Action, Morris};
 use partie_core::rng::Rng;
 use serde_json::Map;
 use std::time::Duration;
 
 fn searcher(flags: &str) -> Searcher {
+    let mut weights = if flags.contains('s') { STRONG } else { WEIGHTS };
+    if flags.contains('h') {
+        let file = std::env::var("PARTIE_SHAPES").expect("PARTIE_SHAPES names a table of shapes");
+        let text = std::fs::read_to_string(file).expect("the table of shapes read");
+        weights.shapes = Some(Box::leak(
+            shapes_from_text(&text).expect("a table of SHAPES whole numbers"),
+        ));
+    }
     Searcher::new(22)
-        .with_weights(if flags.contains('s') { STRONG } else { WEIGHTS })
+        .with_weights(weights)
         .with_quiescence(flags.contains('q'))
         .with_extensions(flags.contains('e'))
         .with_reductions(flags.contains('l'))

@@ -25,7 +25,9 @@
 use partie_core::game::Game;
 use partie_core::morris::arena::random_opening;
 use partie_core::morris::endgame::Table;
-use partie_core::morris::search::{evaluate_with, Level, Limits, Searcher, Weights, STRONG};
+use partie_core::morris::search::{
+    evaluate_with, shapes, Level, Limits, Searcher, Weights, SHAPES, STRONG,
+};
 use partie_core::morris::{Action, Morris, MorrisRules, Outcome, Position};
 use partie_core::rng::Rng;
 
@@ -44,25 +46,43 @@ fn unit(i: Option<usize>) -> Weights {
 }
 
 /// A quiet position's terms: what the evaluation gives with no weights (the pieces), then
-/// what each weight adds per unit. The evaluation is linear in its weights, so these give
-/// it for any weights.
+/// what each weight adds per unit, as (weight, amount) for the weights that add anything. The
+/// evaluation is linear in its weights, so these give it for any weights. With `--shapes` the
+/// weights are a table of shapes ([`SHAPES`]) on top of the weights given, which make `base`.
 struct Sample {
     base: f64,
-    terms: [f64; COUNT],
+    terms: Vec<(usize, f64)>,
     result: f64,
 }
 
-fn samples(g: &Morris, positions: &[Position]) -> Vec<Sample> {
+fn samples(g: &Morris, positions: &[Position], shaped: Option<&Weights>) -> Vec<Sample> {
     let zero = unit(None);
     let units: Vec<Weights> = (0..COUNT).map(|i| unit(Some(i))).collect();
     positions
         .iter()
         .map(|p| {
-            let base = evaluate_with(p, &zero);
-            let mut terms = [0.0; COUNT];
-            for (t, w) in terms.iter_mut().zip(&units) {
-                *t = (evaluate_with(p, w) - base) as f64;
-            }
+            let (base, terms) = match shaped {
+                Some(given) => {
+                    let mut counts = vec![0.0; SHAPES];
+                    shapes(p, p.turn(), |i| counts[i] += 1.0);
+                    shapes(p, 1 - p.turn(), |i| counts[i] -= 1.0);
+                    let terms = (0..SHAPES)
+                        .filter(|&i| counts[i] != 0.0)
+                        .map(|i| (i, counts[i]))
+                        .collect();
+                    (evaluate_with(p, given), terms)
+                }
+                None => {
+                    let base = evaluate_with(p, &zero);
+                    let terms = units
+                        .iter()
+                        .enumerate()
+                        .map(|(i, w)| (i, (evaluate_with(p, w) - base) as f64))
+                        .filter(|&(_, t)| t != 0.0)
+                        .collect();
+                    (base, terms)
+                }
+            };
             let result = match g.outcome() {
                 Some(Outcome::Won(w, _)) if w == p.turn() => 1.0,
                 Some(Outcome::Won(..)) => 0.0,
@@ -111,15 +131,15 @@ fn game(weights: Weights, depth: u32, plies: usize, rng: &mut Rng) -> (Morris, V
     (g, positions)
 }
 
-fn score(s: &Sample, w: &[f64; COUNT]) -> f64 {
-    s.base + s.terms.iter().zip(w).map(|(t, w)| t * w).sum::<f64>()
+fn score(s: &Sample, w: &[f64]) -> f64 {
+    s.base + s.terms.iter().map(|&(i, t)| t * w[i]).sum::<f64>()
 }
 
 fn sigmoid(k: f64, x: f64) -> f64 {
     1.0 / (1.0 + (-k * x).exp())
 }
 
-fn loss(set: &[Sample], k: f64, w: &[f64; COUNT]) -> f64 {
+fn loss(set: &[Sample], k: f64, w: &[f64]) -> f64 {
     set.iter()
         .map(|s| (s.result - sigmoid(k, score(s, w))).powi(2))
         .sum::<f64>()
@@ -127,7 +147,7 @@ fn loss(set: &[Sample], k: f64, w: &[f64; COUNT]) -> f64 {
 }
 
 /// The `K` (per hundredth of a piece) that fits `w` best, by golden-section search.
-fn fit_k(set: &[Sample], w: &[f64; COUNT]) -> f64 {
+fn fit_k(set: &[Sample], w: &[f64]) -> f64 {
     let (mut a, mut b) = (1e-4, 0.05);
     let r = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
@@ -141,22 +161,24 @@ fn fit_k(set: &[Sample], w: &[f64; COUNT]) -> f64 {
     (a + b) / 2.0
 }
 
-/// Gradient descent (Adam) on the weights, `K` fixed.
-fn fit_weights(set: &[Sample], k: f64, start: [f64; COUNT], steps: usize) -> [f64; COUNT] {
+/// Gradient descent (Adam) on the weights, `K` fixed, each weight's square times `l2` added
+/// to the loss (a shape seen in few positions stays near nothing rather than fit their noise).
+fn fit_weights(set: &[Sample], k: f64, start: Vec<f64>, steps: usize, l2: f64) -> Vec<f64> {
+    let n = start.len();
     let mut w = start;
-    let (mut m, mut v) = ([0.0; COUNT], [0.0; COUNT]);
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
     let (lr, b1, b2) = (0.5, 0.9, 0.999);
     for step in 1..=steps {
-        let mut grad = [0.0; COUNT];
+        let mut grad = vec![0.0; n];
         for s in set {
             let p = sigmoid(k, score(s, &w));
             let d = 2.0 * (p - s.result) * p * (1.0 - p) * k;
-            for (g, t) in grad.iter_mut().zip(&s.terms) {
-                *g += d * t;
+            for &(i, t) in &s.terms {
+                grad[i] += d * t;
             }
         }
-        for i in 0..COUNT {
-            let g = grad[i] / set.len() as f64;
+        for i in 0..n {
+            let g = grad[i] / set.len() as f64 + 2.0 * l2 * w[i];
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(step as i32));
@@ -255,6 +277,27 @@ fn play_games(
 
 fn main() {
     let mut args: Vec<String> = std::env::args().collect();
+    // A table of shapes fitted instead of the weights, written to this file (one per `--l2`).
+    let shaped: Option<String> = match args.iter().position(|a| a == "--shapes") {
+        Some(i) if i + 1 < args.len() => {
+            let f = args.remove(i + 1);
+            args.remove(i);
+            Some(f)
+        }
+        Some(_) => Some(String::new()),
+        None => None,
+    };
+    let l2s: Vec<f64> = match args.iter().position(|a| a == "--l2") {
+        Some(i) if i + 1 < args.len() => {
+            let list = args.remove(i + 1);
+            args.remove(i);
+            list.split(',')
+                .map(|x| x.parse().expect("a regularisation"))
+                .collect()
+        }
+        Some(_) => Vec::new(),
+        None => vec![0.0],
+    };
     let moving = match args.iter().position(|a| a == "--moving") {
         Some(i) => {
             args.remove(i);
@@ -297,9 +340,11 @@ fn main() {
         || label == Some(0)
         || placing == Some(0)
         || (placing.is_some() && label.is_none())
+        || shaped.as_deref() == Some("")
+        || l2s.is_empty()
     {
         eprintln!(
-            "usage: fit GAMES DEPTH PLIES SEED [WEIGHTS] [--moving] [--label DEPTH [--placing N]] [--threads N]"
+            "usage: fit GAMES DEPTH PLIES SEED [WEIGHTS] [--moving] [--label DEPTH [--placing N]] [--threads N] [--shapes FILE] [--l2 X,Y,...]"
         );
         std::process::exit(2);
     }
@@ -341,7 +386,7 @@ fn main() {
             }
             positions.splice(0..0, last);
         }
-        let s = samples(&g, &positions);
+        let s = samples(&g, &positions, shaped.as_ref().map(|_| &weights));
         if n % 10 == 9 {
             held.extend(s);
             held_positions.extend(positions);
@@ -369,21 +414,35 @@ fn main() {
         fitted.len(),
         held.len()
     );
-    let given = weights.list();
-    let w0: [f64; COUNT] = given.map(|x| x as f64);
+    let w0: Vec<f64> = match shaped {
+        Some(_) => vec![0.0; SHAPES],
+        None => weights.list().iter().map(|&x| f64::from(x)).collect(),
+    };
     let k = fit_k(&fitted, &w0);
     println!(
         "K {k:.5}; given weights: loss {:.5}, held out {:.5}",
         loss(&fitted, k, &w0),
         loss(&held, k, &w0)
     );
-    // (The removal owed never counts in a quiet position, so its weight stays as given.)
-    let rounded = fit_weights(&fitted, k, w0, 3000).map(f64::round);
-    println!(
-        "fitted: loss {:.5}, held out {:.5}",
-        loss(&fitted, k, &rounded),
-        loss(&held, k, &rounded)
-    );
-    let text: Vec<String> = rounded.iter().map(|&x| (x as i32).to_string()).collect();
-    println!("{}", text.join(","));
+    for l2 in l2s {
+        // (The removal owed never counts in a quiet position, so its weight stays as given.)
+        let rounded: Vec<f64> = fit_weights(&fitted, k, w0.clone(), 3000, l2)
+            .into_iter()
+            .map(f64::round)
+            .collect();
+        println!(
+            "l2 {l2}: fitted: loss {:.5}, held out {:.5}",
+            loss(&fitted, k, &rounded),
+            loss(&held, k, &rounded)
+        );
+        let text: Vec<String> = rounded.iter().map(|&x| (x as i32).to_string()).collect();
+        match &shaped {
+            Some(file) => {
+                let file = format!("{file}.{l2}");
+                std::fs::write(&file, text.join(",")).expect("the table of shapes written");
+                println!("written to {file}");
+            }
+            None => println!("{}", text.join(",")),
+        }
+    }
 }

@@ -12,8 +12,9 @@
 //! # moving phase before judging (`Searcher::with_transition`), `w` pairs the table's slots
 //! # (`Searcher::with_two_tier`), `g` gives its first slots to the present search over past
 //! # ones (`Searcher::with_aging`), `s` takes level 5's weights (STRONG) instead of
-//! # WEIGHTS, and last `f` with a per cent judges the moving phase with fear (`f150`:
-//! # `Searcher::with_fear`). Level 5 is `qxsl`, level 5 before issue 21 `qx`.
+//! # WEIGHTS, `h` adds the table of shapes in the file `PARTIE_SHAPES` names (`fit
+//! # --shapes`), and last `f` with a per cent judges the moving phase with fear (`f150`:
+//! # `Searcher::with_fear`). Level 5 is `qxslw`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
 //! cargo run --release -p partie-core --example strength -- 500,500qxsl 500,500qx 50 1
 //! ```
@@ -32,7 +33,9 @@
 
 use partie_core::game::Game;
 use partie_core::morris::arena::{openings_match, paired_match};
-use partie_core::morris::search::{Level, Limits, Searcher, Weights, STRONG, WEIGHTS};
+use partie_core::morris::search::{
+    shapes_from_text, Level, Limits, Searcher, Weights, SHAPES, STRONG, WEIGHTS,
+};
 use partie_core::morris::{notation, Action, Morris, Outcome, Position, Token};
 use serde_json::Map;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -80,11 +83,14 @@ fn player(s: &str) -> Player {
         .map(|x| x.parse().expect("a whole number"))
         .collect();
     let base = if flags.contains('s') { STRONG } else { WEIGHTS };
-    let weights = match v.len() - 2 {
+    let mut weights = match v.len() - 2 {
         0 | 8 | 13..=Weights::COUNT => base.with_list(&v[2..]),
         _ => None,
     }
     .expect("PLACING_MS,MOVING_MS[,8 OR 13 TO 16 WEIGHTS][qxesltp]");
+    if flags.contains('h') {
+        weights.shapes = Some(shapes_table());
+    }
     Player::Search {
         quiescence: flags.contains('q'),
         extend: flags.contains('x'),
@@ -99,6 +105,14 @@ fn player(s: &str) -> Player {
         placing: v[0] as u64,
         moving: v[1] as u64,
     }
+}
+
+/// The table of shapes in the file `PARTIE_SHAPES` names (as `fit --shapes` writes it), read
+/// once for the whole match.
+fn shapes_table() -> &'static [i32; SHAPES] {
+    let file = std::env::var("PARTIE_SHAPES").expect("PARTIE_SHAPES names a table of shapes");
+    let text = std::fs::read_to_string(&file).expect("the table of shapes read");
+    Box::leak(shapes_from_text(&text).expect("a table of SHAPES whole numbers"))
 }
 
 /// The game `p[side]` plays as `side` after `opening`; each side's thinking time is added to

@@ -940,6 +940,53 @@ pub struct Weights {
     /// the moves now. A blockade closes in over several moves; the moves left shrink only at
     /// the end of it, the room around the pieces before.
     pub reach: i32,
+    /// A table of shapes ([`SHAPES`] values, see [`shapes`]) added to the terms above, or
+    /// none: a judgement of the board's shape learned from positions labelled by a deeper
+    /// search (`examples/fit.rs --shapes`), measured for issue 21 and not given to any level.
+    pub shapes: Option<&'static [i32; SHAPES]>,
+}
+
+/// The number of values in a table of shapes: for the placing and for the moving phase, for
+/// an own piece and for an empty point, its number of neighbours, own neighbours and the
+/// opponent's neighbours (each from 0 to 4).
+pub const SHAPES: usize = 2 * 2 * 125;
+
+/// A table of shapes from its text, the values separated by commas as `examples/fit.rs
+/// --shapes` writes them; `None` unless there are exactly [`SHAPES`] whole numbers.
+pub fn shapes_from_text(text: &str) -> Option<Box<[i32; SHAPES]>> {
+    let values: Vec<i32> = text
+        .trim()
+        .split(',')
+        .map(|x| x.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    Some(Box::new(values.try_into().ok()?))
+}
+
+/// Calls `f` with the index in a table of shapes of each point of side `s`'s shape: each own
+/// piece and each empty point, by phase and by the pieces around it. A side that flies has no
+/// shape (every point is next to its pieces).
+pub fn shapes(pos: &Position, s: u8, mut f: impl FnMut(usize)) {
+    if pos.flies(s) {
+        return;
+    }
+    let adjacent = &pos.geometry().adjacent;
+    let own = pos.board(s);
+    let theirs = pos.board(1 - s);
+    let phase = if pos.is_moving() { 250 } else { 0 };
+    for (p, &around) in adjacent.iter().enumerate() {
+        let kind = if own & (1 << p) != 0 {
+            0
+        } else if theirs & (1 << p) == 0 {
+            125
+        } else {
+            continue;
+        };
+        f(phase
+            + kind
+            + 25 * around.count_ones() as usize
+            + 5 * (around & own).count_ones() as usize
+            + (around & theirs).count_ones() as usize);
+    }
 }
 
 impl Weights {
@@ -1032,6 +1079,7 @@ pub const WEIGHTS: Weights = Weights {
     cramped: 0,
     looming: 0,
     reach: 0,
+    shapes: None,
 };
 
 /// The weights level 5 plays with: [`WEIGHTS`] and the middle game's terms (issue 21), for
@@ -1187,6 +1235,9 @@ fn evaluate_sides(pos: &Position, weights: [&Weights; 2]) -> i32 {
         }
         if looms && pos.pending() == 0 {
             v += w.looming;
+        }
+        if let Some(table) = w.shapes {
+            shapes(pos, s, |i| v += table[i]);
         }
         v
     };
@@ -1508,5 +1559,81 @@ mod tests {
             assert!(s.search(&start, &history, &limits).best.is_some());
             assert_eq!(s.table[0].depth, 5);
         }
+    }
+
+    /// A shape is a point's kind and the pieces around it, counted the same for both sides,
+    /// while placing apart from once placed; and a table of shapes adds to the judgement.
+    #[test]
+    fn shapes_count_each_point_by_its_neighbours() {
+        let placed = |names: &[&str]| {
+            names
+                .iter()
+                .fold(Position::start(MorrisRules::default()), |p, n| {
+                    p.after(Token::Place(point(n).unwrap()))
+                })
+        };
+        let list = |pos: &Position, s: u8| {
+            let mut v = Vec::new();
+            shapes(pos, s, |i| v.push(i));
+            v.sort_unstable();
+            v
+        };
+        // At the start, 24 empty points: 12 corners of two neighbours, 8 points of three
+        // and 4 of four, none with a piece next to them.
+        let start = Position::start(MorrisRules::default());
+        let empty = |n: usize, own: usize, theirs: usize| 125 + 25 * n + 5 * own + theirs;
+        let mut expected = [
+            vec![empty(2, 0, 0); 12],
+            vec![empty(3, 0, 0); 8],
+            vec![empty(4, 0, 0); 4],
+        ]
+        .concat();
+        expected.sort_unstable();
+        assert_eq!(list(&start, 0), expected);
+        assert_eq!(list(&start, 1), expected);
+        // White on d2 (four neighbours), Black on d1 (three): for White, d2 is a piece with one
+        // opposing neighbour, d1 is not counted; for Black, d1 is a piece with one.
+        let pos = placed(&["d2", "d1"]);
+        let white = list(&pos, 0);
+        let black = list(&pos, 1);
+        assert_eq!(white.len(), 23);
+        assert!(white.contains(&(25 * 4 + 1)));
+        assert!(black.contains(&(25 * 3 + 1)));
+        // a1 (empty, two neighbours: d1 and a4) sees one Black neighbour: own for Black.
+        assert!(white.contains(&empty(2, 0, 1)));
+        assert!(black.contains(&empty(2, 1, 0)));
+        // A table of shapes (read as `fit --shapes` writes it) adds its values for the side
+        // to act and takes the other's.
+        let mut text = vec!["0"; SHAPES];
+        text[25 * 4 + 1] = "7";
+        assert!(shapes_from_text(&text[1..].join(",")).is_none());
+        assert!(shapes_from_text(&format!("{},x", text[1..].join(","))).is_none());
+        let table: &'static [i32; SHAPES] =
+            Box::leak(shapes_from_text(&format!("{}\n", text.join(","))).unwrap());
+        let with = Weights {
+            shapes: Some(table),
+            ..STRONG
+        };
+        assert_eq!(pos.turn(), 0);
+        assert_eq!(evaluate_with(&pos, &with), evaluate_with(&pos, &STRONG) + 7);
+        // Once placed the same shape is another entry, so a placing's table does not count.
+        let mask = |names: &[&str]| names.iter().fold(0, |m, n| m | 1 << point(n).unwrap());
+        let moving = Position::moving(
+            MorrisRules::default(),
+            [
+                mask(&["d2", "a1", "g7", "b4"]),
+                mask(&["d1", "a7", "g1", "f4"]),
+            ],
+            0,
+        )
+        .expect("four pieces each, apart");
+        let shape = list(&moving, 0);
+        assert_eq!(shape.len(), 4 + 16);
+        assert!(shape.iter().all(|&i| i >= 250));
+        assert!(shape.contains(&(250 + 25 * 4 + 1)));
+        assert_eq!(
+            evaluate_with(&moving, &with),
+            evaluate_with(&moving, &STRONG)
+        );
     }
 }

@@ -43,7 +43,7 @@ export function mount(root, [id], initial, info) {
     return app.exclusive(st, render, async () => {
       st.view = undo ? await ipc.undo(matchId) : await ipc.play(matchId, action);
       app.clearError();
-      if (action?.round || undo) { st.counting = null; st.preview = null; }
+      if (action?.round || undo) { st.counting = null; dropPreview(); }
       if (action?.twenty != null) app.announce(t('cro_twenty_for', { name: sideName(action.twenty) }));
       keepAwake(!over());
     });
@@ -62,8 +62,17 @@ export function mount(root, [id], initial, info) {
     return { round: Object.fromEntries(ZONES.map((z) => [z, st.counting[z].slice()])) };
   }
 
+  // A preview still on its way is for counts that are no longer on screen: it is dropped.
+  function dropPreview() {
+    previewSeq += 1;
+    st.preview = null;
+  }
+
+  // The count changed: the result shows "…" (and the round cannot be scored) until Rust's
+  // preview of these counts is back, so the result on screen is never an earlier count's.
   async function refreshPreview() {
-    const seq = ++previewSeq;
+    dropPreview();
+    const seq = previewSeq;
     try {
       const s = await ipc.preview(matchId, roundAction());
       if (seq === previewSeq) st.preview = s;
@@ -174,7 +183,7 @@ export function mount(root, [id], initial, info) {
       h('div', { class: 'cro-footer' },
         h('p', { class: p?.error ? 'warning' : 'preview', id: 'round-result', role: 'status', text: result }),
         h('div', { class: 'cro-actions' },
-        h('button', { class: 'btn big', type: 'button', id: 'cancel-count', onclick: () => { st.counting = null; st.preview = null; render(); } }, t('cro_back')),
+        h('button', { class: 'btn big', type: 'button', id: 'cancel-count', onclick: () => { st.counting = null; dropPreview(); render(); } }, t('cro_back')),
         h('button', { class: 'btn big primary', type: 'button', id: 'score-round', disabled: !p || !!p.error, onclick: () => act(roundAction()) }, t('cro_score_round')))));
   }
 

@@ -2,7 +2,7 @@
 // from the files in the Partie folder. Nothing leaves the device unless the user takes a file.
 
 import { ipc } from './ipc.js';
-import { h } from './dom.js';
+import { h, scheduler } from './dom.js';
 import { t } from './i18n.js';
 import { app } from './app.js';
 
@@ -49,19 +49,19 @@ export function dataPanel() {
         }, t('import')));
   }
 
-  function draw() {
-    box.replaceChildren(
-      h('h2', { text: t('your_data') }),
-      h('p', { class: 'empty', text: t('your_data_hint') }),
-      h('div', { class: 'mor-tools' },
-        h('button', { class: 'btn', type: 'button', id: 'export-all', onclick: () => written(ipc.exportFile('all')) }, t('export_all')),
-        h('button', { class: 'btn', type: 'button', id: 'export-csv', onclick: () => written(ipc.exportFile('csv')) }, t('export_csv')),
-        h('button', { class: 'btn', type: 'button', id: 'backup', onclick: () => written(ipc.backupFile()) }, t('backup'))),
-      h('h3', { text: t('files') }),
-      files.length
-        ? h('ul', { class: 'file-list', id: 'file-list' }, files.map(fileRow))
-        : h('p', { class: 'empty', text: t('no_files') }));
-  }
+  // Patched in place like the screens, so that a tap landing as the list of files comes in
+  // still finds its button.
+  const draw = scheduler(box, () => [
+    h('h2', { text: t('your_data') }),
+    h('p', { class: 'empty', text: t('your_data_hint') }),
+    h('div', { class: 'mor-tools' },
+      h('button', { class: 'btn', type: 'button', id: 'export-all', onclick: () => written(ipc.exportFile('all')) }, t('export_all')),
+      h('button', { class: 'btn', type: 'button', id: 'export-csv', onclick: () => written(ipc.exportFile('csv')) }, t('export_csv')),
+      h('button', { class: 'btn', type: 'button', id: 'backup', onclick: () => written(ipc.backupFile()) }, t('backup'))),
+    h('h3', { text: t('files') }),
+    files.length
+      ? h('ul', { class: 'file-list', id: 'file-list' }, files.map(fileRow))
+      : h('p', { class: 'empty', text: t('no_files') })]);
   draw();
   refresh();
   // The panel is kept across the settings screen's redraws; its words change with the language.

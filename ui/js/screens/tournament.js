@@ -30,9 +30,11 @@ export function mount(root, [idText, tab = 'round']) {
   }
 
   // One event at a time; what Rust answers is what is drawn.
-  const send = (event, said) => app.exclusive(st, render, async () => {
+  // `landed` runs once the event is committed (not when it is refused).
+  const send = (event, said, landed) => app.exclusive(st, render, async () => {
     st.view = await ipc.tournamentEvent(id, event);
     st.entering = null;
+    landed?.();
     if (said) app.announce(said);
   });
 
@@ -166,9 +168,11 @@ export function mount(root, [idText, tab = 'round']) {
         ev.preventDefault();
         const names = st.late.split('&').map((n) => n.trim()).filter(Boolean);
         if (!names.length) return;
-        st.late = '';
-        lateInput.value = '';
-        send({ enter: names }, t('entrant_added', { name: names.join(' & ') }));
+        // The name stays in the field until the entry is committed, to be corrected if refused.
+        send({ enter: names }, t('entrant_added', { name: names.join(' & ') }), () => {
+          st.late = '';
+          lateInput.value = '';
+        });
       },
     }, h('label', { class: 'sr-only', for: 'late-name', text: t('late_entry') }), lateInput,
     h('button', { class: 'btn', type: 'submit', id: 'late-entry' }, t('late_entry')));

@@ -115,9 +115,17 @@ class Partie:
         return self.d
 
     def go_hash(self, where):
-        """Goes to a screen by its address, as the app's own links do."""
-        self.d.execute_script("location.hash = arguments[0]", where)
+        """Goes to a screen by its address, as the app's own links do, and waits for the new
+        screen (the old one is marked first: the router mounts on `hashchange`, a moment after
+        the address changes)."""
+        moved = self.d.execute_script("""
+            if (location.hash === arguments[0]) return false;
+            document.querySelectorAll('#screen > *').forEach((e) => { e.dataset.leaving = '1'; });
+            location.hash = arguments[0];
+            return true;""", where)
         self.wait_until(f"return location.hash === {where!r}")
+        if moved:
+            self.wait_until("return document.querySelector('#screen > *:not([data-leaving])') !== null")
         self.wait_css("#screen > *")
 
     def size(self, w, h):

@@ -62,6 +62,8 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     assert p.texts("#history-list .match-sides") == ["Anna\nCyril", "Anna\nBea"] or \
         [t.split() for t in p.texts("#history-list .match-sides")] == [["Anna", "Cyril"], ["Anna", "Bea"]]
     p.shot("30-history")
+    # The players of the filter come from their own answer, maybe a frame after the list.
+    p.wait_until("return [...document.querySelectorAll('#filter-player option')].some(o => o.textContent === 'Cyril')")
     cyril = p.d.execute_script("return Array.from(document.querySelectorAll('#filter-player option')).find(o => o.textContent === 'Cyril').value")
     p.d.execute_script(f"const s = document.querySelector('#filter-player'); s.value = '{cyril}'; s.dispatchEvent(new Event('change'))")
     p.wait_until("return document.querySelectorAll('#history-list .match-row').length === 1")
@@ -87,7 +89,8 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     p.tap("#nav-back")
     p.wait_css("#new-molkky")
     p.tap("#open-players")
-    p.wait_css("#player-list")
+    # The list is drawn empty at once and filled when the players come.
+    p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 3")
     assert sorted(p.texts("#player-list .match-game")) == ["Anna", "Bea", "Cyril"]
     anna = p.d.execute_script("return Array.from(document.querySelectorAll('#player-list [data-player]')).find(b => b.textContent === 'Anna').dataset.player")
     p.tap(f'#player-list [data-player="{anna}"]')

@@ -220,7 +220,8 @@ def test_standalone_molkkout_in_french_outdoor_theme(partie):
     # The data panel, kept across redraws, speaks the new language too.
     p.wait_text("#data-panel h2", "Vos données")
     p.tap("#set-theme-outdoor")
-    assert p.d.execute_script("return document.documentElement.dataset.theme") == "outdoor"
+    # The theme changes once the setting is saved (an answer from Rust, not at the tap).
+    p.wait_until("return document.documentElement.dataset.theme === 'outdoor'")
     p.shot("10-settings-fr-outdoor")
     p.tap("#nav-back")
     p.tap("#new-molkkout")

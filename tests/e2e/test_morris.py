@@ -2,6 +2,7 @@
 undo and redo, the computer's replies, a game resumed after the app was killed, a tap held
 across a redraw, and play with the keyboard."""
 import json
+import time
 
 from selenium.webdriver.common.keys import Keys
 
@@ -93,7 +94,9 @@ def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
     assert sorted(p.d.execute_script(
         "return [...document.querySelectorAll('#mor-board .removable')].map(g => g.dataset.point)")) == ["d1", "d2", "f2", "f6"]
     p.tap_at(point("b6"))                   # her own piece: nothing happens
+    time.sleep(0.5)                         # (a token sent by mistake would have landed by now)
     assert actions(p) == 9
+    assert p.count("#mor-board .removable") == 4
     p.shot("41-morris-removal")
     play(p, "xd1")
     assert p.texts('[data-on-board] b') == ["5", "3"]
@@ -182,6 +185,7 @@ def test_killed_mid_game_resumes_on_the_same_board(partie):
     p.tap("#set-language-fr")
     p.wait_until("return document.documentElement.lang === 'fr'")
     p.tap("#set-theme-outdoor")
+    p.wait_until("return document.documentElement.dataset.theme === 'outdoor'")
     p.tap("#nav-back")                      # back to the board
     p.wait_css("#mor-board")
     assert p.text("#status-line") == "À Bruno de poser un pion"

@@ -258,6 +258,7 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     assert sorted(s["bye"]) == [0, 1, 6, 7]
     # A draw is refused in a knockout: the form offers no draw button.
     p.tap(f"#enter-{s['pairings'][0]['table']}")
+    p.wait_css(f"#result-form-{s['pairings'][0]['table']}")
     assert p.count(f"#winner-{s['pairings'][0]['table']}-draw") == 0
     p.tap(f"#enter-{s['pairings'][0]['table']}")
     p.tap("#tab-bracket")

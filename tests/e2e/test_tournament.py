@@ -163,8 +163,16 @@ def swiss_night(p, exports):
     p.wait_until("return document.querySelector('#toast').hidden")
     p.tap("#tab-round")
     p.wait_pressed("#tab-round")
+    # A name already entered is refused, and stays in the field to be corrected.
+    p.type("#late-name", "Farid")
+    p.tap("#late-entry")
+    p.wait_until("return !document.querySelector('#toast').hidden"
+                 " && document.querySelector('#toast').textContent.includes('already entered')")
+    assert p.d.execute_script("return document.querySelector('#late-name').value") == "Farid"
+    p.d.execute_script("const i = document.querySelector('#late-name'); i.value = ''; i.dispatchEvent(new Event('input'))")
     p.type("#late-name", "Hugo")
     p.tap("#late-entry")
+    # The field empties once the entry is committed.
     p.wait_until("return document.querySelector('#late-name').value === ''")
 
     pair(p, 2)

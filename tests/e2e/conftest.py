@@ -202,6 +202,18 @@ class Partie:
         self.wait_css(selector)             # the screen may still be drawing after a tap
         self.d.find_element(By.CSS_SELECTOR, selector).send_keys(text)
 
+    def slow_command(self, command, ms, before=True):
+        """Makes one Rust command answer `ms` late in this window, as a slow search or a slow
+        storage would: the delay comes before the command runs (`before`) or after it ran,
+        before its answer is delivered."""
+        self.d.execute_script("""
+            const [command, ms, before] = arguments;
+            const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
+            const later = (v) => new Promise((r) => setTimeout(() => r(v), ms));
+            window.__TAURI__.core = { ...core, invoke: (cmd, args) => cmd !== command ? invoke(cmd, args)
+                : before ? later().then(() => invoke(cmd, args))
+                : invoke(cmd, args).then(later) };""", command, ms, before)
+
     def wait_until(self, script, timeout=10):
         WebDriverWait(self.d, timeout).until(lambda d: d.execute_script(script))
 

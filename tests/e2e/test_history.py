@@ -34,11 +34,7 @@ def test_a_screen_left_before_its_list_came_does_not_draw_over_the_next(partie):
     p.start()
     quick_molkky(p, ["Anna", "Bea"])
     # The home list answers 3 s late, as a slow storage would.
-    p.d.execute_script("""
-        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
-        window.__TAURI__.core = { ...core, invoke: (cmd, args) => cmd === 'home'
-            ? new Promise((r) => setTimeout(r, 3000)).then(() => invoke(cmd, args))
-            : invoke(cmd, args) };""")
+    p.slow_command("home", 3000)
     p.go_hash("#/history")
     p.go_hash("#/home")
     p.wait_css("#new-molkky")
@@ -103,8 +99,15 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     assert p.count('[data-stats="molkky"] .form-dot') == 2
     p.shot("31-player-statistics")
 
+    # A new name being typed stays when the app comes back to the front and the page reloads
+    # (it went back to the stored name, and Save then saved that).
+    p.d.execute_script("const i = document.querySelector('#rename'); i.value = 'Annie'; i.dispatchEvent(new Event('input')); i.blur()")
+    p.d.execute_script("""
+        document.querySelector('#rename-save').dataset.before = 'yes';
+        document.dispatchEvent(new Event('visibilitychange'));""")
+    p.wait_until("return !document.querySelector('#rename-save').dataset.before")
+    assert p.d.execute_script("return document.querySelector('#rename').value") == "Annie"
     # Rename her everywhere.
-    p.d.execute_script("const i = document.querySelector('#rename'); i.value = 'Annie'; i.dispatchEvent(new Event('input'))")
     p.tap("#rename-save")
     p.wait_text("#title", "Annie")
     p.d.execute_script("location.hash = '#/history'")

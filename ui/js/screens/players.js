@@ -22,11 +22,22 @@ export function mount(root, [id]) {
     tournaments: [], ratings: {}, ratingSeries: {},
   };
 
-  async function loadList() {
-    try { st.list = await ipc.searchPlayers(st.query, true); } catch (e) { app.error(e); }
+  // Searches are answered in any order: only the latest one's list is shown.
+  let listSeq = 0;
+
+  // `board`: the ratings leaderboard too (not at each letter typed in the search).
+  async function loadList(board = true) {
+    const seq = ++listSeq;
+    try {
+      const list = await ipc.searchPlayers(st.query, true);
+      if (seq !== listSeq) return;
+      st.list = list;
+    } catch (e) { app.error(e); }
     if (id) {
+      const stored = st.player?.name ?? '';
       st.player = st.list.find((p) => p.id === Number(id)) || null;
-      st.newName = st.player?.name ?? '';
+      // A new name being typed stays when the page loads again (back from another app).
+      if (st.newName === stored) st.newName = st.player?.name ?? '';
       const all = await Promise.all(games().map((g) => ipc.playerStats(Number(id), g).catch(() => null)));
       games().forEach((g, i) => { st.stats[g] = all[i]; });
       const series = await Promise.all(games().map((g) => (st.stats[g]?.matches ? ipc.playerSeries(Number(id), g).catch(() => []) : [])));
@@ -36,7 +47,7 @@ export function mount(root, [id]) {
       games().forEach((g, i) => { st.ratings[g] = rated[i]; });
       const history = await Promise.all(games().map((g) => (st.ratings[g] ? ipc.ratingHistory(Number(id), g).catch(() => []) : [])));
       games().forEach((g, i) => { st.ratingSeries[g] = history[i]; });
-    } else {
+    } else if (board) {
       loadBoard();
     }
     render();
@@ -198,7 +209,9 @@ export function mount(root, [id]) {
       others.length ? [h('h2', { text: t('merge') }), h('p', { class: 'empty', text: t('merge_hint', { name: p.name }) }),
         h('div', { class: 'add-player' },
           h('select', { id: 'merge-with', 'aria-label': t('merge'), onchange: (ev) => { st.mergeWith = ev.target.value; } },
-            h('option', { value: '' }, '—'), others.map((o) => h('option', { value: o.id }, o.name))),
+            // The choice is drawn as it stands, so that a redraw never shows "—" while Merge
+            // would still merge with the player chosen before.
+            h('option', { value: '' }, '—'), others.map((o) => h('option', { value: o.id, selected: String(o.id) === st.mergeWith }, o.name))),
           h('button', { class: 'btn', type: 'button', id: 'merge', onclick: async () => {
             if (!st.mergeWith) return;
             try { await ipc.mergePlayers(p.id, Number(st.mergeWith)); st.mergeWith = ''; loadList(); } catch (e) { app.error(e); }
@@ -214,7 +227,7 @@ export function mount(root, [id]) {
     app.title(t('players'));
     return h('section', { class: 'players' },
       h('input', { id: 'player-search', type: 'search', value: st.query, placeholder: t('search'), 'aria-label': t('search'),
-        oninput: (ev) => { st.query = ev.target.value; loadList(); } }),
+        oninput: (ev) => { st.query = ev.target.value; loadList(false); } }),
       h('ul', { class: 'match-list', id: 'player-list' }, st.list.map((p) => h('li', null, h('button', {
         class: 'match-open player-open', type: 'button', 'data-player': p.id, onclick: () => app.go(`#/players/${p.id}`),
       }, h('span', { class: 'match-game', text: p.name }),

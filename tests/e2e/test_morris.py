@@ -210,6 +210,24 @@ def test_a_tap_held_across_a_redraw_still_lands(partie):
     assert p.d.execute_script("return document.querySelector('#mor-move-list').value") == "1. d6 f4"
 
 
+def test_a_hint_that_comes_after_a_move_is_dropped(partie):
+    """The hint's search takes a while and the board stays in play. A hint that comes back after
+    a move is for a position gone: it is neither shown nor announced (it used to be, and the
+    next player saw the last one's best move). Asked for in the position on screen, it shows."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    p.slow_command("hint", 1500, before=False)
+    p.tap("#hint")
+    play(p, "d6")
+    time.sleep(2.5)                         # the old hint has come back by now
+    assert p.count("#mor-board .hint") == 0
+    assert "Hint" not in p.d.execute_script("return document.querySelector('#announce').textContent")
+    p.tap("#hint")
+    p.wait_until("return document.querySelectorAll('#mor-board .hint').length === 1", 10)
+    p.wait_until("return document.querySelector('#announce').textContent.startsWith('Hint: ')")
+
+
 def test_the_board_is_played_with_the_keyboard(partie):
     """Tab reaches the points that can be played, Enter or Space plays one, and the focus stays
     on that point while the board redraws, so the next key goes on from there."""

@@ -6,7 +6,7 @@
 // turn and undo are board-screen.js's.
 
 import { ipc } from '../ipc.js';
-import { h, names } from '../dom.js';
+import { h, names, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -80,11 +80,18 @@ export function mount(root, [id], initial, info) {
   }
 
   async function hint() {
+    const asked = st.view;
+    const up = stillUp();
     try {
-      ui.hint = await ipc.hint(matchId);
+      const token = await ipc.hint(matchId);
+      // The search takes a while and the board stays in play: a hint for a position since
+      // changed (a move, an undo, another screen) would show the next player the last one's
+      // best move, so it is dropped.
+      if (st.view !== asked || !up()) return;
+      ui.hint = token;
       app.announce(t('mor_hint_is', { token: ui.hint }));
       render();
-    } catch (e) { app.error(e); }
+    } catch (e) { if (up()) app.error(e); }
   }
 
   function tap(p) {

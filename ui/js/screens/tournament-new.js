@@ -81,9 +81,17 @@ export function mount(root) {
   // Strongest first by the players' ratings in this game (Rust orders; unrated entrants keep
   // their order at the end). Pools are dealt from this order, so they are seeded by rating too.
   async function seedByRating() {
+    const asked = st.entrants.slice();
+    const game = st.game;
     try {
-      const order = await ipc.seedByRating(st.game, st.entrants);
-      st.entrants = order.map((i) => st.entrants[i]);
+      const order = await ipc.seedByRating(game, asked);
+      // The list stays editable while the ratings are read: an order for another list (an
+      // entrant added, removed or moved since) would drop or duplicate entrants, so it waits
+      // for a new tap.
+      const same = st.game === game && st.entrants.length === asked.length
+        && st.entrants.every((e, i) => e === asked[i]);
+      if (!same) return;
+      st.entrants = order.map((i) => asked[i]);
       app.announce(t('seed_by_rating'));
     } catch (e) { app.error(e); }
     render();

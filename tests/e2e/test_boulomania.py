@@ -1,5 +1,7 @@
 """Boulomania on the board: a whole game with the app's dice on a fixed seed, and a mène
 played with real dice entered by hand, with a push chain and a carreau."""
+import time
+
 from test_molkky import add_players
 
 
@@ -111,3 +113,24 @@ def test_a_mene_with_real_dice_a_push_chain_and_a_carreau(partie):
     assert "6 — carreau!" in p.text("#outcome-line")
     assert p.texts("[data-lost]") == ["tray: 1", "tray: 0"]
     p.shot("54-boulomania-carreau")
+
+
+def test_undo_while_the_dice_roll_drops_the_roll(partie):
+    """Undo stays at hand while the dice are on their way. Tapped then, it takes the last throw
+    back, and the dice that come after it are no one's: no throw, no error (the roll used to go
+    on for a plan the undo had cleared, and the screen showed a raw error)."""
+    p = partie
+    p.start()
+    new_game(p, "app")
+    p.tap("#roll-jack")
+    wait_more(p, 0)
+    p.wait_css("#point-2")
+    p.slow_command("roll_dice", 1000, before=False)
+    p.tap("#point-2")
+    p.tap("#undo")
+    p.wait_until("return Number(document.querySelector('section.boulomania').dataset.actions) === 0")
+    time.sleep(2.5)                         # the dice, and the roll on screen, have come and gone
+    assert actions(p) == 0
+    assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")
+    assert p.count("#roll-jack") == 1
+    assert p.count("#bou-choices") == 0

@@ -72,32 +72,47 @@ export function mount(root, [id], initial, info) {
   }
 
   // What to do is chosen: roll (or ask for the dice), then play or ask which choice.
+  // One roll at a time: a second tap while the dice are on their way is ignored.
+  let choosing = false;
+
+  // Whether what was being rolled for still stands: an undo (or a throw from elsewhere) since
+  // the roll was asked for makes its dice no one's.
+  const still = (plan, view) => ui.plan === plan && st.view === view;
+
   async function choose(plan) {
-    if (st.busy || st.thinking) return;
+    if (st.busy || st.thinking || choosing) return;
     ui.plan = plan;
     if (diceMode() === 'real') {
       ui.entry = Array(plan.n).fill(null);
       render();
       return;
     }
+    const view = st.view;
+    choosing = true;
     try {
       const dice = await ipc.rollDice(matchId, plan.n);
+      if (!still(plan, view)) return;
       // A short roll on screen (none when the system asks for less motion).
       ui.rolling = dice;
       render();
       if (!matchMedia('(prefers-reduced-motion: reduce)').matches) await new Promise((r) => setTimeout(r, 450));
       ui.rolling = null;
+      if (!still(plan, view)) { render(); return; }
       await rolled(dice);
-    } catch (e) { ui.rolling = null; app.error(e); }
+    } catch (e) { ui.rolling = null; app.error(e); } finally { choosing = false; }
   }
 
   async function rolled(dice) {
+    const plan = ui.plan;
+    const view = st.view;
+    if (!plan) return;
     ui.dice = dice;
     ui.entry = null;
-    const action = base(ui.plan, dice);
-    if (ui.plan.kind === 'jack') return send(action);
+    const action = base(plan, dice);
+    if (plan.kind === 'jack') return send(action);
     try {
       const options = await ipc.choices(matchId, action);
+      if (!still(plan, view)) return;
       if (options.length === 1) return send(options[0].action);
       ui.options = options;
       render();

@@ -47,11 +47,20 @@ export function boardScreen(root, matchId, initial, spec) {
     return app.exclusive(st, render, async () => after(await ipc.play(matchId, action), opts));
   }
 
+  // Which turn of the computer's is current: an undo ends the one on its way.
+  let turnNo = 0;
+
   async function maybeComputer() {
     if (over() || !isComputer(sum().turn) || st.thinking || gone || !spec.ready()) return;
     st.thinking = true;
+    const mine = ++turnNo;
     render();
-    if (spec.pause) await new Promise((r) => setTimeout(r, spec.pause));
+    if (spec.pause) {
+      await new Promise((r) => setTimeout(r, spec.pause));
+      // Undone or left during the pause: there is nothing for the computer to answer (asked
+      // now, it would play in the position the undo went back to, or after the person left).
+      if (gone || mine !== turnNo) return;
+    }
     try {
       const view = await ipc.computerMove(matchId);
       st.thinking = false;
@@ -67,6 +76,7 @@ export function boardScreen(root, matchId, initial, spec) {
   // Back to a position where a person acts, the computer's moves with it, in one commit.
   function undo() {
     return app.exclusive(st, render, async () => {
+      turnNo += 1;
       if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
       const undone = await ipc.undoToPerson(matchId);
       st.view = undone.view;

@@ -47,22 +47,40 @@ export function mount(root, [idText]) {
           standingsTable(s, { limit: 16, id: 'wall-standings' }))));
   }
 
+  // One load at a time, and none once the screen is left: an answer on its way when the
+  // person leaves (or when the app comes back into view) would otherwise start a second loop
+  // of loads that never stops.
+  let gone = false;
+  let loading = false;
+
   async function load() {
+    if (gone || loading) return;
+    loading = true;
     try {
       const v = await ipc.getTournament(id);
+      if (gone) return;
       const text = JSON.stringify(v.summary);
       // Drawn again only when something changed: the screen does not flicker.
       if (text !== last) {
         last = text;
         draw(v);
       }
-    } catch (e) { app.error(e); }
-    timer = setTimeout(load, REFRESH_MS);
+    } catch (e) {
+      if (!gone) app.error(e);
+    } finally {
+      loading = false;
+    }
+    if (!gone) timer = setTimeout(load, REFRESH_MS);
   }
   load();
   return {
-    refresh: () => { clearTimeout(timer); load(); },
+    refresh: () => {
+      if (loading) return;
+      clearTimeout(timer);
+      load();
+    },
     unmount() {
+      gone = true;
       clearTimeout(timer);
       if (document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
     },

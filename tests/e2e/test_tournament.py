@@ -304,3 +304,51 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     p.d.execute_script(f"location.hash = '#/players/{anna}'")
     p.wait_text("#player-tournaments", "best finish: 1")
     p.shot("50-player-tournaments")
+
+
+def test_an_order_by_rating_for_a_list_since_changed_is_dropped(partie):
+    """The ratings take a moment and the list stays editable. An order that comes back after an
+    entrant was removed is for another list: it is dropped, and every entrant left stays (it
+    used to drop one and stop the screen's redraws). Asked again, it orders the list as it is."""
+    p = partie
+    open_new_tournament(p)
+    add_entrants(p, "Anna", "Bea", "Cyril")
+    p.slow_command("seed_by_rating", 1500, before=False)
+    p.tap("#seed-by-rating")
+    p.tap('[data-key="x-0"]')               # Anna leaves before the order comes
+    p.wait_until("return document.querySelectorAll('#entrants li').length === 2")
+    time.sleep(2)                           # the order for three has come back by now
+    assert p.texts("#entrants .side-players") == ["Bea", "Cyril"]
+    add_entrants(p, "Dora")                 # the screen still draws
+    assert p.texts("#entrants .side-players") == ["Bea", "Cyril", "Dora"]
+    p.tap("#seed-by-rating")
+    p.wait_until("return document.querySelector('#announce').textContent === 'Seed by rating'", 10)
+    assert sorted(p.texts("#entrants .side-players")) == ["Bea", "Cyril", "Dora"]
+
+
+def test_the_big_screen_left_during_a_load_stops_loading(partie):
+    """The big screen reloads the tournament every two seconds. Left while a load is on its way,
+    it loads no more (the load used to start its loop again after the screen had gone, for as
+    long as the app ran)."""
+    p = partie
+    open_new_tournament(p)
+    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    pair(p, 1)
+    p.tap("#big-screen")
+    p.wait_css("#wall-tables")
+    p.d.execute_script("""
+        window.__loads = 0;
+        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
+        window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
+            if (cmd !== 'get_tournament') return invoke(cmd, args);
+            window.__loads += 1;
+            return invoke(cmd, args).then((v) => new Promise((r) => setTimeout(() => r(v), 1000)));
+        } };""")
+    p.wait_until("return window.__loads >= 1", 5)    # a load is on its way
+    p.d.execute_script("location.hash = '#/home'")
+    p.wait_css("#new-molkky")
+    left = p.d.execute_script("return window.__loads")
+    time.sleep(5)                                     # two periods and more
+    assert p.d.execute_script("return window.__loads") == left

@@ -50,12 +50,14 @@ export function startScan(video, found, failed) {
     try {
       if (video.videoWidth) {
         const text = await readFrame(video, video.videoWidth, video.videoHeight);
+        // Cancelled (or the screen left) while the frame was read: no join behind the back.
+        if (stopped) return;
         if (text && text.startsWith('partie://join?')) { stop(); found(text); return; }
       }
     } catch {
       // A frame that could not be read: the next one may.
     }
-    timer = setTimeout(look, EVERY_MS);
+    if (!stopped) timer = setTimeout(look, EVERY_MS);
   };
   navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false })
     .then((s) => {

@@ -17,12 +17,17 @@ export function mount(root) {
   app.title(t('history'));
   const st = { filter: {}, when: undefined, items: [], done: false, players: [], loading: true };
 
+  // Which load is the latest: a page asked for under filters since changed is not shown.
+  let loadNo = 0;
+
   async function load(more = false) {
+    const mine = ++loadNo;
     st.loading = true;
     const last = st.items[st.items.length - 1];
     const filter = { ...st.filter, limit: 30, ...(more && last ? { after: [last.started_at, last.id] } : {}) };
     try {
       const page = await ipc.history(filter);
+      if (mine !== loadNo) return;
       st.items = more ? st.items.concat(page) : page;
       st.done = page.length < 30;
     } catch (e) { app.error(e); }

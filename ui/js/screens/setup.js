@@ -60,8 +60,11 @@ export function mount(root, [game]) {
     if (!name) return;
     try {
       const p = await ipc.addPlayer(name);
-      st.newName = '';
-      nameInput.value = '';
+      // Emptied for the next name, unless the next one is already being typed.
+      if (nameInput.value.trim() === name) {
+        st.newName = '';
+        nameInput.value = '';
+      }
       if (!st.known.some((k) => k.id === p.id)) st.known.unshift(p);
       addName(p.name);
     } catch (e) { app.error(e); }

@@ -166,10 +166,13 @@ export function mount(root, [idText, tab = 'round']) {
     return h('form', {
       class: 'add-player late-entry', onsubmit: (ev) => {
         ev.preventDefault();
-        const names = st.late.split('&').map((n) => n.trim()).filter(Boolean);
+        const typed = st.late;
+        const names = typed.split('&').map((n) => n.trim()).filter(Boolean);
         if (!names.length) return;
-        // The name stays in the field until the entry is committed, to be corrected if refused.
+        // The name stays in the field until the entry is committed, to be corrected if refused
+        // (and whatever was typed since stays too).
         send({ enter: names }, t('entrant_added', { name: names.join(' & ') }), () => {
+          if (lateInput.value !== typed) return;
           st.late = '';
           lateInput.value = '';
         });

@@ -35,5 +35,10 @@ test('errors read in the user language, by code first', () => {
   assert.equal(errorText({ kind: 'illegal_action', code: 'game_over', detail: 'x' }), S.fr['code.game_over']);
   assert.equal(errorText({ kind: 'bad_action', code: 'unknown', detail: 'pin 13' }), 'Ce lancer n’est pas possible : pin 13');
   setLanguage('en');
+  // A fault of the screen itself (no kind: it did not come from Rust) is not told as a
+  // storage failure; a kind this version does not know still is.
+  assert.equal(errorText(new TypeError('x is null')), 'Something went wrong on this screen (TypeError: x is null). What was saved is kept.');
+  assert.equal(errorText({ kind: 'storage', detail: 'disk full' }), 'The history could not be saved. Nothing was changed. (disk full)');
+  assert.equal(errorText({ kind: 'from_the_future', detail: 'd' }), 'The history could not be saved. Nothing was changed. (d)');
   assert.equal(t('to_throw', { name: 'Anna' }), 'Anna to throw');
 });

@@ -205,6 +205,7 @@ const STRINGS = {
     'err.not_found': 'Not found: {detail}',
     'err.storage': 'The history could not be saved. Nothing was changed. ({detail})',
     'err.bad_record': 'This file is not a valid match record: {detail}',
+    'err.unexpected': 'Something went wrong on this screen ({detail}). What was saved is kept.',
     'code.game_over': 'The game is over. Undo the last throw to change it.',
     'code.nothing_to_undo': 'Nothing to undo yet.',
     'code.no_such_pin': 'There is no such pin.',
@@ -792,6 +793,7 @@ const STRINGS = {
     'err.not_found': 'Introuvable : {detail}',
     'err.storage': 'L’historique n’a pas pu être enregistré. Rien n’a changé. ({detail})',
     'err.bad_record': 'Ce fichier n’est pas un enregistrement de partie valide : {detail}',
+    'err.unexpected': 'Un problème est survenu sur cet écran ({detail}). Ce qui était enregistré est conservé.',
     'code.game_over': 'La partie est terminée. Annulez le dernier lancer pour la modifier.',
     'code.nothing_to_undo': 'Rien à annuler pour l’instant.',
     'code.no_such_pin': 'Cette quille n’existe pas.',
@@ -1206,7 +1208,9 @@ export function has(key) {
 // it, else by its kind with the core's detail.
 export function errorText(e) {
   if (e?.code && has(`code.${e.code}`)) return t(`code.${e.code}`);
-  const kind = e?.kind && has(`err.${e.kind}`) ? e.kind : 'storage';
+  // An error with no kind did not come from Rust (a fault of the screen itself): it is not
+  // told as a storage failure, which it is not.
+  const kind = e?.kind && has(`err.${e.kind}`) ? e.kind : e?.kind ? 'storage' : 'unexpected';
   return t(`err.${kind}`, { detail: e?.detail ?? String(e) });
 }
 

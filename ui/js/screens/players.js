@@ -104,18 +104,34 @@ export function mount(root, [id]) {
   // The season: from the first day to the last day given, both included.
   const day = (text, plus = 0) => (text ? Date.parse(`${text}T00:00:00`) + plus * 86400000 : null);
 
+  // Only the latest leaderboard asked for is shown (the game or the season may change while
+  // one is computed).
+  let boardSeq = 0;
+
   async function loadBoard() {
-    try { st.board.rows = await ipc.ratingLeaderboard(st.board.game, day(st.board.from), day(st.board.to, 1)); } catch (e) { app.error(e); }
+    const seq = ++boardSeq;
+    try {
+      const rows = await ipc.ratingLeaderboard(st.board.game, day(st.board.from), day(st.board.to, 1));
+      if (seq !== boardSeq) return;
+      st.board.rows = rows;
+    } catch (e) { app.error(e); }
     render();
   }
 
+  // Only the latest head to head asked for is shown (another player or game may be chosen
+  // while one is computed).
+  let versusSeq = 0;
+
   async function loadVersus() {
+    const seq = ++versusSeq;
     if (!st.versus.other) { st.versus.result = null; st.versus.expected = null; render(); return; }
     try {
-      [st.versus.result, st.versus.expected] = await Promise.all([
+      const both = await Promise.all([
         ipc.headToHead(Number(id), Number(st.versus.other), st.versus.game),
         ipc.expectedResult(st.versus.game, Number(id), Number(st.versus.other)),
       ]);
+      if (seq !== versusSeq) return;
+      [st.versus.result, st.versus.expected] = both;
     } catch (e) { app.error(e); }
     render();
   }

@@ -17,9 +17,17 @@ export function mount(root, [idText, tab = 'round']) {
   const st = { view: null, tab: TABS.includes(tab) ? tab : 'round', entering: null, form: {}, armed: null, busy: false, late: '' };
   const up = stillUp();
 
+  // Views this screen took from its own events: a load asked for before one of them may read
+  // the tournament as it was before it, and is not drawn over it.
+  let taken = 0;
+  const took = (view) => { st.view = view; taken += 1; };
+
   async function load() {
+    const since = taken;
     try {
-      st.view = await ipc.getTournament(id);
+      const view = await ipc.getTournament(id);
+      if (since !== taken) return;
+      st.view = view;
       // Which counts a typed result carries beside the scores (Crokinole's 20s) is the game's
       // ranking's word (game_info).
       st.info = await gameInfo(st.view.summary.game).catch(() => null);
@@ -32,14 +40,14 @@ export function mount(root, [idText, tab = 'round']) {
   // One event at a time; what Rust answers is what is drawn.
   // `landed` runs once the event is committed (not when it is refused).
   const send = (event, said, landed) => app.exclusive(st, render, async () => {
-    st.view = await ipc.tournamentEvent(id, event);
+    took(await ipc.tournamentEvent(id, event));
     st.entering = null;
     landed?.();
     if (said) app.announce(said);
   });
 
   const undo = () => app.exclusive(st, render, async () => {
-    st.view = await ipc.undoTournament(id);
+    took(await ipc.undoTournament(id));
     st.entering = null;
     app.announce(t('undone'));
   });
@@ -201,10 +209,10 @@ export function mount(root, [idText, tab = 'round']) {
         }
         st.armed = null;
         app.exclusive(st, render, async () => {
-          st.view = await ipc.tournamentEvent(id, { withdraw: r.entrant });
+          took(await ipc.tournamentEvent(id, { withdraw: r.entrant }));
           if (open) {
             const forfeit = open.sides.indexOf(r.entrant);
-            st.view = await ipc.tournamentEvent(id, { result: { round: s.round, table: open.table, forfeit } });
+            took(await ipc.tournamentEvent(id, { result: { round: s.round, table: open.table, forfeit } }));
           }
           app.announce(t('withdrew', { name: r.name }));
         });

@@ -579,8 +579,10 @@ fn the_club_night_through_the_commands() {
         )
         .unwrap_err();
     assert_eq!(bad["code"], "bad_club_token");
+    // A link that is not text is refused before the command runs, by the IPC layer, which
+    // names the argument.
     let bad = phone.call("club_join", json!({"link": 42})).unwrap_err();
-    assert!(bad.is_object() || bad.is_string(), "{bad}");
+    assert!(bad.as_str().is_some_and(|m| m.contains("link")), "{bad}");
 
     let info = host.call("host_start", json!({})).unwrap();
     let address = info["address"].as_str().unwrap().to_string();

@@ -249,6 +249,7 @@ fn reductions_reach_deeper_on_the_same_positions() {
 fn placing_reductions_act_while_placing_only() {
     let found = positions(4);
     let mut placing_nodes = [0u64; 2];
+    let mut moving = 0;
     for g in &found {
         let reports = [false, true].map(|on| {
             let mut searcher = Searcher::new(18)
@@ -265,11 +266,14 @@ fn placing_reductions_act_while_placing_only() {
         if g.position().is_moving() {
             let seen = reports.map(|r| (r.best, r.score, r.nodes));
             assert_eq!(seen[0], seen[1], "after {}", g.move_list());
+            moving += 1;
         } else {
             placing_nodes[0] += reports[0].nodes;
             placing_nodes[1] += reports[1].nodes;
         }
     }
+    // Both phases were searched: the moving phase's check above ran.
+    assert!(moving > 0, "no moving-phase position among {}", found.len());
     assert!(
         placing_nodes[1] < placing_nodes[0],
         "positions searched while placing, without and with: {placing_nodes:?}"

@@ -60,18 +60,24 @@ fn shared_scenarios_of_built_games_pass() {
     }
     let mut mine = Vec::new();
     let mut later = Vec::new();
+    let mut unread = Vec::new();
     for f in collect(&[shared]) {
+        // A file that cannot be read as a scenario is a failure, not one waiting for its game.
         let game = std::fs::read_to_string(&f)
-            .ok()
-            .and_then(|t| Scenario::from_json(&t).ok())
-            .map(|s| s.game)
-            .unwrap_or_default();
-        if GAMES.contains(&game.as_str()) {
-            mine.push(f);
-        } else {
-            later.push(f);
+            .map_err(|e| e.to_string())
+            .and_then(|t| Scenario::from_json(&t))
+            .map(|s| s.game);
+        match game {
+            Ok(game) if GAMES.contains(&game.as_str()) => mine.push(f),
+            Ok(_) => later.push(f),
+            Err(e) => unread.push(format!("{}: {e}", f.display())),
         }
     }
+    assert!(
+        unread.is_empty(),
+        "shared scenarios not read:\n{}",
+        unread.join("\n")
+    );
     assert!(
         !mine.is_empty(),
         "no shared scenario for the games of this build"

@@ -170,6 +170,9 @@ pub struct SyncStatus {
     pub pulled: usize,
     /// Records pushed and taken since the app started.
     pub pushed: usize,
+    /// How many times the syncer has woken and done what it had to (a round, or finding the
+    /// device not joined): a poke has been served once this has grown past its value then.
+    pub looks: u64,
 }
 
 enum Message {
@@ -263,6 +266,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             set(&status, |st| {
                 *st = SyncStatus {
                     state: "idle",
+                    looks: st.looks + 1,
                     ..SyncStatus::default()
                 }
             });
@@ -275,6 +279,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
                 *st = SyncStatus {
                     state: "syncing",
                     hub: Some(join.hub.clone()),
+                    looks: st.looks,
                     ..SyncStatus::default()
                 };
             }
@@ -282,7 +287,10 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             st.last_try = Some(partie_core::time::now_ms());
         });
         let outcome = rt.block_on(round(s, &join, &status));
-        set(&status, |st| st.busy = false);
+        set(&status, |st| {
+            st.busy = false;
+            st.looks += 1;
+        });
         set(&status, |st| match outcome {
             Ok(()) => {
                 st.state = "ok";

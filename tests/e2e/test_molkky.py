@@ -2,6 +2,7 @@
 import os
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -276,3 +277,31 @@ def test_a_pin_pressed_while_the_scorepad_redraws_still_lands(partie):
     p.tap_across_redraw('[data-pin="5"]')
     p.wait_until("return document.querySelector('[data-pin=\"5\"]').getAttribute('aria-pressed') === 'true'", 5)
     p.wait_text("#preview", "pin 5: 5 points")
+
+
+def test_enter_on_a_focused_pin_presses_that_pin(partie):
+    """With the keyboard, Enter on a focused button does what that button does: on pin 5, with
+    pin 3 already down, it puts 5 down too (it used to confirm a throw of pin 3 alone). Enter
+    away from the buttons confirms the pins down."""
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    p.wait_css("#new-player")
+    add_players(p, "Anna", "Bea")
+    p.begin()
+    p.wait_css("#pins")
+    p.tap('[data-pin="3"]')
+    p.wait_until("return document.querySelector('[data-pin=\"3\"]').getAttribute('aria-pressed') === 'true'")
+    p.css('[data-pin="5"]').send_keys(Keys.ENTER)
+    p.wait_until("return document.querySelector('[data-pin=\"5\"]').getAttribute('aria-pressed') === 'true'")
+    p.wait_text("#preview", "2 pins: 2 points")
+    assert p.actions() == 0
+    p.d.execute_script("document.activeElement.blur()")
+    ActionChains(p.d).send_keys(Keys.ENTER).perform()      # to the page, no button focused
+    p.wait_actions(1)
+    assert p.scores() == [2, 0]
+    # Said aloud: the throw, then who throws next.
+    p.wait_until("return document.querySelector('#announce').textContent.endsWith('Bea to throw')")
+    p.tap("#undo")
+    p.wait_actions(0)
+    p.wait_until("return document.querySelector('#announce').textContent === 'Taken back. Anna to throw'")

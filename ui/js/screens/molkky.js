@@ -57,6 +57,7 @@ export function mount(root, [id], initial, info) {
       st.preview = null;
       app.clearError();
       if (what !== 'undo') announce(before, view.summary);
+      else app.announce(`${t('undone')}. ${t('to_throw', { name: view.summary.thrower ?? '' })}`);
       keepAwake(!over());
     });
   }
@@ -66,7 +67,11 @@ export function mount(root, [id], initial, info) {
     if (side == null) return;
     const name = before.thrower;
     const last = after.last_throw;
-    app.announce(t('announce_throw', { name, pts: last?.points ?? 0, total: last?.score ?? '' }));
+    // Then what comes next, as the screen shows it: the winner, or who throws now.
+    const w = after.winner != null ? st.view.sides[after.winner] : null;
+    const next = w ? t(w.length > 1 ? 'winner' : 'winner_one', { names: names(w) })
+      : after.thrower ? t('to_throw', { name: after.thrower }) : '';
+    app.announce(`${t('announce_throw', { name, pts: last?.points ?? 0, total: last?.score ?? '' })} ${next}`.trim());
   }
 
   async function togglePin(p) {
@@ -86,7 +91,9 @@ export function mount(root, [id], initial, info) {
   function onKey(ev) {
     if (ev.target.closest?.('input, select, textarea')) return;
     if (ev.key in KEY_PINS && !ev.ctrlKey && !ev.metaKey) { togglePin(KEY_PINS[ev.key]); ev.preventDefault(); }
-    else if (ev.key === 'Enter' && st.pins.size) { act({ pins: [...st.pins] }); ev.preventDefault(); }
+    // Enter on a focused button is that button's own (a pin, Undo, Miss): only elsewhere does it
+    // confirm the pins down.
+    else if (ev.key === 'Enter' && st.pins.size && !ev.target.closest?.('button, a, [role=button]')) { act({ pins: [...st.pins] }); ev.preventDefault(); }
     else if (ev.key === 'm' || ev.key === 'M') act({ pins: [] });
     else if (ev.key === 'f' || ev.key === 'F') act({ pins: [], foul: true });
     else if (ev.key === 'u' || ev.key === 'U' || ((ev.ctrlKey || ev.metaKey) && ev.key === 'z')) act(null, 'undo');
@@ -131,9 +138,10 @@ export function mount(root, [id], initial, info) {
     },
     h('span', { class: 'side-names' },
       side.map((n, pi) => h('span', { class: side.length > 1 && pi === nextPlayer ? 'player next' : 'player', text: n }))),
-    s.best_of > 1 ? h('span', { class: 'legs', 'aria-label': `${s.legs_won[i]} ${t('legs_won')}` },
+    // Dots read as one picture with its count (a label on a plain span is not read).
+    s.best_of > 1 ? h('span', { class: 'legs', role: 'img', 'aria-label': `${s.legs_won[i]} ${t('legs_won')}` },
       Array.from({ length: s.legs_to_win }, (_, k) => h('span', { class: k < s.legs_won[i] ? 'leg-dot won' : 'leg-dot' }))) : null,
-    !mo ? h('span', { class: 'miss-dots', 'aria-label': t('misses_count', { n: s.misses[i] }) },
+    !mo ? h('span', { class: 'miss-dots', role: 'img', 'aria-label': t('misses_count', { n: s.misses[i] }) },
       Array.from({ length: s.misses_allowed }, (_, k) => h('span', { class: k < s.misses[i] ? 'miss-dot on' : 'miss-dot' }))) : null,
     h('span', { class: 'side-score' },
       h('span', { class: 'score', 'data-score': i, text: String(s.scores[i]) }),

@@ -90,6 +90,8 @@ def test_doubles_to_100_with_live_twenties_and_an_undone_round(partie):
     score_round(p)
     assert p.scores() == [35, 0]
     assert p.text("#cro-starter") == "Bob shoots first"
+    # Said aloud: the score the round leaves.
+    p.wait_until("return document.querySelector('#announce').textContent === 'Alice · Ada 35 · Bob · Bea 0.'")
 
     # Round 2 scored wrong, undone, and scored again.
     twenty(p, 1)

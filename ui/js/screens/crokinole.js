@@ -45,8 +45,18 @@ export function mount(root, [id], initial, info) {
       app.clearError();
       if (action?.round || undo) { st.counting = null; dropPreview(); }
       if (action?.twenty != null) app.announce(t('cro_twenty_for', { name: sideName(action.twenty) }));
+      // A round scored or taken back is said with the score it leaves (and the end, if so).
+      else if (action?.round || undo) app.announce(scoreSaid(undo));
       keepAwake(!over());
     });
+  }
+
+  function scoreSaid(undo) {
+    const s = sum();
+    const score = st.view.sides.map((side, i) => `${names(side)} ${s.scores[i]}`).join(' · ');
+    const end = s.status === 'drawn' ? t('cro_draw')
+      : s.winner != null ? t(st.view.sides[s.winner].length > 1 ? 'winner' : 'winner_one', { names: sideName(s.winner) }) : '';
+    return [undo ? `${t('undone')}.` : '', `${score}.`, end].filter(Boolean).join(' ');
   }
 
   function startCount() {

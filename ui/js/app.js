@@ -94,6 +94,8 @@ export const app = {
     btn.addEventListener('click', async () => { bar.hidden = true; await onUndo(); });
     bar.append(label, btn);
     bar.hidden = false;
+    // A status region shown from hidden is often not read: said aloud as well.
+    app.announce(text);
     clearTimeout(undoTimer);
     undoTimer = setTimeout(() => (bar.hidden = true), 10000);
   },
@@ -158,6 +160,9 @@ function route() {
   document.body.dataset.screen = screens[name] ? name : 'home';
   document.getElementById('nav-back').hidden = screen === home;
   current = screen.mount(root, args) || null;
+  // The control that led here went with the last screen (or is the header's): the keyboard and
+  // the screen reader start again at the top of the new one, unless it focused a field itself.
+  if (!root.contains(document.activeElement)) root.focus({ preventScroll: true });
 }
 
 // The club night's status, every 1.5 s while the app is in view: the title bar's chip says

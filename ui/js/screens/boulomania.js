@@ -214,7 +214,7 @@ export function mount(root, [id], initial, info) {
       h('span', { class: 'bou-score', 'data-score': i, text: String(s.scores[i]) }),
       h('span', { class: 'bou-bar', role: 'img', 'aria-label': t('bou_score_of', { n: s.scores[i], target: s.target }) },
         fill(i, Math.min(100, (s.scores[i] / s.target) * 100))),
-      h('span', { class: 'bou-hand', 'data-in-hand': i, 'aria-label': t('bou_in_hand_n', { n: s.in_hand[i] }) },
+      h('span', { class: 'bou-hand', 'data-in-hand': i, role: 'img', 'aria-label': t('bou_in_hand_n', { n: s.in_hand[i] }) },
         Array.from({ length: s.balls_per_side }, (_, k) => h('span', { class: k < s.in_hand[i] ? `dot side-${i}` : 'dot empty' }))),
       h('small', { class: 'bou-tray', 'data-lost': i, text: t('bou_lost_n', { n: s.lost[i] }) }))));
   }

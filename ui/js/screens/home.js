@@ -42,14 +42,19 @@ function discardButton(item, reload) {
     'aria-label': `${t(on ? 'discard_again' : 'discard')} ${item.sides.map(names).join(', ')}`,
     onclick: async (e) => {
       const btn = e.currentTarget;
+      // The label a screen reader reads follows the button's state, and the change is said.
+      const label = (key) => `${t(key)} ${item.sides.map(names).join(', ')}`;
       if (!armed.has(item.id)) {
         armed.set(item.id, setTimeout(() => {
           armed.delete(item.id);
           btn.textContent = t('discard');
+          btn.setAttribute('aria-label', label('discard'));
           btn.classList.remove('armed');
         }, 4000));
         btn.textContent = t('discard_again');
+        btn.setAttribute('aria-label', label('discard_again'));
         btn.classList.add('armed');
+        app.announce(t('discard_again'));
         return;
       }
       clearTimeout(armed.get(item.id));

@@ -228,6 +228,28 @@ def test_a_hint_that_comes_after_a_move_is_dropped(partie):
     p.wait_until("return document.querySelector('#announce').textContent.startsWith('Hint: ')")
 
 
+def test_resigning_asks_first_and_the_keyboard_follows_the_question(partie):
+    """Resign asks for a second word. The question takes the focus (its Yes), Cancel gives it
+    back to Resign, and Yes ends the game for the other side."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    play(p, "d6")
+    active = "return document.activeElement?.id ?? null"
+    p.tap("#resign")
+    p.wait_until("return document.activeElement?.id === 'confirm-yes'")
+    assert p.d.execute_script("return document.querySelector('[role=alertdialog]').getAttribute('aria-label')")
+    p.tap("#confirm-no")
+    p.wait_until("return document.activeElement?.id === 'resign'")
+    assert p.count("[role=alertdialog]") == 0
+    assert p.d.execute_script(active) == "resign"
+    p.tap("#resign")
+    p.wait_until("return document.activeElement?.id === 'confirm-yes'")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return document.querySelector('section.morris').dataset.status !== 'playing'")
+    assert p.text("#status-line") == "Alice wins! · Bruno resigned"
+
+
 def test_the_board_is_played_with_the_keyboard(partie):
     """Tab reaches the points that can be played, Enter or Space plays one, and the focus stays
     on that point while the board redraws, so the next key goes on from there."""

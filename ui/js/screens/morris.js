@@ -185,7 +185,13 @@ export function mount(root, [id], initial, info) {
     return h('div', { class: 'confirm-bar', role: 'alertdialog', 'aria-label': text },
       h('span', { text }),
       h('button', { class: 'btn primary', type: 'button', id: 'confirm-yes', onclick: yes }, t('mor_yes')),
-      h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { ui.confirm = null; render(); } }, t('cancel')));
+      h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { const was = ui.confirm; ui.confirm = null; render(); focusAfterDraw(was === 'draw' ? 'offer-draw' : 'resign'); } }, t('cancel')));
+  }
+
+  // The keyboard follows the question: to its Yes when it opens, back to the button that asked
+  // it when it is cancelled (the focused button goes with the bar). Runs after the frame's draw.
+  function focusAfterDraw(id) {
+    requestAnimationFrame(() => document.getElementById(id)?.focus());
   }
 
   function boardView() {
@@ -219,8 +225,8 @@ export function mount(root, [id], initial, info) {
         h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn(), onclick: hint }, t('mor_hint')),
         h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(ui.turned), onclick: () => { ui.turned = !ui.turned; render(); } }, '⟲ ', t('mor_turn_board'))),
       !over() ? h('div', { class: 'mor-tools' },
-        h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { ui.confirm = 'draw'; render(); } }, t('mor_offer_draw')),
-        h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { ui.confirm = 'resign'; render(); } }, t('mor_resign'))) : null,
+        h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { ui.confirm = 'draw'; render(); focusAfterDraw('confirm-yes'); } }, t('mor_offer_draw')),
+        h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { ui.confirm = 'resign'; render(); focusAfterDraw('confirm-yes'); } }, t('mor_resign'))) : null,
       h('h2', { text: t('mor_moves') }),
       s.turns.length ? moveList() : h('p', { class: 'empty', text: t('mor_no_moves') }),
       h('details', { class: 'mor-export', open: ui.showList, ontoggle: (ev) => { ui.showList = ev.target.open; } },

@@ -264,16 +264,21 @@ def test_refusals_are_shown_in_the_users_language(partie):
     assert p.count("#unfinished") == 0, "nothing was written"
 
 
-def test_a_pin_pressed_while_the_scorepad_redraws_still_lands(partie):
-    """A finger goes down on a pin, the scorepad redraws (the app coming back to the front
-    reloads what Rust has), the finger lifts: the pin is down, once, with no retry."""
-    p = partie
+def scorepad(p, *names):
+    """A new Mölkky match between `names`, on its scorepad."""
     p.start()
     p.tap("#new-molkky")
     p.wait_css("#new-player")
-    add_players(p, "Anna", "Bea")
+    add_players(p, *names)
     p.begin()
     p.wait_css("#pins")
+    return p
+
+
+def test_a_pin_pressed_while_the_scorepad_redraws_still_lands(partie):
+    """A finger goes down on a pin, the scorepad redraws (the app coming back to the front
+    reloads what Rust has), the finger lifts: the pin is down, once, with no retry."""
+    p = scorepad(partie, "Anna", "Bea")
     p.tap_across_redraw('[data-pin="5"]')
     p.wait_until("return document.querySelector('[data-pin=\"5\"]').getAttribute('aria-pressed') === 'true'", 5)
     p.wait_text("#preview", "pin 5: 5 points")
@@ -283,13 +288,7 @@ def test_enter_on_a_focused_pin_presses_that_pin(partie):
     """With the keyboard, Enter on a focused button does what that button does: on pin 5, with
     pin 3 already down, it puts 5 down too (it used to confirm a throw of pin 3 alone). Enter
     away from the buttons confirms the pins down."""
-    p = partie
-    p.start()
-    p.tap("#new-molkky")
-    p.wait_css("#new-player")
-    add_players(p, "Anna", "Bea")
-    p.begin()
-    p.wait_css("#pins")
+    p = scorepad(partie, "Anna", "Bea")
     p.tap('[data-pin="3"]')
     p.wait_until("return document.querySelector('[data-pin=\"3\"]').getAttribute('aria-pressed') === 'true'")
     p.css('[data-pin="5"]').send_keys(Keys.ENTER)

@@ -1,6 +1,8 @@
 """Crokinole played by tapping: live 20s, the count at the end of each round, undo, formats."""
 import time
 
+from selenium.webdriver.common.keys import Keys
+
 from test_molkky import add_players
 
 
@@ -190,3 +192,23 @@ def test_a_stepper_pressed_while_the_count_redraws_still_lands(partie):
     p.wait_until(f"return document.querySelector('[data-count=\"15-0\"]').textContent === '{before + 1}'", 5)
     time.sleep(0.3)
     assert int(p.text('[data-count="15-0"]')) == before + 1
+
+
+def test_a_panel_changed_from_the_keyboard_keeps_the_focus_on_the_screen(partie):
+    """End round, pressed with the keyboard, opens the count in its place: the button goes, and
+    the focus goes to the top of the screen (it used to be lost to the page), so the next Tab
+    goes on through the count. Back, the same way."""
+    p = partie
+    new_game(p, [["Alice"], ["Bob"]])
+    active = "return document.activeElement?.id ?? null"
+    p.d.execute_script("document.querySelector('#end-round').focus()")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_css("#cro-count")
+    p.wait_until("return document.activeElement?.id === 'screen'")
+    p.d.switch_to.active_element.send_keys(Keys.TAB)
+    assert p.d.execute_script("return document.querySelector('#screen').contains(document.activeElement)")
+    p.d.execute_script("document.querySelector('#cancel-count').focus()")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_css("#end-round")
+    p.wait_until("return document.activeElement?.id === 'screen'")
+    assert p.d.execute_script(active) == "screen"

@@ -82,7 +82,8 @@ export function scheduler(root, draw) {
       pending = false;
       if (!up()) return;
       const focused = document.activeElement;
-      const key = focused && root.contains(focused) ? focusKey(focused) : null;
+      const inside = focused && focused !== root && root.contains(focused);
+      const key = inside ? focusKey(focused) : null;
       drawing += 1;
       inDraw = true;
       let drawn;
@@ -90,7 +91,13 @@ export function scheduler(root, draw) {
       const nodes = [drawn].flat().filter(Boolean);
       const same = nodes.length === root.childNodes.length && nodes.every((n, i) => n === root.childNodes[i]);
       if (!same) patchChildren(root, nodes);
-      if (key && !focused.isConnected) root.querySelector(key)?.focus();
+      if (inside && !focused.isConnected) {
+        // Back on its counterpart; else (the control pressed went with the panel it opened or
+        // closed) at the top of the screen, where the next Tab goes on, not lost to the page.
+        const again = key && root.querySelector(key);
+        if (again) again.focus();
+        else document.getElementById('screen')?.focus({ preventScroll: true });
+      }
     });
   };
 }

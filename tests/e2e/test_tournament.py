@@ -154,6 +154,10 @@ def swiss_night(p, exports):
     p.tap("#pdf-standings")
     p.wait_until(f"return [...document.querySelectorAll('#toast')].some(t => !t.hidden && t.innerText.includes('standings'))")
     assert len(list(exports.glob("partie-standings-*.pdf"))) == 1
+    # The notice sits over the bottom of the screen, where the next button may be: put away
+    # first, as a person would.
+    p.tap("#toast")
+    p.wait_until("return document.querySelector('#toast').hidden")
     p.tap("#export-csv")
     p.wait_until("return !document.querySelector('#toast').hidden && document.querySelector('#toast').innerText.includes('.csv')")
     csv = next(exports.glob("partie-standings-*.csv")).read_text()

@@ -205,14 +205,21 @@ class Partie:
     def slow_command(self, command, ms, before=True):
         """Makes one Rust command answer `ms` late in this window, as a slow search or a slow
         storage would: the delay comes before the command runs (`before`) or after it ran,
-        before its answer is delivered."""
+        before its answer is delivered. `asked(command)` counts its calls from then on."""
         self.d.execute_script("""
             const [command, ms, before] = arguments;
+            window.__asked = { ...window.__asked, [command]: 0 };
             const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
             const later = (v) => new Promise((r) => setTimeout(() => r(v), ms));
-            window.__TAURI__.core = { ...core, invoke: (cmd, args) => cmd !== command ? invoke(cmd, args)
-                : before ? later().then(() => invoke(cmd, args))
-                : invoke(cmd, args).then(later) };""", command, ms, before)
+            window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
+                if (cmd !== command) return invoke(cmd, args);
+                window.__asked[command] += 1;
+                return before ? later().then(() => invoke(cmd, args)) : invoke(cmd, args).then(later);
+            } };""", command, ms, before)
+
+    def asked(self, command):
+        """How many times the window called `command` since `slow_command` slowed it."""
+        return self.d.execute_script("return window.__asked[arguments[0]]", command)
 
     def wait_until(self, script, timeout=10):
         WebDriverWait(self.d, timeout).until(lambda d: d.execute_script(script))

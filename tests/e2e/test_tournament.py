@@ -342,17 +342,10 @@ def test_the_big_screen_left_during_a_load_stops_loading(partie):
     pair(p, 1)
     p.tap("#big-screen")
     p.wait_css("#wall-tables")
-    p.d.execute_script("""
-        window.__loads = 0;
-        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
-        window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
-            if (cmd !== 'get_tournament') return invoke(cmd, args);
-            window.__loads += 1;
-            return invoke(cmd, args).then((v) => new Promise((r) => setTimeout(() => r(v), 1000)));
-        } };""")
-    p.wait_until("return window.__loads >= 1", 5)    # a load is on its way
+    p.slow_command("get_tournament", 1000, before=False)
+    p.wait_until("return window.__asked.get_tournament >= 1", 5)    # a load is on its way
     p.d.execute_script("location.hash = '#/home'")
     p.wait_css("#new-molkky")
-    left = p.d.execute_script("return window.__loads")
+    left = p.asked("get_tournament")
     time.sleep(5)                                     # two periods and more
-    assert p.d.execute_script("return window.__loads") == left
+    assert p.asked("get_tournament") == left

@@ -69,6 +69,21 @@ export function stillUp() {
   return () => mine === screenNo;
 }
 
+/** What an answer asked for after a newer one of the same kind resolves to (see `latest`). */
+export const STALE = Symbol('stale');
+
+/** For answers asked again as the user changes what is asked (a search, a filter, a player):
+ * `ask(promise)` gives the promise's answer, or STALE when another was asked since, whose
+ * answer is the one to show. A refusal comes through either way. */
+export function latest() {
+  let asked = 0;
+  return async (promise) => {
+    const mine = ++asked;
+    const answer = await promise;
+    return mine === asked ? answer : STALE;
+  };
+}
+
 // Batches redraws into one animation frame and keeps keyboard focus across the redraw on the
 // element with the same data-key, or else the same id. A screen that keeps its frame (and
 // returns the same nodes) is left in place: moving a node out and back would drop a press on it.

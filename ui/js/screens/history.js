@@ -1,7 +1,7 @@
 // The history: every match, newest first, filtered by game, player and status, a page at a time.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names } from '../dom.js';
+import { h, scheduler, names, latest, STALE } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
 import { games } from '../games.js';
@@ -17,19 +17,18 @@ export function mount(root) {
   app.title(t('history'));
   const st = { filter: {}, when: undefined, items: [], done: false, players: [], loading: true };
 
-  // Which load is the latest: a page asked for under filters since changed is not shown.
-  let loadNo = 0;
+  // A page asked for under filters since changed is not shown.
+  const pageAsked = latest();
 
   async function load(more = false) {
-    const mine = ++loadNo;
     st.loading = true;
     const last = st.items[st.items.length - 1];
     const filter = { ...st.filter, limit: 30, ...(more && last ? { after: [last.started_at, last.id] } : {}) };
     try {
-      const page = await ipc.history(filter);
-      if (mine !== loadNo) return;
-      st.items = more ? st.items.concat(page) : page;
-      st.done = page.length < 30;
+      const items = await pageAsked(ipc.history(filter));
+      if (items === STALE) return;
+      st.items = more ? st.items.concat(items) : items;
+      st.done = items.length < 30;
     } catch (e) { app.error(e); }
     st.loading = false;
     render();

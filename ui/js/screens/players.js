@@ -1,7 +1,7 @@
 // Players: search; a player's page with statistics per game, rename, archive, merge.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler } from '../dom.js';
+import { h, scheduler, latest, STALE } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 
@@ -22,15 +22,17 @@ export function mount(root, [id]) {
     tournaments: [], ratings: {}, ratingSeries: {},
   };
 
-  // Searches are answered in any order: only the latest one's list is shown.
-  let listSeq = 0;
+  // Searches, leaderboards and heads to head are answered in any order: only the latest
+  // asked of each kind is shown.
+  const searchAsked = latest();
+  const boardAsked = latest();
+  const versusAsked = latest();
 
   // `board`: the ratings leaderboard too (not at each letter typed in the search).
   async function loadList(board = true) {
-    const seq = ++listSeq;
     try {
-      const list = await ipc.searchPlayers(st.query, true);
-      if (seq !== listSeq) return;
+      const list = await searchAsked(ipc.searchPlayers(st.query, true));
+      if (list === STALE) return;
       st.list = list;
     } catch (e) { app.error(e); }
     if (id) {
@@ -104,33 +106,24 @@ export function mount(root, [id]) {
   // The season: from the first day to the last day given, both included.
   const day = (text, plus = 0) => (text ? Date.parse(`${text}T00:00:00`) + plus * 86400000 : null);
 
-  // Only the latest leaderboard asked for is shown (the game or the season may change while
-  // one is computed).
-  let boardSeq = 0;
-
   async function loadBoard() {
-    const seq = ++boardSeq;
     try {
-      const rows = await ipc.ratingLeaderboard(st.board.game, day(st.board.from), day(st.board.to, 1));
-      if (seq !== boardSeq) return;
+      const rows = await boardAsked(ipc.ratingLeaderboard(st.board.game, day(st.board.from), day(st.board.to, 1)));
+      if (rows === STALE) return;
       st.board.rows = rows;
     } catch (e) { app.error(e); }
     render();
   }
 
-  // Only the latest head to head asked for is shown (another player or game may be chosen
-  // while one is computed).
-  let versusSeq = 0;
-
   async function loadVersus() {
-    const seq = ++versusSeq;
-    if (!st.versus.other) { st.versus.result = null; st.versus.expected = null; render(); return; }
+    // No one chosen is an answer too: one on its way for the player chosen before is dropped.
+    const asked = versusAsked(st.versus.other ? Promise.all([
+      ipc.headToHead(Number(id), Number(st.versus.other), st.versus.game),
+      ipc.expectedResult(st.versus.game, Number(id), Number(st.versus.other)),
+    ]) : Promise.resolve([null, null]));
     try {
-      const both = await Promise.all([
-        ipc.headToHead(Number(id), Number(st.versus.other), st.versus.game),
-        ipc.expectedResult(st.versus.game, Number(id), Number(st.versus.other)),
-      ]);
-      if (seq !== versusSeq) return;
+      const both = await asked;
+      if (both === STALE) return;
       [st.versus.result, st.versus.expected] = both;
     } catch (e) { app.error(e); }
     render();

@@ -158,10 +158,10 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.tap("#nav-back")
         p.wait_css("#share")
         p.tap("#share")
-        p.wait_css("#toast:not([hidden])")
-        assert "Mölkky" in p.text("#toast") and "Anna 0 – Bea 10. Bea wins!" in p.text("#toast")
+        p.wait_css("#notice:not([hidden])")
+        assert "Mölkky" in p.text("#notice") and "Anna 0 – Bea 10. Bea wins!" in p.text("#notice")
         p.tap("#export-match")
-        p.wait_until("return document.querySelector('#toast').textContent.startsWith('Written')")
+        p.wait_until("return document.querySelector('#notice').textContent.startsWith('Written')")
         assert len(list(tmp_path.glob("partie-match-*.json"))) == 1
 
         # A match started then discarded comes back with Undo.
@@ -219,9 +219,9 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         whole = q.d.execute_script(
             "return Array.from(document.querySelectorAll('#file-list [data-import]')).map(b => b.dataset.import).find(n => !n.includes('-match-'))")
         q.tap(f'#file-list [data-import="{whole}"]')
-        q.wait_until("return document.querySelector('#toast').textContent.startsWith('3 imported')")
+        q.wait_until("return document.querySelector('#notice').textContent.startsWith('3 imported')")
         q.tap(f'#file-list [data-import="{whole}"]')     # again: nothing is duplicated
-        q.wait_until("return document.querySelector('#toast').textContent.startsWith('0 imported, 3 already here')")
+        q.wait_until("return document.querySelector('#notice').textContent.startsWith('0 imported, 3 already here')")
         q.d.execute_script("location.hash = '#/history'")
         q.wait_until("return document.querySelectorAll('#history-list .match-row').length === 3")
         q.shot("38-imported-history")

@@ -257,6 +257,10 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.tap("#start")                         # a best-of match needs exactly two sides
     p.wait_css("#toast:not([hidden])")
     assert p.text("#toast") == "A best-of match is between exactly 2 sides."
+    # The error stands below the Start bar, not over it: the bar rises above the note.
+    p.wait_until("""
+        return document.querySelector('#start').getBoundingClientRect().bottom
+            <= document.querySelector('#notices').getBoundingClientRect().top""")
     p.shot("12-setup-refused")
     assert p.count("#pins") == 0
     p.tap("#nav-back")

@@ -23,8 +23,8 @@ const screens = {
   club, 'tournament-new': tournamentNew, tournament, wall,
 };
 let current = null;
-let toastTimer = null;
-let undoTimer = null;
+// When each of the notes at the foot of the screen (error, notice, undo) goes away by itself.
+const noteTimers = new Map();
 
 export const app = {
   settings: { language: 'system', theme: 'system', rules: {}, last_lineup: [] },
@@ -44,15 +44,12 @@ export const app = {
   // Shows a core error in the user's language; it stays until dismissed or the next one.
   error(e) {
     const el = document.getElementById('toast');
-    el.classList.remove('notice');
     el.textContent = errorText(e);
-    el.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => (el.hidden = true), 6000);
+    showNote(el, 6000);
   },
 
   clearError() {
-    document.getElementById('toast').hidden = true;
+    hideNote(document.getElementById('toast'));
   },
 
   // One user action at a time on a screen: `st.busy` keeps further taps off while `task` runs,
@@ -70,14 +67,13 @@ export const app = {
     }
   },
 
-  // A message that is not an error (a copied text, where a file was written).
+  // A message that is not an error (a copied text, where a file was written): shown apart from
+  // errors and said politely, where an error interrupts.
   notice(text) {
-    const el = document.getElementById('toast');
+    const el = document.getElementById('notice');
     el.textContent = text;
-    el.hidden = false;
-    el.classList.add('notice');
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { el.hidden = true; el.classList.remove('notice'); }, 8000);
+    showNote(el, 8000);
+    app.announce(text);
   },
 
   // Offers to take back what was just done (a discarded match), for a few seconds.
@@ -91,13 +87,11 @@ export const app = {
     btn.type = 'button';
     btn.id = 'undo-last';
     btn.textContent = t('undo');
-    btn.addEventListener('click', async () => { bar.hidden = true; await onUndo(); });
+    btn.addEventListener('click', async () => { hideNote(bar); await onUndo(); });
     bar.append(label, btn);
-    bar.hidden = false;
-    // A status region shown from hidden is often not read: said aloud as well.
+    showNote(bar, 10000);
+    // A region shown from hidden is often not read: said aloud instead.
     app.announce(text);
-    clearTimeout(undoTimer);
-    undoTimer = setTimeout(() => (bar.hidden = true), 10000);
   },
 
   // Polite screen-reader announcement of what a tap did.
@@ -142,6 +136,29 @@ function showBanner() {
   } else {
     el.hidden = true;
   }
+}
+
+// The notes at the foot of the screen stack in one strip, and the screen makes room for it:
+// its bottom bars (Throw, Score the round, Start) stand above the strip and its last lines
+// scroll clear of it, so a note never covers what the next tap needs.
+function showNote(el, ms) {
+  el.hidden = false;
+  clearTimeout(noteTimers.get(el));
+  noteTimers.set(el, setTimeout(() => hideNote(el), ms));
+  layoutNotes();
+}
+
+function hideNote(el) {
+  clearTimeout(noteTimers.get(el));
+  el.hidden = true;
+  layoutNotes();
+}
+
+function layoutNotes() {
+  const strip = document.getElementById('notices');
+  strip.hidden = [...strip.children].every((c) => c.hidden);
+  const room = strip.hidden ? 0 : strip.getBoundingClientRect().height;
+  document.documentElement.style.setProperty('--note-room', `${Math.ceil(room)}px`);
 }
 
 function parseHash() {
@@ -241,6 +258,9 @@ async function start() {
   });
   document.getElementById('nav-settings').addEventListener('click', () => app.go('#/settings'));
   document.getElementById('toast').addEventListener('click', () => app.clearError());
+  document.getElementById('notice').addEventListener('click', (ev) => hideNote(ev.currentTarget));
+  // A note that wraps to more lines (a narrower window, a longer text) takes more room.
+  new ResizeObserver(layoutNotes).observe(document.getElementById('notices'));
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => app.applySettings(app.settings));
   // Back from the background: the screen reloads what Rust has, which is what was committed.
   document.addEventListener('visibilitychange', () => {

@@ -3,7 +3,7 @@ import time
 
 from selenium.webdriver.common.keys import Keys
 
-from test_molkky import add_players
+from test_molkky import add_players, set_number
 
 
 def twenty(p, side):
@@ -38,7 +38,7 @@ def score_round(p):
     p.wait_actions(before + 1)
 
 
-def new_game(p, sides, teams=False, rounds=False, loser_chooses=False, shot=None):
+def new_game(p, sides, teams=False, rounds=False, loser_chooses=False, shot=None, target=None):
     p.start()
     p.tap("#new-crokinole")
     p.wait_css("#new-player")
@@ -55,6 +55,8 @@ def new_game(p, sides, teams=False, rounds=False, loser_chooses=False, shot=None
         p.tap("#rule-format-rounds")
         p.wait_pressed("#rule-format-rounds")
         p.wait_css("#rule-rounds")
+    if target:
+        set_number(p, "#rule-target", target)
     if loser_chooses:
         p.tap("#rule-start_rule-loser_chooses")
         p.wait_pressed("#rule-start_rule-loser_chooses")
@@ -196,19 +198,40 @@ def test_a_stepper_pressed_while_the_count_redraws_still_lands(partie):
 
 def test_a_panel_changed_from_the_keyboard_keeps_the_focus_on_the_screen(partie):
     """End round, pressed with the keyboard, opens the count in its place: the button goes, and
-    the focus goes to the top of the screen (it used to be lost to the page), so the next Tab
-    goes on through the count. Back, the same way."""
+    the focus goes to the count's title (it used to be lost to the page), so a screen reader
+    says where it is and the next Tab goes on through the count. Back returns it to End round,
+    and so does a round scored; the last round scored puts it on the winner."""
     p = partie
-    new_game(p, [["Alice"], ["Bob"]])
+    new_game(p, [["Alice"], ["Bob"]], target=20)
     active = "return document.activeElement?.id ?? null"
     p.d.execute_script("document.querySelector('#end-round').focus()")
     p.d.switch_to.active_element.send_keys(Keys.ENTER)
     p.wait_css("#cro-count")
-    p.wait_until("return document.activeElement?.id === 'screen'")
+    p.wait_until("return document.activeElement?.id === 'count-title'")
     p.d.switch_to.active_element.send_keys(Keys.TAB)
-    assert p.d.execute_script("return document.querySelector('#screen').contains(document.activeElement)")
+    assert p.d.execute_script("return document.querySelector('#cro-counting').contains(document.activeElement)")
     p.d.execute_script("document.querySelector('#cancel-count').focus()")
     p.d.switch_to.active_element.send_keys(Keys.ENTER)
     p.wait_css("#end-round")
-    p.wait_until("return document.activeElement?.id === 'screen'")
-    assert p.d.execute_script(active) == "screen"
+    p.wait_until("return document.activeElement?.id === 'end-round'")
+    # A round counted and scored from the keyboard: back on End round for the next one.
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return document.activeElement?.id === 'count-title'")
+    p.d.execute_script("document.querySelector('[data-step=\"15-0-plus\"]').focus()")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return !document.querySelector('#score-round').disabled")
+    p.d.execute_script("document.querySelector('#score-round').focus()")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return document.activeElement?.id === 'end-round'")
+    assert "15" in p.text('[data-score="0"]')
+    # The round that ends the game: the focus is on who won.
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return document.activeElement?.id === 'count-title'")
+    p.d.execute_script("document.querySelector('[data-step=\"15-0-plus\"]').focus()")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return !document.querySelector('#score-round').disabled")
+    p.d.execute_script("document.querySelector('#score-round').focus()")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_css("#end-screen")
+    p.wait_until("return document.activeElement?.id === 'end-title'")
+    assert "Alice" in p.d.execute_script("return document.activeElement.textContent")

@@ -308,3 +308,45 @@ def test_enter_on_a_focused_pin_presses_that_pin(partie):
     p.tap("#undo")
     p.wait_actions(0)
     p.wait_until("return document.querySelector('#announce').textContent === 'Taken back. Anna to throw'")
+
+
+def test_the_winning_throw_from_the_keyboard_puts_the_focus_on_the_winner(partie):
+    """Throw, pressed with the keyboard on the throw that wins, takes the scorepad away: the
+    focus goes to the title that says who won (a screen reader reads it), not to the page."""
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    add_players(p, "Anna", "Bea")
+    set_number(p, "#rule-target", 10)
+    p.begin()
+    p.wait_css("#pins")
+    p.css('[data-pin="10"]').send_keys(Keys.ENTER)
+    p.wait_until("return !document.querySelector('#confirm').disabled")
+    p.css("#confirm").send_keys(Keys.ENTER)
+    p.wait_css("#end-screen")
+    p.wait_until("return document.activeElement?.id === 'end-title'")
+    assert p.d.execute_script("return document.activeElement.textContent") == p.text("#end-title")
+    assert "Anna" in p.text("#end-title")
+
+
+def test_the_focus_moves_with_the_player_moved(partie):
+    """Move down, pressed from the keyboard, takes the player one place down and the focus with
+    them (it used to stay on the slot, now someone else's); at the end of the order the focus
+    is on the arrow still usable. Where they are now is said aloud."""
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    add_players(p, "Anna", "Bea", "Cyril")
+    label = "return document.activeElement.getAttribute('aria-label')"
+    p.css('[data-key="down-0"]').send_keys(Keys.ENTER)
+    p.wait_until("return document.activeElement?.dataset.key === 'down-1'")
+    assert p.d.execute_script(label) == "Move down Anna"
+    assert p.texts("#sides .chip-name") == ["Bea", "Anna", "Cyril"]
+    p.wait_until("return document.querySelector('#announce').textContent === 'Anna: 2 of 3'")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return document.activeElement?.dataset.key === 'up-2'")
+    assert p.d.execute_script(label) == "Move up Anna"
+    p.wait_until("return document.querySelector('#announce').textContent === 'Anna: 3 of 3'")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return document.activeElement?.dataset.key === 'up-1'")
+    assert p.d.execute_script(label) == "Move up Anna"

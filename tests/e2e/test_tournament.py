@@ -4,6 +4,8 @@ the big screen), and a 12-entrant Mölkky cup in pools then knockout played to i
 import json
 import time
 
+from selenium.webdriver.common.keys import Keys
+
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
 from conftest import SHOTS
@@ -85,10 +87,15 @@ def swiss_night(p, exports):
     set_number(p, "#t-boards", 2)
     add_entrants(p, "Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina")
     # Gina moves up one seed with the arrow, then back: the order is the seed order.
+    # The focus goes with her: on her Move up, then (last again) on her Move up once more.
     p.tap('[data-key="up-6"]')
     p.wait_until("return document.querySelector('#entrants li:nth-child(6)').innerText.includes('Gina')")
+    p.wait_until("return document.activeElement?.getAttribute('aria-label') === 'Move up Gina'"
+                 " && document.activeElement.dataset.key === 'up-5'")
     p.tap('[data-key="down-5"]')
     p.wait_until("return document.querySelector('#entrants li:nth-child(7)').innerText.includes('Gina')")
+    p.wait_until("return document.activeElement?.getAttribute('aria-label') === 'Move up Gina'"
+                 " && document.activeElement.dataset.key === 'up-6'")
     # Dragged by its handle, Gina's row drops two places up; dragged back down, it returns.
     drag(p, '[data-key="drag-6"]', -2)
     p.wait_until("return document.querySelector('#entrants li:nth-child(5)').innerText.includes('Gina')")
@@ -131,7 +138,13 @@ def swiss_night(p, exports):
     p.wait_css('[data-table="0"].done')
     assert "8 – 0" in p.text('[data-table="0"] .table-result')
     assert "won" in p.attr('[data-table="0"] .table-side', "class")
+    assert p.text('[data-table="0"] .table-side.won') == "Anna ✓ (won)"   # in words, not colour alone
 
+    # A result form opened and cancelled from the keyboard gives the focus back to its button.
+    p.css("#enter-1").send_keys(Keys.ENTER)
+    p.wait_css("#result-form-1")
+    p.css("#cancel-result-1").send_keys(Keys.ENTER)
+    p.wait_until("return !document.querySelector('#result-form-1') && document.activeElement?.id === 'enter-1'")
     # Tables 2 and 3 are typed by hand (one a draw: equal scores and no winner chosen).
     enter_result(p, 1, 5, 3, twenties=(2, 1))
     enter_result(p, 2, 4, 4)
@@ -302,6 +315,13 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     p.wait_css("#bracket-consolation")
     final = s["bracket"]["main"][-1][0]
     assert final["winner"] == 0
+    # Each match's winner is marked in words and a tick, not by colour alone.
+    decided = sum(1 for b in ("main", "consolation") for r in s["bracket"][b] for m in r
+                  if m["winner"] is not None and None not in m["sides"])
+    marks = p.texts(".bracket-side.won .won-mark")
+    assert len(marks) >= decided > 0 and all(m == "✓ (won)" for m in marks), marks
+    assert p.count(".bracket-side:not(.won) .won-mark") == 0
+    assert p.text("#bracket-main .bracket-round:last-child .bracket-side.won").startswith("Anna")
     p.shot("48-cup-bracket-final")
 
     # The club night's list, and Anna's page with her tournament and her finish.

@@ -87,10 +87,15 @@ export function latest() {
 // Batches redraws into one animation frame and keeps keyboard focus across the redraw on the
 // element with the same data-key, or else the same id. A screen that keeps its frame (and
 // returns the same nodes) is left in place: moving a node out and back would drop a press on it.
+//
+// `render.focusOn(selector)` draws, then puts the focus on what the selector finds: for a
+// control that moves with what it acts on (an entrant moved down the order) or a panel closed
+// back to the control that opened it.
 export function scheduler(root, draw) {
   let pending = false;
+  let wanted = null;
   const up = stillUp();
-  return function render() {
+  function render() {
     if (pending || !up()) return;
     pending = true;
     requestAnimationFrame(() => {
@@ -106,15 +111,24 @@ export function scheduler(root, draw) {
       const nodes = [drawn].flat().filter(Boolean);
       const same = nodes.length === root.childNodes.length && nodes.every((n, i) => n === root.childNodes[i]);
       if (!same) patchChildren(root, nodes);
-      if (inside && !focused.isConnected) {
+      const target = wanted && root.querySelector(wanted);
+      wanted = null;
+      if (target) target.focus();
+      else if (inside && !focused.isConnected) {
         // Back on its counterpart; else (the control pressed went with the panel it opened or
-        // closed) at the top of the screen, where the next Tab goes on, not lost to the page.
-        const again = key && root.querySelector(key);
+        // closed) on the place the new panel names for it (`data-focus`: its title, or the
+        // control the person came from), else at the top of the screen; never lost to the page.
+        const again = (key && root.querySelector(key)) || root.querySelector('[data-focus]');
         if (again) again.focus();
         else document.getElementById('screen')?.focus({ preventScroll: true });
       }
     });
+  }
+  render.focusOn = (selector) => {
+    wanted = selector;
+    render();
   };
+  return render;
 }
 
 // Makes the children of `parent` look like `nodes` while keeping the elements already there:

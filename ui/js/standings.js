@@ -41,6 +41,13 @@ export function entrantName(summary, e) {
 }
 
 // A result in one line: "7 – 3" with the winner marked, or who forfeited.
+/** The mark after a winner's name: a tick to see (not the colour alone) and "won" to hear. */
+export function wonMark() {
+  return h('span', { class: 'won-mark' },
+    h('span', { 'aria-hidden': 'true', text: ' ✓' }),
+    h('span', { class: 'sr-only', text: ` (${t('won')})` }));
+}
+
 export function resultText(summary, p) {
   const r = p.result;
   if (!r) return '';
@@ -52,10 +59,12 @@ export function resultText(summary, p) {
 export function bracketView(summary) {
   const b = summary.bracket;
   if (!b || (!b.main.length && !b.consolation.length)) return h('p', { class: 'empty', text: t('bracket_after_pools') });
-  const side = (m, s, j) => h('span', {
-    class: `bracket-side${m.winner != null && m.winner === s ? ' won' : ''}${s == null ? ' empty' : ''}`,
-    text: s == null ? (j === 0 ? t('bye') : '…') : entrantName(summary, s),
-  });
+  const side = (m, s, j) => {
+    const won = m.winner != null && m.winner === s;
+    return h('span', { class: `bracket-side${won ? ' won' : ''}${s == null ? ' empty' : ''}` },
+      s == null ? (j === 0 ? t('bye') : '…') : entrantName(summary, s),
+      won ? wonMark() : null);
+  };
   const round = (matches, j) => h('ol', { class: 'bracket-round', 'aria-label': t('ko_round', { n: j + 1 }) },
     matches.map((m) => h('li', { class: 'bracket-match' }, m.sides.map((s) => side(m, s, j)))));
   const one = (title, rounds, id) => (rounds.length

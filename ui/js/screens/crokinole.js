@@ -139,7 +139,7 @@ export function mount(root, [id], initial, info) {
         'aria-label': t('cro_add_twenty', { name: names(side) }), onclick: () => act({ twenty: i }),
       }, h('span', { class: 'cro-plus', text: '+20' }), h('span', { class: 'cro-side', text: names(side) }),
       h('span', { class: 'cro-live', 'data-live': i, text: String(s.live_twenties[i]) })))),
-      h('button', { class: 'btn primary big', type: 'button', id: 'end-round', onclick: startCount }, t('cro_end_round')));
+      h('button', { class: 'btn primary big', type: 'button', id: 'end-round', 'data-focus': true, onclick: startCount }, t('cro_end_round')));
   }
 
   function steppers() {
@@ -184,7 +184,7 @@ export function mount(root, [id], initial, info) {
       result = st.view.sides.map((side, i) => `${names(side)} ${rp[i]}`).join(' · ');
     }
     return h('section', { class: 'cro-counting', id: 'cro-counting', 'aria-labelledby': 'count-title' },
-      h('h2', { id: 'count-title', text: t('cro_count_title', { n: sum().round + 1 }) }),
+      h('h2', { id: 'count-title', tabindex: -1, 'data-focus': true, text: t('cro_count_title', { n: sum().round + 1 }) }),
       h('label', { class: 'toggle' },
         h('input', { type: 'checkbox', id: 'board-view', checked: st.board, onchange: (ev) => { st.board = ev.target.checked; render(); } }),
         h('span', { text: t('cro_board_view') })),
@@ -214,7 +214,7 @@ export function mount(root, [id], initial, info) {
     const s = sum();
     const title = s.status === 'drawn' ? t('cro_draw') : t(st.view.sides[s.winner].length > 1 ? 'winner' : 'winner_one', { names: sideName(s.winner) });
     return h('section', { class: 'end-screen', id: 'end-screen', 'aria-labelledby': 'end-title' },
-      h('h2', { id: 'end-title', text: title }),
+      h('h2', { id: 'end-title', tabindex: -1, 'data-focus': true, text: title }),
       h('ol', { class: 'ranking', id: 'ranking' }, s.ranking.map((i) => h('li', { class: i === s.winner ? 'winner' : null },
         h('span', { class: 'rank-name', text: sideName(i) }),
         h('span', { class: 'rank-score', text: String(s.scores[i]) })))),

@@ -186,7 +186,7 @@ export function mount(root, [id], initial, info) {
     const key = s.best_of > 1 ? (one ? 'match_winner_one' : 'match_winner') : (one ? 'winner_one' : 'winner');
     return h('section', { class: 'end-screen', id: 'end-screen', 'aria-labelledby': 'end-title' },
       h('p', { class: 'trophy', 'aria-hidden': 'true' }, trophy()),
-      h('h2', { id: 'end-title', text: t(key, { names: names(w) }) }),
+      h('h2', { id: 'end-title', tabindex: -1, 'data-focus': true, text: t(key, { names: names(w) }) }),
       h('h3', { text: t('ranking') }),
       h('ol', { class: 'ranking', id: 'ranking' },
         s.ranking.map((i) => h('li', { class: i === s.winner ? 'winner' : null },

@@ -83,7 +83,11 @@ export function mount(root, [game]) {
     const j = si + d;
     if (j < 0 || j >= st.sides.length) return;
     [st.sides[si], st.sides[j]] = [st.sides[j], st.sides[si]];
-    render();
+    // The focus goes with the side moved, on the same arrow unless it is now at the end.
+    const last = j === 0 || j === st.sides.length - 1;
+    const arrow = d < 0 ? (last ? 'down' : 'up') : (last ? 'up' : 'down');
+    render.focusOn(`[data-key="${arrow}-${j}"]`);
+    app.announce(t('moved_to', { name: names(st.sides[j]), n: j + 1, of: st.sides.length }));
   }
 
   async function start() {

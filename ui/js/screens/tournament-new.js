@@ -45,11 +45,16 @@ export function mount(root) {
     render();
   }
 
-  function move(i, to) {
+  function move(i, to, dragged = false) {
     if (to < 0 || to >= st.entrants.length || to === i) return;
     const [e] = st.entrants.splice(i, 1);
     st.entrants.splice(to, 0, e);
-    render();
+    if (dragged) { render(); return; }
+    // The focus goes with the entrant moved, on the same arrow unless it is now at the end.
+    const last = to === 0 || to === st.entrants.length - 1;
+    const arrow = to < i ? (last ? 'down' : 'up') : (last ? 'up' : 'down');
+    render.focusOn(`[data-key="${arrow}-${to}"]`);
+    app.announce(t('moved_to', { name: e.join(' & '), n: to + 1, of: st.entrants.length }));
   }
 
   // Drag by the handle: the row follows the finger.
@@ -71,7 +76,7 @@ export function mount(root) {
       // moves it n places, up or down.
       const mid = rows[i].top + rows[i].height / 2 + (e.clientY - startY);
       const passed = (r, k) => (k < i ? r.top + r.height / 2 < mid : r.top + r.height / 2 <= mid);
-      move(i, rows.filter((r, k) => k !== i && passed(r, k)).length);
+      move(i, rows.filter((r, k) => k !== i && passed(r, k)).length, true);
     };
     handle.addEventListener('pointermove', onMove);
     handle.addEventListener('pointerup', onUp);

@@ -7,7 +7,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, stillUp } from '../dom.js';
 import { t, language } from '../i18n.js';
 import { app } from '../app.js';
-import { standingsTable, bracketView, entrantName, resultText } from '../standings.js';
+import { standingsTable, bracketView, entrantName, resultText, wonMark } from '../standings.js';
 import { gameInfo } from '../games.js';
 
 const TABS = ['round', 'standings', 'bracket'];
@@ -101,7 +101,7 @@ export function mount(root, [idText, tab = 'round']) {
         : null,
       h('div', { class: 'end-row' },
         h('button', { class: 'btn primary', type: 'button', id: `save-result-${p.table}`, onclick: save }, t('save_result')),
-        h('button', { class: 'btn ghost', type: 'button', onclick: () => { st.entering = null; render(); } }, t('cancel'))),
+        h('button', { class: 'btn ghost', type: 'button', id: `cancel-result-${p.table}`, onclick: () => { st.entering = null; render.focusOn(`#enter-${p.table}`); } }, t('cancel'))),
       h('div', { class: 'end-row' }, [0, 1].map((s) => h('button', {
         class: 'btn small foul', type: 'button', id: `forfeit-${p.table}-${s}`,
         onclick: () => send({ result: { round: summary.round, table: p.table, forfeit: s } }, t('forfeit_by', { name: names[s] })),
@@ -117,7 +117,7 @@ export function mount(root, [idText, tab = 'round']) {
         board ? h('span', { class: 'board-no', text: t(board.wave ? 'board_next' : 'board_n', { n: board.board + 1 }) }) : null,
         linked && !p.result ? h('span', { class: 'tag', text: t(`match_${linked.status}`) }) : null),
       h('div', { class: 'table-sides' },
-        names.map((n, s) => h('span', { class: `table-side${won === s ? ' won' : ''}`, text: n })),
+        names.map((n, s) => h('span', { class: `table-side${won === s ? ' won' : ''}` }, n, won === s ? wonMark() : null)),
         h('span', { class: 'table-result', text: p.result ? resultText(summary, p) : t('vs') })),
       p.result || summary.status === 'finished' ? null : h('div', { class: 'end-row' },
         h('button', { class: 'btn primary', type: 'button', id: `start-${p.table}`, onclick: () => startTable(p.table) },

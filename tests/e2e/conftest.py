@@ -190,8 +190,10 @@ class Partie:
         up.perform()
 
     def wait_pressed(self, selector):
-        """Waits until a toggle (a segmented control's button) shows pressed."""
-        self.wait_until(f"return document.querySelector({selector!r})?.getAttribute('aria-pressed') === 'true'")
+        """Waits until a toggle (a segmented control's button) shows pressed, or a tab selected."""
+        self.wait_until(f"""const e = document.querySelector({selector!r});
+            return !!e && (e.getAttribute('aria-pressed') === 'true'
+                || (e.getAttribute('role') === 'tab' && e.getAttribute('aria-selected') === 'true'))""")
 
     def begin(self):
         """Taps Start on the new-game screen and waits for the match screen."""

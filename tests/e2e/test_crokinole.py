@@ -88,6 +88,17 @@ def test_doubles_to_100_with_live_twenties_and_an_undone_round(partie):
     p.d.execute_script("document.querySelector('#cro-board [data-zone=\"5\"]').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
     p.wait_until("return document.querySelector('[data-count=\"5-1\"]').textContent === '1'")
     p.wait_text("#round-result", "Bob · Bea 40")
+    # Every zone is a finger wide on a phone: the 20 hole and each ring 44 px or more across.
+    widths = p.d.execute_script("""
+        const r = (z) => document.querySelector(`#cro-board [data-zone="${z}"]`).getBoundingClientRect().width / 2;
+        return [2 * r('20'), r('15') - r('20'), r('10') - r('15'), r('5') - r('10')];""")
+    assert min(widths) >= 44, widths
+    # The 20 hole, tapped where a finger would, counts a 20.
+    before = int(p.text('[data-count="20-1"]'))
+    p.tap_at('#cro-board [data-zone="20"]')
+    p.wait_until(f"return document.querySelector('[data-count=\"20-1\"]').textContent === '{before + 1}'")
+    step(p, "20", 1, -1)
+    p.wait_text("#round-result", "Bob · Bea 40")
     p.shot("22-crokinole-board-view")
     step(p, "5", 1, -1)
     p.wait_text("#round-result", "Bob · Bea 35")
@@ -220,6 +231,14 @@ def test_a_panel_changed_from_the_keyboard_keeps_the_focus_on_the_screen(partie)
     p.d.execute_script("document.querySelector('[data-step=\"15-0-plus\"]').focus()")
     p.d.switch_to.active_element.send_keys(Keys.ENTER)
     p.wait_until("return !document.querySelector('#score-round').disabled")
+    # − back to 0 goes grey: the focus goes to its + beside it, not to the page.
+    p.d.execute_script("document.querySelector('[data-step=\"10-0-plus\"]').focus()")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return !document.querySelector('[data-step=\"10-0-minus\"]').disabled")
+    p.d.execute_script("document.querySelector('[data-step=\"10-0-minus\"]').focus()")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    p.wait_until("return document.querySelector('[data-step=\"10-0-minus\"]').disabled")
+    p.wait_until("return document.activeElement?.dataset.step === '10-0-plus'")
     p.d.execute_script("document.querySelector('#score-round').focus()")
     p.d.switch_to.active_element.send_keys(Keys.ENTER)
     p.wait_until("return document.activeElement?.id === 'end-round'")

@@ -311,8 +311,10 @@ def test_enter_on_a_focused_pin_presses_that_pin(partie):
 
 
 def test_the_winning_throw_from_the_keyboard_puts_the_focus_on_the_winner(partie):
-    """Throw, pressed with the keyboard on the throw that wins, takes the scorepad away: the
-    focus goes to the title that says who won (a screen reader reads it), not to the page."""
+    """Throw, pressed with the keyboard, keeps the focus on the scorepad (on the pins, once
+    Confirm goes grey); on the throw that wins it takes the scorepad away, and the focus goes to
+    the title that says who won (a screen reader reads it), not to the page. Undo there hands it
+    to the game's own Undo."""
     p = partie
     p.start()
     p.tap("#new-molkky")
@@ -320,13 +322,28 @@ def test_the_winning_throw_from_the_keyboard_puts_the_focus_on_the_winner(partie
     set_number(p, "#rule-target", 10)
     p.begin()
     p.wait_css("#pins")
-    p.css('[data-pin="10"]').send_keys(Keys.ENTER)
+    # A throw that does not win: Confirm goes grey with no pin down, and the focus goes on to
+    # the pins for the next throw instead of being lost to the page.
+    p.css('[data-pin="3"]').send_keys(Keys.ENTER)
+    p.wait_until("return !document.querySelector('#confirm').disabled")
+    p.css("#confirm").send_keys(Keys.ENTER)
+    p.wait_actions(1)
+    p.wait_until("return document.activeElement?.matches('[data-pin]')")
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)       # Bea: the pin that has the focus
+    p.wait_until("return !document.querySelector('#confirm').disabled")
+    p.css("#confirm").send_keys(Keys.ENTER)
+    p.wait_actions(2)
+    assert p.scores()[0] == 3 and 0 < p.scores()[1] < 10
+    p.css('[data-pin="7"]').send_keys(Keys.ENTER)           # Anna: 3 + 7 = 10
     p.wait_until("return !document.querySelector('#confirm').disabled")
     p.css("#confirm").send_keys(Keys.ENTER)
     p.wait_css("#end-screen")
     p.wait_until("return document.activeElement?.id === 'end-title'")
     assert p.d.execute_script("return document.activeElement.textContent") == p.text("#end-title")
     assert "Anna" in p.text("#end-title")
+    p.css("#undo-end").send_keys(Keys.ENTER)
+    p.wait_css("#pins")
+    p.wait_until("return document.activeElement?.id === 'undo'")
 
 
 def test_the_focus_moves_with_the_player_moved(partie):

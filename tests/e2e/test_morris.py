@@ -230,7 +230,8 @@ def test_a_hint_that_comes_after_a_move_is_dropped(partie):
 
 def test_resigning_asks_first_and_the_keyboard_follows_the_question(partie):
     """Resign asks for a second word. The question takes the focus (its Yes), Cancel gives it
-    back to Resign, and Yes ends the game for the other side."""
+    back to Resign, and Yes ends the game for the other side and puts the focus on the line
+    that says so."""
     p = new_game(partie, ["Alice", "Bruno"])
     p.begin()
     p.wait_css("#mor-board")
@@ -248,6 +249,8 @@ def test_resigning_asks_first_and_the_keyboard_follows_the_question(partie):
     p.d.switch_to.active_element.send_keys(Keys.ENTER)
     p.wait_until("return document.querySelector('section.morris').dataset.status !== 'playing'")
     assert p.text("#status-line") == "Alice wins! · Bruno resigned"
+    # The question went with its Yes: the focus is on the line that says how the game ended.
+    p.wait_until("return document.activeElement?.id === 'status-line'")
 
 
 def test_the_board_is_played_with_the_keyboard(partie):

@@ -147,7 +147,10 @@ def swiss_night(p, exports):
     p.wait_until("return !document.querySelector('#result-form-1') && document.activeElement?.id === 'enter-1'")
     # Tables 2 and 3 are typed by hand (one a draw: equal scores and no winner chosen).
     enter_result(p, 1, 5, 3, twenties=(2, 1))
+    # Its form gone, the focus is on the next table still to be played, then on Pair.
+    p.wait_until("return document.activeElement?.id === 'enter-2'")
     enter_result(p, 2, 4, 4)
+    p.wait_until("return document.activeElement?.id === 'pair'")
     assert "drawn" in p.text('[data-table="2"] .table-result')
     s = summary(p)
     assert s["pairings"][0]["result"]["scores"] == [8, 0]
@@ -163,6 +166,14 @@ def swiss_night(p, exports):
     p.wait_until("return document.querySelector('#withdraw-5').getAttribute('aria-label').includes('again')")
     p.tap("#withdraw-5")
     p.wait_until("return document.querySelector('#standings tr[data-entrant=\"5\"]').classList.contains('withdrawn')")
+    # The button went with the withdrawal: the focus is on the next row's.
+    p.wait_until("return /^withdraw-[0-46-9]$/.test(document.activeElement?.id)")
+    # The tabs are one stop, walked with the arrows.
+    p.css("#tab-standings").send_keys(Keys.ARROW_LEFT)
+    p.wait_until("return document.activeElement?.id === 'tab-round' && document.querySelector('#tab-round').getAttribute('aria-selected') === 'true'")
+    assert p.attr("#tab-standings", "tabindex") == "-1" and p.attr("#tab-round", "tabindex") == "0"
+    p.d.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    p.wait_until("return document.activeElement?.id === 'tab-standings' && document.querySelector('#standings')")
     p.shot("43-tournament-standings")
     p.tap("#pdf-standings")
     p.wait_until("return !document.querySelector('#notice').hidden && document.querySelector('#notice').innerText.includes('standings')")

@@ -87,7 +87,12 @@ export const app = {
     btn.type = 'button';
     btn.id = 'undo-last';
     btn.textContent = t('undo');
-    btn.addEventListener('click', async () => { hideNote(bar); await onUndo(); });
+    btn.addEventListener('click', async () => {
+      hideNote(bar);
+      await onUndo();
+      // The button went with the bar: the focus goes back to the screen, not lost to the page.
+      if (!document.activeElement || document.activeElement === document.body) document.getElementById('screen').focus({ preventScroll: true });
+    });
     bar.append(label, btn);
     showNote(bar, 10000);
     // A region shown from hidden is often not read: said aloud instead.

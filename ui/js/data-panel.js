@@ -32,7 +32,7 @@ export function dataPanel() {
         ? h('button', {
           class: armed === name ? 'btn small armed' : 'btn small', type: 'button', 'data-restore': name,
           onclick: async () => {
-            if (armed !== name) { armed = name; draw(); return; }
+            if (armed !== name) { armed = name; draw(); app.announce(t('restore_again')); return; }
             armed = null;
             try { await ipc.restoreFile(name); app.notice(t('restored')); } catch (e) { app.error(e); }
             draw();

@@ -114,14 +114,7 @@ export function scheduler(root, draw) {
       const target = wanted && root.querySelector(wanted);
       wanted = null;
       if (target) target.focus();
-      else if (inside && !focused.isConnected) {
-        // Back on its counterpart; else (the control pressed went with the panel it opened or
-        // closed) on the place the new panel names for it (`data-focus`: its title, or the
-        // control the person came from), else at the top of the screen; never lost to the page.
-        const again = (key && root.querySelector(key)) || root.querySelector('[data-focus]');
-        if (again) again.focus();
-        else document.getElementById('screen')?.focus({ preventScroll: true });
-      }
+      else if (inside && !usable(focused)) refocus(root, focused, key);
     });
   }
   render.focusOn = (selector) => {
@@ -129,6 +122,45 @@ export function scheduler(root, draw) {
     render();
   };
   return render;
+}
+
+// Whether the focus can stay on `el`: on the page, not disabled, not hidden, and focusable (a
+// title or a board point with tabindex -1 counts; a ball whose tabindex was taken does not).
+function usable(el) {
+  if (!el.isConnected || el.disabled || el.closest('[hidden], [inert]')) return false;
+  return el.hasAttribute('tabindex') || el.tabIndex >= 0;
+}
+
+const CONTROLS = 'button, [href], input, select, textarea, summary, [tabindex]';
+
+// The focus was on a control the redraw took away or made unusable (Confirm with no pin down,
+// − at 0, the last step of a replay): it goes, in this order, to the control's counterpart;
+// to the place the control names (`data-focus-next`: the end screen's Undo names the game's);
+// to its nearest usable neighbour in the same group (− to +); to the place the new panel names
+// (`data-focus`: its title, or the control the person came from); else to the top of the
+// screen. Never lost to the page.
+function refocus(root, focused, key) {
+  const again = key && root.querySelector(key);
+  if (again && again !== focused && usable(again)) return again.focus();
+  const named = focused.dataset?.focusNext && root.querySelector(focused.dataset.focusNext);
+  const next = (named && usable(named) && named) || (focused.isConnected && neighbour(root, focused));
+  if (next) return next.focus();
+  const panel = root.querySelector('[data-focus]');
+  if (panel) return panel.focus();
+  document.getElementById('screen')?.focus({ preventScroll: true });
+}
+
+// The next usable control after `el` in its group, else the one before it, looking in ever
+// wider groups up to the screen.
+function neighbour(root, el) {
+  for (let box = el.parentElement; box && root.contains(box); box = box.parentElement) {
+    const all = [...box.querySelectorAll(CONTROLS)].filter((c) => c !== el && c.tabIndex >= 0 && usable(c));
+    const after = all.find((c) => el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const before = all.filter((c) => el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_PRECEDING).pop();
+    if (after || before) return after || before;
+    if (box === root) break;
+  }
+  return null;
 }
 
 // Makes the children of `parent` look like `nodes` while keeping the elements already there:

@@ -29,6 +29,7 @@ export function endActions(matchId, undo, view) {
           try { const w = await ipc.exportFile(String(matchId)); app.notice(t('file_written', { path: w.path })); } catch (e) { app.error(e); }
         },
       }, t('export'))),
-    h('button', { class: 'btn big', type: 'button', id: 'undo-end', onclick: undo }, '↶ ', t('undo')),
+    // Undone, the game goes on: the focus goes to the game's own Undo, still at hand.
+    h('button', { class: 'btn big', type: 'button', id: 'undo-end', 'data-focus-next': '#undo', onclick: undo }, '↶ ', t('undo')),
     h('button', { class: 'btn ghost big', type: 'button', id: 'go-home', onclick: () => app.go('#/home') }, t('home')));
 }

@@ -116,6 +116,7 @@ export function mount(root, [id], initial, info) {
       if (options.length === 1) return send(options[0].action);
       ui.options = options;
       render();
+      app.announce(`${t('bou_rolled', { dice: dice.join(' · ') })} ${t('bou_choose')}`);
     } catch (e) { app.error(e); ui.plan = null; render(); }
   }
 
@@ -232,13 +233,13 @@ export function mount(root, [id], initial, info) {
   function actions() {
     const s = sum();
     if (ui.rolling) {
-      return h('div', { class: 'bou-rolling', id: 'dice-rolling', 'aria-label': t('bou_rolled', { dice: ui.rolling.join(' · ') }) },
+      return h('div', { class: 'bou-rolling', id: 'dice-rolling', role: 'img', tabindex: -1, 'data-focus': true, 'aria-label': t('bou_rolled', { dice: ui.rolling.join(' · ') }) },
         ui.rolling.map((d) => h('span', { class: 'die rolling', text: String(d) })));
     }
     if (!humanTurn()) return null;
     if (ui.entry) {
       return h('div', { class: 'bou-entry', id: 'dice-entry' },
-        h('p', { text: t('bou_enter_dice', { n: ui.entry.length }) }),
+        h('p', { id: 'dice-entry-title', tabindex: -1, 'data-focus': true, text: t('bou_enter_dice', { n: ui.entry.length }) }),
         ui.entry.map((v, k) => h('div', { class: 'segmented' }, [1, 2, 3, 4, 5, 6].map((d) => h('button', {
           type: 'button', class: 'seg', id: `die-${k}-${d}`, 'aria-pressed': String(v === d), 'aria-label': t('bou_die_is', { k: k + 1, d }),
           onclick: () => { ui.entry[k] = d; render(); },
@@ -251,16 +252,16 @@ export function mount(root, [id], initial, info) {
       return h('div', { class: 'bou-choices', id: 'bou-choices' },
         h('p', { class: 'bou-dice', id: 'dice-shown', text: t('bou_rolled', { dice: ui.dice.join(' · ') }) }),
         h('p', { text: t('bou_choose') }),
-        ui.options.map((o, k) => h('button', { class: 'btn', type: 'button', 'data-choice': k, 'data-key': `choice-${k}`, onclick: () => send(o.action) }, optionText(o))));
+        ui.options.map((o, k) => h('button', { class: 'btn', type: 'button', 'data-choice': k, 'data-key': `choice-${k}`, 'data-focus': k === 0 || null, onclick: () => send(o.action) }, optionText(o))));
     }
     if (s.phase === 'jack') {
       return h('div', { class: 'mor-tools' },
-        h('button', { class: 'btn primary big', type: 'button', id: 'roll-jack', onclick: () => choose({ kind: 'jack', n: 1 }) }, t('bou_roll_jack')));
+        h('button', { class: 'btn primary big', type: 'button', id: 'roll-jack', 'data-focus': true, onclick: () => choose({ kind: 'jack', n: 1 }) }, t('bou_roll_jack')));
     }
     const o = s.options || {};
     return h('div', { class: 'bou-actions' },
       h('div', { class: 'mor-tools' },
-        h('button', { class: 'btn primary', type: 'button', id: 'point-2', onclick: () => choose({ kind: 'point', n: 2 }) }, t('bou_point_2')),
+        h('button', { class: 'btn primary', type: 'button', id: 'point-2', 'data-focus': true, onclick: () => choose({ kind: 'point', n: 2 }) }, t('bou_point_2')),
         h('button', { class: 'btn primary', type: 'button', id: 'point-3', onclick: () => choose({ kind: 'point', n: 3 }) }, t('bou_point_3')),
         o.shoot_jack ? h('button', { class: 'btn', type: 'button', id: 'shoot-jack', onclick: () => choose({ kind: 'shoot_jack', n: 1 }) }, t('bou_shoot_jack')) : null),
       o.shoot?.length ? h('p', { class: 'empty', text: t('bou_shoot_hint') }) : null);

@@ -10,8 +10,10 @@ import { endActions } from '../end-actions.js';
 import { notesForm } from '../notes.js';
 import { register } from '../games.js';
 
-// Each zone's ring radius and label height on the drawn board, bowl first.
-const RINGS = [[9, 132], [35, 96], [70, 62], [105, 28]];
+// Each zone's ring radius and label height on the drawn board (220 wide), bowl first. The 20
+// hole is drawn larger than life, so that every zone is a finger wide (44 px or more across
+// on a phone).
+const RINGS = [[18, 146], [46, 80], [76, 50], [106, 20]];
 
 export function mount(root, [id], initial, info) {
   const matchId = Number(id);

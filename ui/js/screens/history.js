@@ -20,7 +20,7 @@ export function mount(root) {
   // A page asked for under filters since changed is not shown.
   const pageAsked = latest();
 
-  async function load(more = false) {
+  async function load(more = false, filtered = true) {
     st.loading = true;
     const last = st.items[st.items.length - 1];
     const filter = { ...st.filter, limit: 30, ...(more && last ? { after: [last.started_at, last.id] } : {}) };
@@ -29,6 +29,10 @@ export function mount(root) {
       if (items === STALE) return;
       st.items = more ? st.items.concat(items) : items;
       st.done = items.length < 30;
+      // More goes once the last page is in: the keyboard goes on from the first match it added.
+      if (more && st.done && items.length) render.focusOn(`[data-match="${items[0].id}"]`);
+      // What a filter changed is said, not only drawn.
+      if (!more && filtered) app.announce(items.length ? t('history_shown', { n: st.items.length }) : t('none_found'));
     } catch (e) { app.error(e); }
     st.loading = false;
     render();
@@ -68,6 +72,6 @@ export function mount(root) {
   const render = scheduler(root, draw);
   render();
   ipc.searchPlayers('', true).then((p) => { st.players = p; render(); }).catch((e) => app.error(e));
-  load();
-  return { refresh: () => load() };
+  load(false, false);
+  return { refresh: () => load(false, false) };
 }

@@ -220,7 +220,7 @@ export function mount(root, [id], initial, info) {
       h('div', { class: 'throw-actions' },
         h('button', { class: 'btn big miss', type: 'button', id: 'miss', 'data-key': 'miss', onclick: () => act({ pins: [] }) }, t('miss')),
         h('button', { class: 'btn big foul', type: 'button', id: 'foul', 'data-key': 'foul', onclick: () => act({ pins: [], foul: true }) }, t('foul')),
-        h('button', { class: 'btn big primary confirm', type: 'button', id: 'confirm', 'data-key': 'confirm', disabled: !st.pins.size,
+        h('button', { class: 'btn big primary confirm', type: 'button', id: 'confirm', 'data-key': 'confirm', disabled: !st.pins.size, 'data-focus-next': '[data-pin]:not([disabled])',
           onclick: () => act({ pins: [...st.pins] }) },
         st.pins.size && st.preview ? t('confirm_pins', { n: previewPoints() }) : t('confirm'))),
       h('p', { class: 'kbd-help', text: t('keyboard_help') }));

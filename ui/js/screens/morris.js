@@ -38,7 +38,7 @@ export function mount(root, [id], initial, info) {
     },
     head: () => [
       h('div', { class: 'mor-sides' }, sidePanel(0), sidePanel(1)),
-      h('p', { class: `mor-status${sum().pending_removal ? ' alert' : ''}${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() })],
+      h('p', { class: `mor-status${sum().pending_removal ? ' alert' : ''}${over() ? ' over' : ''}`, id: 'status-line', tabindex: -1, 'aria-live': 'polite', text: statusLine() })],
     panel,
     after(view, { keepRedo = false } = {}) {
       ui.selected = null;
@@ -173,11 +173,13 @@ export function mount(root, [id], initial, info) {
     const yes = async () => {
       const kind = ui.confirm;
       ui.confirm = null;
+      // The question goes; the line that says how the game stands takes the focus.
+      render.focusOn('#status-line');
       if (kind === 'resign') return send(human === 0 ? '0-1' : '1-0');
       if (isComputer(1 - human)) {
         try {
           const accepts = await ipc.drawOffer(matchId);
-          if (!accepts) { app.announce(t('mor_draw_declined')); app.error({ kind: 'illegal_action', code: 'draw_declined' }); render(); return; }
+          if (!accepts) { app.announce(t('mor_draw_declined')); app.error({ kind: 'illegal_action', code: 'draw_declined' }); render.focusOn('#offer-draw'); return; }
         } catch (e) { app.error(e); return; }
       }
       return send('1/2-1/2');
@@ -185,13 +187,7 @@ export function mount(root, [id], initial, info) {
     return h('div', { class: 'confirm-bar', role: 'alertdialog', 'aria-label': text },
       h('span', { text }),
       h('button', { class: 'btn primary', type: 'button', id: 'confirm-yes', onclick: yes }, t('mor_yes')),
-      h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { const was = ui.confirm; ui.confirm = null; render(); focusAfterDraw(was === 'draw' ? 'offer-draw' : 'resign'); } }, t('cancel')));
-  }
-
-  // The keyboard follows the question: to its Yes when it opens, back to the button that asked
-  // it when it is cancelled (the focused button goes with the bar). Runs after the frame's draw.
-  function focusAfterDraw(id) {
-    requestAnimationFrame(() => document.getElementById(id)?.focus());
+      h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { const was = ui.confirm; ui.confirm = null; render.focusOn(was === 'draw' ? '#offer-draw' : '#resign'); } }, t('cancel')));
   }
 
   function boardView() {
@@ -225,8 +221,8 @@ export function mount(root, [id], initial, info) {
         h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn(), onclick: hint }, t('mor_hint')),
         h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(ui.turned), onclick: () => { ui.turned = !ui.turned; render(); } }, '⟲ ', t('mor_turn_board'))),
       !over() ? h('div', { class: 'mor-tools' },
-        h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { ui.confirm = 'draw'; render(); focusAfterDraw('confirm-yes'); } }, t('mor_offer_draw')),
-        h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { ui.confirm = 'resign'; render(); focusAfterDraw('confirm-yes'); } }, t('mor_resign'))) : null,
+        h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { ui.confirm = 'draw'; render.focusOn('#confirm-yes'); } }, t('mor_offer_draw')),
+        h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { ui.confirm = 'resign'; render.focusOn('#confirm-yes'); } }, t('mor_resign'))) : null,
       h('h2', { text: t('mor_moves') }),
       s.turns.length ? moveList() : h('p', { class: 'empty', text: t('mor_no_moves') }),
       h('details', { class: 'mor-export', open: ui.showList, ontoggle: (ev) => { ui.showList = ev.target.open; } },
@@ -262,7 +258,7 @@ function setupBlock({ st, seg, levels, vsComputer, rules, render }) {
     ] : h('details', { class: 'mor-import', open: st.importOpen || null, ontoggle: (ev) => { st.importOpen = ev.target.open; } },
       h('summary', { text: t('mor_import') }),
       h('textarea', {
-        id: 'import-moves', rows: 3, 'data-key': 'import-moves', placeholder: '1. d6 f4 2. a1 b4 ...',
+        id: 'import-moves', rows: 3, 'data-key': 'import-moves', 'aria-label': t('mor_import'), placeholder: '1. d6 f4 2. a1 b4 ...',
         oninput: (ev) => { st.moves = ev.target.value; },
       }, st.moves ?? ''),
       h('button', { class: 'btn', type: 'button', id: 'import-moves-go', disabled: st.sides.length !== 2, onclick: importMoves }, t('mor_import_go'))));

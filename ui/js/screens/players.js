@@ -61,7 +61,7 @@ export function mount(root, [id]) {
   const twins = (p) => st.list.filter((o) => o.id !== p.id && key(o.name) === key(p.name));
 
   function formDots(form) {
-    return h('span', { class: 'form', 'aria-label': form.join(', ') },
+    return h('span', { class: 'form', role: 'img', 'aria-label': form.map((r) => t(r)).join(', ') },
       form.slice().reverse().map((r) => h('span', { class: `form-dot ${r}`, title: t(r) })));
   }
 
@@ -223,7 +223,12 @@ export function mount(root, [id]) {
             h('option', { value: '' }, '—'), others.map((o) => h('option', { value: o.id, selected: String(o.id) === st.mergeWith }, o.name))),
           h('button', { class: 'btn', type: 'button', id: 'merge', onclick: async () => {
             if (!st.mergeWith) return;
-            try { await ipc.mergePlayers(p.id, Number(st.mergeWith)); st.mergeWith = ''; loadList(); } catch (e) { app.error(e); }
+            try {
+              await ipc.mergePlayers(p.id, Number(st.mergeWith));
+              st.mergeWith = '';
+              app.announce(t('players_merged'));
+              loadList();
+            } catch (e) { app.error(e); }
           } }, t('merge_button')))] : null,
       versus(p, others),
       h('button', { class: 'btn ghost', type: 'button', id: 'archive', onclick: async () => {

@@ -21,7 +21,8 @@ export function mount(root, [id]) {
       if (mine !== seq) return; // a later step was asked meanwhile
       st.step = step;
       st.at = at;
-      app.announce(t('replay_step', { n: step, total: st.actions.length }));
+      const what = step ? `: ${describe(st.actions[step - 1])}` : '';
+      app.announce(`${t('replay_step', { n: step, total: st.actions.length })}${what}`);
       render();
     } catch (e) { app.error(e); }
   }

@@ -30,7 +30,7 @@ export function mount(root) {
       h('button', {
         class: 'btn primary', type: 'button', id: `save-rules-${g}`,
         onclick: async () => {
-          if (await app.saveSetting('rules', { ...app.settings.rules, [g]: form.value() })) { saved.add(g); render(); }
+          if (await app.saveSetting('rules', { ...app.settings.rules, [g]: form.value() })) { saved.add(g); app.announce(t('saved')); render(); }
         },
       }, saved.has(g) ? `✓ ${t('saved')}` : t('save_defaults'))];
   }

@@ -43,6 +43,7 @@ export function mount(root, [game]) {
     if (max && !st.teamMode && st.sides.length >= max) {
       // A full line-up: the newest name takes the last place.
       st.sides[max - 1] = [name];
+      app.announce(t('player_added', { name }));
       render();
       return;
     }
@@ -51,6 +52,7 @@ export function mount(root, [game]) {
       st.sides.push([name]);
       if (st.teamMode) st.active = st.sides.length - 1;
     }
+    app.announce(t('player_added', { name }));
     render();
   }
 
@@ -71,12 +73,17 @@ export function mount(root, [game]) {
   }
 
   function removeName(si, pi) {
-    st.sides[si].splice(pi, 1);
+    const [name] = st.sides[si].splice(pi, 1);
     if (!st.sides[si].length) {
       st.sides.splice(si, 1);
       if (st.active != null && st.active >= st.sides.length) st.active = null;
     }
-    render();
+    app.announce(t('player_removed', { name }));
+    // The focus goes to the next player's ×, else the one before, else the name field.
+    const xs = st.sides.flatMap((side, i) => side.map((_, k) => `x-${i}-${k}`));
+    const at = st.sides.slice(0, si).reduce((n, side) => n + side.length, 0) + pi;
+    const next = xs[Math.min(at, xs.length - 1)];
+    render.focusOn(next ? `[data-key="${next}"]` : '#new-player');
   }
 
   function move(si, d) {
@@ -124,7 +131,7 @@ export function mount(root, [game]) {
       h('span', { class: 'side-players' },
         side.map((name, pi) => h('span', { class: 'chip in-side' },
           h('span', { class: 'chip-name', text: name }),
-          h('button', { class: 'chip-x', type: 'button', 'aria-label': `${t('remove')} ${name}`, onclick: () => removeName(si, pi) }, '×')))),
+          h('button', { class: 'chip-x', type: 'button', 'aria-label': `${t('remove')} ${name}`, 'data-key': `x-${si}-${pi}`, onclick: () => removeName(si, pi) }, '×')))),
       h('span', { class: 'side-moves' },
         h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_up')} ${names(side)}`, 'data-key': `up-${si}`, disabled: si === 0, onclick: () => move(si, -1) }, '↑'),
         h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${names(side)}`, 'data-key': `down-${si}`, disabled: si === st.sides.length - 1, onclick: () => move(si, 1) }, '↓')));
@@ -162,7 +169,7 @@ export function mount(root, [game]) {
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },
             h('h2', { text: t(entry.seats || 'sides') }),
-            h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); render(); } }, t('shuffle'))),
+            h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); app.announce(t('order_now', { names: st.sides.map(names).join(', ') })); render(); } }, t('shuffle'))),
           entry.setup?.({ st, seg, levels, vsComputer, render, rules: () => (form ? form.value() : {}) }),
           teams() ? h('label', { class: 'toggle' },
             h('input', { type: 'checkbox', id: 'team-mode', checked: st.teamMode, onchange: (ev) => { st.teamMode = ev.target.checked; st.active = null; render(); } }),

@@ -45,6 +45,14 @@ export function mount(root) {
     render();
   }
 
+  // The focus goes to the next entrant's ×, else the one before, else the name field.
+  function remove(i) {
+    const [e] = st.entrants.splice(i, 1);
+    app.announce(t('player_removed', { name: e.join(' & ') }));
+    const n = Math.min(i, st.entrants.length - 1);
+    render.focusOn(n >= 0 ? `[data-key="x-${n}"]` : '#entrant-name');
+  }
+
   function move(i, to, dragged = false) {
     if (to < 0 || to >= st.entrants.length || to === i) return;
     const [e] = st.entrants.splice(i, 1);
@@ -158,7 +166,7 @@ export function mount(root) {
     h('span', { class: 'side-moves' },
       h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_up')} ${e.join(' & ')}`, 'data-key': `up-${i}`, disabled: i === 0, onclick: () => move(i, i - 1) }, '↑'),
       h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${e.join(' & ')}`, 'data-key': `down-${i}`, disabled: i === st.entrants.length - 1, onclick: () => move(i, i + 1) }, '↓'),
-      h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('remove')} ${e.join(' & ')}`, 'data-key': `x-${i}`, onclick: () => { st.entrants.splice(i, 1); render(); } }, '×')));
+      h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('remove')} ${e.join(' & ')}`, 'data-key': `x-${i}`, onclick: () => remove(i) }, '×')));
 
   const draw = () => {
     const available = st.known.filter((p) => !taken(p.name));
@@ -182,7 +190,7 @@ export function mount(root) {
             h('h2', { text: t('entrants_n', { n: st.entrants.length }) }),
             h('span', { class: 'end-row' },
               h('button', { class: 'btn small ghost', type: 'button', id: 'seed-by-rating', disabled: st.entrants.length < 2, onclick: seedByRating }, t('seed_by_rating')),
-              h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); render(); } }, t('shuffle')))),
+              h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); app.announce(t('order_now', { names: st.entrants.map((e) => e.join(' & ')).join(', ') })); render(); } }, t('shuffle')))),
           h('p', { class: 'hint', text: t('seed_order_hint') }),
           addForm,
           available.length ? [

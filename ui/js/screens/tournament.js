@@ -46,6 +46,14 @@ export function mount(root, [idText, tab = 'round']) {
     if (said) app.announce(said);
   });
 
+  // A table's result saved from its form: the form and its buttons are gone, so the focus goes
+  // on to the next table still to be played, else to what comes next (Pair, the champion).
+  const onToNext = () => {
+    const s = st.view.summary;
+    const open = s.pairings.find((q) => !q.result);
+    render.focusOn(open ? `#enter-${open.table}` : s.status === 'finished' ? '#champion h2' : '#pair');
+  };
+
   const undo = () => app.exclusive(st, render, async () => {
     took(await ipc.undoTournament(id));
     st.entering = null;
@@ -89,7 +97,7 @@ export function mount(root, [idText, tab = 'round']) {
       if (winner === undefined) winner = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
       const result = { round: summary.round, table: p.table, winner, scores };
       if (twenties && f.twenties) result.twenties = [0, 1].map((s) => Number(f.twenties[s] || 0));
-      send({ result }, t('result_saved', { n: p.table + 1 }));
+      send({ result }, t('result_saved', { n: p.table + 1 }), onToNext);
     };
     const winners = knockout ? [0, 1] : [0, 'draw', 1];
     return h('div', { class: 'result-form', id: `result-form-${p.table}` },
@@ -104,7 +112,7 @@ export function mount(root, [idText, tab = 'round']) {
         h('button', { class: 'btn ghost', type: 'button', id: `cancel-result-${p.table}`, onclick: () => { st.entering = null; render.focusOn(`#enter-${p.table}`); } }, t('cancel'))),
       h('div', { class: 'end-row' }, [0, 1].map((s) => h('button', {
         class: 'btn small foul', type: 'button', id: `forfeit-${p.table}-${s}`,
-        onclick: () => send({ result: { round: summary.round, table: p.table, forfeit: s } }, t('forfeit_by', { name: names[s] })),
+        onclick: () => send({ result: { round: summary.round, table: p.table, forfeit: s } }, t('forfeit_by', { name: names[s] }), onToNext),
       }, t('forfeit_of', { name: names[s] })))));
   }
 
@@ -153,10 +161,10 @@ export function mount(root, [idText, tab = 'round']) {
           byes.length ? h('p', { class: 'bye-line', id: 'bye' }, t('bye_for', { names: byes.map((e) => entrantName(s, e)).join(', ') })) : null,
         ],
       s.status === 'finished'
-        ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { text: t('champion_is', { name: entrantName(s, s.champion) }) }))
+        ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { tabindex: -1, 'data-focus': true, text: t('champion_is', { name: entrantName(s, s.champion) }) }))
         : v.hub ? null : h('div', { class: 'sticky-actions' },
           h('button', {
-            class: 'btn primary big', type: 'button', id: 'pair', disabled: missing > 0,
+            class: 'btn primary big', type: 'button', id: 'pair', disabled: missing > 0, 'data-focus-next': '#round-title',
             onclick: () => send({ pair: {} }, t('paired_round', { n: s.round + 1 })),
           }, missing > 0 ? t('results_missing', { n: missing }) : t('pair_round', { n: s.round + 1 }))),
       s.pairings.length ? h('div', { class: 'end-row' },
@@ -204,6 +212,7 @@ export function mount(root, [idText, tab = 'round']) {
         if (!armed) {
           st.armed = r.entrant;
           render();
+          app.announce(t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }));
           setTimeout(() => { if (st.armed === r.entrant) { st.armed = null; render(); } }, 4000);
           return;
         }
@@ -215,6 +224,11 @@ export function mount(root, [idText, tab = 'round']) {
             took(await ipc.tournamentEvent(id, { result: { round: s.round, table: open.table, forfeit } }));
           }
           app.announce(t('withdrew', { name: r.name }));
+          // The row's button is gone: on to the next row's, else back to the tab.
+          const rows = st.view.summary.standings;
+          const at = rows.findIndex((x) => x.entrant === r.entrant);
+          const next = rows.slice(at + 1).find((x) => !x.withdrawn) || rows.find((x) => x.entrant !== r.entrant && !x.withdrawn);
+          render.focusOn(next ? `#withdraw-${next.entrant}` : '#tab-standings');
         });
       },
     }, h('span', { class: 'long', text: said }), h('span', { class: 'short', 'aria-hidden': 'true', text: armed ? '✕?' : '✕' }));
@@ -230,15 +244,25 @@ export function mount(root, [idText, tab = 'round']) {
     return h('section', { class: 'tournament', 'data-status': s.status },
       v.hub ? h('p', { class: 'hub-run', id: 'hub-run', role: 'note', text: t('run_by_hub', { hub: v.hub }) }) : null,
       h('div', { class: 'tournament-head' },
-        h('h2', { id: 'round-title', text: heading }),
+        h('h2', { id: 'round-title', tabindex: -1, text: heading }),
         h('div', { class: 'end-row' },
           h('button', { class: 'btn small', type: 'button', id: 'big-screen', onclick: () => app.go(`#/wall/${id}`) }, t('big_screen')),
           v.hub ? null : h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo }, '↶ ', t('undo')))),
       h('div', { class: 'tabs', role: 'tablist' }, tabs.map((name) => h('button', {
-        class: 'seg', type: 'button', role: 'tab', id: `tab-${name}`, 'aria-selected': String(st.tab === name), 'aria-pressed': String(st.tab === name),
+        class: 'seg', type: 'button', role: 'tab', id: `tab-${name}`, 'aria-selected': String(st.tab === name),
+        'aria-controls': 'tab-panel', tabindex: st.tab === name ? 0 : -1,
         onclick: () => { st.tab = name; render(); },
+        // Tabs as a screen reader expects them: one stop for the row, the arrows go along it.
+        onkeydown: (ev) => {
+          const step = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity }[ev.key];
+          if (step === undefined) return;
+          ev.preventDefault();
+          const k = Math.max(0, Math.min(tabs.length - 1, step === Infinity ? tabs.length - 1 : step === -Infinity ? 0 : (tabs.indexOf(st.tab) + step + tabs.length) % tabs.length));
+          st.tab = tabs[k];
+          render.focusOn(`#tab-${tabs[k]}`);
+        },
       }, t(`tab_${name}`)))),
-      h('div', { class: 'tab-panel', role: 'tabpanel', 'aria-labelledby': `tab-${st.tab}` },
+      h('div', { class: 'tab-panel', id: 'tab-panel', role: 'tabpanel', 'aria-labelledby': `tab-${st.tab}` },
         st.tab === 'round' ? roundTab(v)
           : st.tab === 'standings' ? [
             standingsTable(s, {

@@ -134,3 +134,41 @@ def test_undo_while_the_dice_roll_drops_the_roll(partie):
     assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")
     assert p.count("#roll-jack") == 1
     assert p.count("#bou-choices") == 0
+
+
+def test_the_dice_from_the_keyboard_keep_the_focus_on_the_turn(monkeypatch):
+    """Roll the jack, pressed with the keyboard, swaps the panel for the dice, then for the
+    next turn's buttons: the focus follows (the roll, then Point with 2 dice), never lost to the
+    page. A roll that asks where the ball goes puts the focus on the first way and says the
+    dice."""
+    from selenium.webdriver.common.keys import Keys
+    monkeypatch.setenv("PARTIE_DICE_SEED", "2026")
+    from conftest import Partie
+    p = Partie()          # the same dice every run
+    try:
+        keyboard_turns(p, Keys)
+    finally:
+        p.close()
+
+
+def keyboard_turns(p, Keys):
+    p.start()
+    new_game(p, "app")
+    p.css("#roll-jack").send_keys(Keys.ENTER)
+    wait_more(p, 0)
+    p.wait_until("return document.activeElement?.id === 'point-2'")
+    for _ in range(12):
+        n = actions(p)
+        p.d.switch_to.active_element.send_keys(Keys.ENTER)
+        p.wait_until(f"return Number(document.querySelector('section.boulomania').dataset.actions) > {n}"
+                     " || !!document.querySelector('#bou-choices')")
+        if p.count("#bou-choices"):
+            p.wait_until("return document.activeElement?.dataset.choice === '0'")
+            assert p.d.execute_script("return document.querySelector('#announce').textContent").startswith("Dice: ")
+            return
+        # A throw with one way only was played: the next turn's buttons have the focus.
+        p.wait_until("return ['point-2', 'roll-jack'].includes(document.activeElement?.id)")
+        if p.d.execute_script("return document.activeElement.id") == "roll-jack":
+            p.d.switch_to.active_element.send_keys(Keys.ENTER)
+            p.wait_until("return document.activeElement?.id === 'point-2'")
+    raise AssertionError("no roll asked where the ball goes in 12 throws")

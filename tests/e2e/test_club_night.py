@@ -62,6 +62,8 @@ def join_by_typing(phone, address, token):
     phone.type("#join-token", token)
     phone.tap("#join-hub")
     phone.wait_css("#joined", timeout=15)
+    # The form went with the join: the focus is on the new panel's title.
+    phone.wait_until("return document.activeElement?.id === 'joined-title'")
 
 
 def play_table(phone, table):
@@ -122,6 +124,7 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
     desk.go_hash("#/club")
     desk.tap("#host-start")
     desk.wait_css("#host-qr")
+    desk.wait_until("return document.activeElement?.id === 'host-title'")
     address = desk.text("#host-address")
     token = desk.text("#host-token")
     link = desk.text("#host-link")

@@ -349,7 +349,8 @@ def test_the_winning_throw_from_the_keyboard_puts_the_focus_on_the_winner(partie
 def test_the_focus_moves_with_the_player_moved(partie):
     """Move down, pressed from the keyboard, takes the player one place down and the focus with
     them (it used to stay on the slot, now someone else's); at the end of the order the focus
-    is on the arrow still usable. Where they are now is said aloud."""
+    is on the arrow still usable. Where they are now is said aloud. A removal and a known
+    player's chip keep the focus in the list too."""
     p = partie
     p.start()
     p.tap("#new-molkky")
@@ -367,3 +368,12 @@ def test_the_focus_moves_with_the_player_moved(partie):
     p.d.switch_to.active_element.send_keys(Keys.ENTER)
     p.wait_until("return document.activeElement?.dataset.key === 'up-1'")
     assert p.d.execute_script(label) == "Move up Anna"
+    # Removed with her ×: the focus goes to the next player's ×, and the removal is said.
+    p.css('[aria-label="Remove Anna"]').send_keys(Keys.ENTER)
+    p.wait_until("return document.querySelector('#announce').textContent === 'Removed: Anna'")
+    p.wait_until("return document.activeElement?.getAttribute('aria-label') === 'Remove Cyril'")
+    # Her chip among the known players takes her back; the chip goes, the focus to the field.
+    p.css('#known-players [data-player="Anna"]').send_keys(Keys.ENTER)
+    p.wait_until("return document.querySelector('#announce').textContent === 'Added: Anna'")
+    p.wait_until("return document.activeElement?.id === 'new-player'")
+    assert p.texts("#sides .chip-name") == ["Bea", "Cyril", "Anna"]

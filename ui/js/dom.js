@@ -246,6 +246,13 @@ function focusKey(el) {
   return null;
 }
 
+/** Where the focus goes when the known player's chip `k` of `chips` is taken into the line-up
+ * (and goes from the list): the next chip, else the one before, else `field`. */
+export function chipAfter(chips, k, field) {
+  const next = chips[k + 1] ?? chips[k - 1];
+  return next ? `[data-player="${CSS.escape(next.name)}"]` : field;
+}
+
 // A shuffled copy (Fisher-Yates): a random throwing order or seed order.
 export function shuffled(list) {
   const a = list.slice();

@@ -53,7 +53,7 @@ export function mount(root) {
   let stopScan = null;
   const scan = () => {
     st.scanning = true;
-    render();
+    render.focusOn('#join-title');
     stopScan = startScan(video, (link) => {
       st.scanning = false;
       stopScan = null;
@@ -67,7 +67,7 @@ export function mount(root) {
       render();
     });
   };
-  const cancelScan = () => { stopScan?.(); stopScan = null; st.scanning = false; render(); };
+  const cancelScan = () => { stopScan?.(); stopScan = null; st.scanning = false; render.focusOn('#scan-qr'); };
 
   const join = () => app.exclusive(st, render, async () => {
     const link = linkInput.value.trim();
@@ -77,23 +77,27 @@ export function mount(root) {
     linkInput.value = '';
     tokenInput.value = '';
     app.announce(t('joined_hub', { hub: st.status.joined.hub }));
+    render.focusOn('#joined-title');
     app.clubChanged();
   });
   const leave = () => app.exclusive(st, render, async () => {
     st.status = await ipc.clubLeave();
     app.announce(t('left_hub'));
+    render.focusOn('#join-title');
     app.clubChanged();
   });
   const host = () => app.exclusive(st, render, async () => {
     await ipc.hostStart();
     st.status = await ipc.clubStatus();
     app.announce(t('hub_started', { address: st.status.host.address }));
+    render.focusOn('#host-title');
     app.clubChanged();
   });
   const stopHost = () => app.exclusive(st, render, async () => {
     await ipc.hostStop();
     st.status = await ipc.clubStatus();
     app.announce(t('hub_stopped'));
+    render.focusOn('#host-title');
     app.clubChanged();
   });
 
@@ -101,7 +105,7 @@ export function mount(root) {
     if (s?.joined) {
       const sync = s.sync;
       return h('section', { class: 'panel club-panel', id: 'joined', 'aria-labelledby': 'joined-title' },
-        h('h2', { id: 'joined-title', text: t('joined_title') }),
+        h('h2', { id: 'joined-title', tabindex: -1, text: t('joined_title') }),
         h('p', { class: 'hub-address', id: 'joined-hub', text: s.joined.hub }),
         h('p', { class: `sync-state ${sync.state}`, id: 'sync-state', role: 'status', text: syncText(s) }),
         h('dl', { class: 'sync-figures' },
@@ -118,13 +122,13 @@ export function mount(root) {
     }
     if (st.scanning) {
       return h('section', { class: 'panel club-panel scanning', id: 'join', 'aria-labelledby': 'join-title' },
-        h('h2', { id: 'join-title', text: t('scan_title') }),
+        h('h2', { id: 'join-title', tabindex: -1, text: t('scan_title') }),
         video,
         h('p', { class: 'hint', role: 'status', text: t('scan_help') }),
         h('button', { class: 'btn big', type: 'button', id: 'scan-cancel', onclick: cancelScan }, t('cancel')));
     }
     return h('section', { class: 'panel club-panel', id: 'join', 'aria-labelledby': 'join-title' },
-      h('h2', { id: 'join-title', text: t('join_title') }),
+      h('h2', { id: 'join-title', tabindex: -1, text: t('join_title') }),
       canScan() ? h('button', { class: 'btn primary big', type: 'button', id: 'scan-qr', onclick: scan }, t('scan_qr')) : null,
       h('p', { class: 'hint', id: 'join-help', text: t('join_help') }),
       h('form', {
@@ -139,12 +143,12 @@ export function mount(root) {
     const info = s?.host;
     if (!info) {
       return h('section', { class: 'panel club-panel', id: 'host', 'aria-labelledby': 'host-title' },
-        h('h2', { id: 'host-title', text: t('host_title') }),
+        h('h2', { id: 'host-title', tabindex: -1, text: t('host_title') }),
         h('p', { class: 'hint', text: t('host_help') }),
         h('button', { class: 'btn big', type: 'button', id: 'host-start', onclick: host }, t('host_start')));
     }
     return h('section', { class: 'panel club-panel hosting', id: 'host', 'aria-labelledby': 'host-title' },
-      h('h2', { id: 'host-title', text: t('host_running') }),
+      h('h2', { id: 'host-title', tabindex: -1, text: t('host_running') }),
       h('div', { class: 'host-body' },
         info.qr.length ? qrCode(info.qr, t('host_qr_label')) : null,
         h('dl', { class: 'host-figures' },

@@ -1,7 +1,7 @@
 // New game: players (known ones first, a new one in one step), teams, throwing order, rules.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, segmented, shuffled } from '../dom.js';
+import { h, scheduler, names, segmented, shuffled, chipAfter } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -164,7 +164,10 @@ export function mount(root, [game]) {
           available.length ? [
             h('h3', { text: t('known_players') }),
             h('div', { class: 'chips', id: 'known-players' },
-              available.map((p) => h('button', { class: 'chip', type: 'button', 'data-player': p.name, onclick: () => addName(p.name) }, p.name))),
+              available.map((p, k) => h('button', {
+                class: 'chip', type: 'button', 'data-player': p.name,
+                onclick: () => { addName(p.name); render.focusOn(chipAfter(available, k, '#new-player')); },
+              }, p.name))),
           ] : null),
         h('div', { class: 'setup-sides' },
           h('div', { class: 'sides-head' },

@@ -3,7 +3,7 @@
 // Rust checks everything; this screen only collects it.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented, shuffled } from '../dom.js';
+import { h, scheduler, segmented, shuffled, chipAfter } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -196,7 +196,10 @@ export function mount(root) {
           available.length ? [
             h('h3', { text: t('known_players') }),
             h('div', { class: 'chips', id: 'known-players' },
-              available.map((p) => h('button', { class: 'chip', type: 'button', 'data-player': p.name, onclick: () => add([p.name]) }, p.name))),
+              available.map((p, k) => h('button', {
+                class: 'chip', type: 'button', 'data-player': p.name,
+                onclick: () => { add([p.name]); render.focusOn(chipAfter(available, k, '#entrant-name')); },
+              }, p.name))),
           ] : null,
           h('ol', { class: 'sides', id: 'entrants' }, st.entrants.map(entrantRow)))),
       h('div', { class: 'sticky-actions' },

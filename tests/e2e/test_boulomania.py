@@ -154,6 +154,13 @@ def test_the_dice_from_the_keyboard_keep_the_focus_on_the_turn(monkeypatch):
 def keyboard_turns(p, Keys):
     p.start()
     new_game(p, "app")
+    # A phone held sideways: the board is not shrunk below a finger's width a square.
+    p.size(844, 390)
+    time.sleep(0.3)
+    cells = p.d.execute_script(
+        "return [...document.querySelectorAll('#bou-board rect.bou-cell')].map(c => c.getBoundingClientRect().width)")
+    assert cells and min(cells) >= 44, cells
+    p.size(390, 844)
     p.css("#roll-jack").send_keys(Keys.ENTER)
     wait_more(p, 0)
     p.wait_until("return document.activeElement?.id === 'point-2'")

@@ -12,6 +12,7 @@ import time
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import SHOTS, DESKTOP, Partie, free_port
 from test_crokinole import count_round, score_round
@@ -30,16 +31,18 @@ def ipc(p, call, *args):
     """, *args))
 
 
-def chromium():
-    """Headless Chromium from the system's packages (scripts/setup.sh installs it)."""
+def chromium(lang="en-US"):
+    """Headless Chromium from the system's packages (scripts/setup.sh installs it), asking for
+    pages in `lang`."""
     binary = shutil.which("chromium")
     driver = shutil.which("chromedriver")
     assert binary and driver, "Chromium and its driver are missing: run ./scripts/setup.sh --tests"
     opts = webdriver.ChromeOptions()
     opts.binary_location = binary
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={BIG[0]},{BIG[1]}", "--hide-scrollbars"):
+                f"--window-size={BIG[0]},{BIG[1]}", "--hide-scrollbars", f"--lang={lang}"):
         opts.add_argument(arg)
+    opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
     browser = webdriver.Chrome(service=Service(driver), options=opts)
     # The page's own size, as a TV shows it (the window's frame is not part of it).
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -227,6 +230,20 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
         (SHOTS / "club-night-latency.txt").write_text(f"{latency * 1000:.0f} ms\n")
         assert latency < 5.0, f"{latency:.2f} s from the phone's tap to the big screen"
         assert page_result(browser, 0) == "8 – 0"
+        # The winner is marked with a tick and, for a screen reader, the word.
+        assert browser.execute_script("return document.querySelector('#boards td.winner').textContent") == "Anna ✓ (won)"
+        # A screen whose browser asks for French gets the page in French.
+        french = chromium("fr-FR")
+        try:
+            french.get(desk.text("#host-page"))
+            WebDriverWait(french, 10).until(lambda b: b.execute_script(
+                "return document.querySelector('#boards td.winner')?.textContent === 'Anna ✓ (gagné)'"))
+            assert french.execute_script("return document.documentElement.lang") == "fr"
+            assert french.execute_script("return document.querySelector('#title').textContent") == "Crokinole · Système suisse"
+            assert french.execute_script("return document.querySelector('#standings-title').textContent") == "Classement"
+            french.save_screenshot(str(SHOTS / "75b-club-big-screen-fr-1920.png"))
+        finally:
+            french.quit()
         anna_phone.wait_text("#sync-chip", "Synced", timeout=10)
         anna_phone.shot("73-club-phone-match-done")
 

@@ -173,11 +173,16 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.throw(3)
         p.tap("#nav-back")
         p.wait_css("#unfinished")
-        p.tap("#unfinished [data-discard]")
-        p.tap("#unfinished [data-discard]")
+        # From the keyboard: Discard, Discard again; the row goes and its Undo has the focus.
+        p.css("#unfinished [data-discard]").send_keys(Keys.ENTER)
+        p.wait_until("return document.querySelector('#unfinished [data-discard]').classList.contains('armed')")
+        p.css("#unfinished [data-discard]").send_keys(Keys.ENTER)
         p.wait_until("return !document.querySelector('#unfinished')")
-        p.tap("#undo-last")
+        p.wait_until("return document.activeElement?.id === 'undo-last'")
+        p.d.switch_to.active_element.send_keys(Keys.ENTER)
         p.wait_css("#unfinished .match-row")
+        # The bar went with the focus in it: the focus is back on the screen, not the page.
+        p.wait_until("return document.querySelector('#screen').contains(document.activeElement)")
         p.tap("#unfinished .match-open")
         p.wait_css("#pins")
         assert p.scores() == [3, 0], "the discarded match is back with its throw"

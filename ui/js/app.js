@@ -76,8 +76,9 @@ export const app = {
     app.announce(text);
   },
 
-  // Offers to take back what was just done (a discarded match), for a few seconds.
-  offerUndo(text, onUndo) {
+  // Offers to take back what was just done (a discarded match), for a few seconds; `focus`
+  // gives its Undo the focus (the control that did it went with what it did).
+  offerUndo(text, onUndo, { focus = false } = {}) {
     const bar = document.getElementById('undo-bar');
     bar.replaceChildren();
     const label = document.createElement('span');
@@ -87,14 +88,10 @@ export const app = {
     btn.type = 'button';
     btn.id = 'undo-last';
     btn.textContent = t('undo');
-    btn.addEventListener('click', async () => {
-      hideNote(bar);
-      await onUndo();
-      // The button went with the bar: the focus goes back to the screen, not lost to the page.
-      if (!document.activeElement || document.activeElement === document.body) document.getElementById('screen').focus({ preventScroll: true });
-    });
+    btn.addEventListener('click', async () => { hideNote(bar); await onUndo(); });
     bar.append(label, btn);
     showNote(bar, 10000);
+    if (focus) btn.focus();
     // A region shown from hidden is often not read: said aloud instead.
     app.announce(text);
   },
@@ -155,7 +152,10 @@ function showNote(el, ms) {
 
 function hideNote(el) {
   clearTimeout(noteTimers.get(el));
+  // A note that goes with the focus in it (the undo bar's time is up) gives it to the screen.
+  const had = el.contains(document.activeElement);
   el.hidden = true;
+  if (had) document.getElementById('screen').focus({ preventScroll: true });
   layoutNotes();
 }
 

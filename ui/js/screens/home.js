@@ -63,10 +63,12 @@ function discardButton(item, reload) {
         // Kept aside first, so that the discard can be taken back (same id, same actions).
         const record = await ipc.exportMatch(item.id);
         await ipc.deleteMatch(item.id);
+        // From the keyboard, the Undo goes where the Discard was: the focus, with the row gone.
+        const keyboard = document.activeElement === btn;
         reload();
         app.offerUndo(t('discarded'), async () => {
           try { await ipc.importRecords(JSON.stringify(record)); reload(); } catch (err) { app.error(err); }
-        });
+        }, { focus: keyboard });
       } catch (err) { app.error(err); }
     },
   }, t(on ? 'discard_again' : 'discard'));

@@ -115,6 +115,39 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     assert "Annie" in p.text("#history-list")
 
 
+def test_a_duplicate_player_merged_into_the_right_one(partie):
+    """Anne was typed for Anna once: on Anna's page, Anne is chosen to merge; the page reloads
+    (the app back to the front) and the choice is still the one shown; Merge moves Anne's
+    match to Anna, says so, and Anne is gone from the list."""
+    p = partie
+    p.start()
+    quick_molkky(p, ["Anna", "Bea"])
+    quick_molkky(p, ["Anne", "Cyril"], winner_first=False)
+    p.tap("#open-players")
+    p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 4")
+    anna = p.d.execute_script("return [...document.querySelectorAll('#player-list [data-player]')].find(b => b.textContent === 'Anna').dataset.player")
+    p.tap(f'#player-list [data-player="{anna}"]')
+    p.wait_css("#merge-with")
+    assert p.text('[data-stats="molkky"] .stats-line').startswith("1 match")
+    anne = p.d.execute_script("return [...document.querySelectorAll('#merge-with option')].find(o => o.textContent === 'Anne').value")
+    p.d.execute_script(f"const s = document.querySelector('#merge-with'); s.value = '{anne}'; s.dispatchEvent(new Event('change'))")
+    p.d.execute_script("""
+        document.querySelector('#merge').dataset.before = 'yes';
+        document.dispatchEvent(new Event('visibilitychange'));""")
+    p.wait_until("return !document.querySelector('#merge').dataset.before")
+    assert p.d.execute_script("return document.querySelector('#merge-with').value") == anne
+    p.tap("#merge")
+    p.wait_until("return document.querySelector('#announce').textContent === 'Players merged'")
+    p.wait_until("return (document.querySelector('[data-stats=\"molkky\"] .stats-line')?.textContent || '').startsWith('2 matches')")
+    # Her form: one picture that says it, newest first.
+    assert p.attr('[data-stats="molkky"] .form', "role") == "img"
+    assert p.attr('[data-stats="molkky"] .form', "aria-label") == "lost, won"
+    assert "Anne" not in p.texts("#merge-with option")
+    p.d.execute_script("location.hash = '#/players'")
+    p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 3")
+    assert sorted(p.texts("#player-list .match-game")) == ["Anna", "Bea", "Cyril"]
+
+
 def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypatch):
     """Two matches, one replayed step by step, shared, exported; a discard taken back; the
     statistics' charts, head to head and leaderboard; the export imported on a fresh profile."""

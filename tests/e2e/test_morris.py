@@ -272,3 +272,24 @@ def test_the_board_is_played_with_the_keyboard(partie):
     wait_actions(p, 2)
     assert board(p) == {"a1": 0, nxt: 1}
     assert p.d.execute_script(focused) == nxt
+
+
+def test_an_answer_of_the_computer_that_comes_after_an_undo_is_dropped(partie):
+    """The computer has moved and its answer is on its way when Alice takes her move back: the
+    answer that comes after the undo is no one's, and the board stays at the position the undo
+    went back to (the undone move used to be drawn over it, so the screen showed what was no
+    longer in the record)."""
+    p = new_game(partie, ["Alice"], computer=1)
+    p.begin()
+    p.wait_css("#mor-board")
+    p.slow_command("computer_move", 2500, before=False)
+    play(p, "d6")
+    p.wait_until("return window.__asked.computer_move === 1")
+    time.sleep(0.5)                          # level 1 has moved: its answer is on its way
+    p.tap("#undo")
+    p.wait_until("return Number(document.querySelector('section.morris').dataset.actions) === 0")
+    time.sleep(3)                            # the late answer has come
+    assert actions(p) == 0
+    assert p.count("#mor-board .side-0, #mor-board .side-1") == 0
+    assert p.text("#status-line").startswith("Alice")
+    assert p.count("#mor-board .target") == 24

@@ -63,13 +63,17 @@ export function boardScreen(root, matchId, initial, spec) {
     }
     try {
       const view = await ipc.computerMove(matchId);
+      // Undone while the answer was on its way: the undo's view is the record's, this one no
+      // longer (drawn, it would show the move the undo took back).
+      if (gone || mine !== turnNo) return;
       st.thinking = false;
-      if (!gone) after(view);
+      after(view);
     } catch (e) {
       // An answer to a position the user has since changed (undo, leaving) is dropped.
+      if (gone || mine !== turnNo) return;
       st.thinking = false;
-      if (e?.code !== 'stale' && e?.code !== 'stopped' && !gone) app.error(e);
-      if (!gone) render();
+      if (e?.code !== 'stale' && e?.code !== 'stopped') app.error(e);
+      render();
     }
   }
 

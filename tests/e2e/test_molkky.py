@@ -377,3 +377,42 @@ def test_the_focus_moves_with_the_player_moved(partie):
     p.wait_until("return document.querySelector('#announce').textContent === 'Added: Anna'")
     p.wait_until("return document.activeElement?.id === 'new-player'")
     assert p.texts("#sides .chip-name") == ["Bea", "Cyril", "Anna"]
+
+
+def test_a_reload_that_comes_after_a_throw_is_not_drawn_over_it(partie):
+    """The app comes back to the front and reloads the match; the answer is slow. Pins tapped
+    meanwhile stay down (the match has not moved under them), and a throw confirmed meanwhile
+    stays on the scorepad (the reload read the match before it, and used to be drawn over it,
+    naming the thrower who had just thrown)."""
+    p = scorepad(partie, "Anna", "Bea")
+    p.slow_command("get_match", 1500, before=False)
+    p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    p.tap('[data-pin="3"]')
+    time.sleep(2)                            # the reload's answer has come
+    assert p.asked("get_match") == 1
+    assert p.attr('[data-pin="3"]', "aria-pressed") == "true"
+    p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    p.tap("#confirm")
+    p.wait_actions(1)
+    time.sleep(2)
+    assert p.asked("get_match") == 2
+    assert p.actions() == 1 and p.scores() == [3, 0]
+    assert p.text("#turn-banner") == "Bea to throw"
+
+
+def test_start_then_back_stays_where_the_person_went(partie):
+    """Start is tapped and the match takes a while to be made; the person goes Back meanwhile.
+    The match is made (it is in the unfinished list), but the app does not take the person to
+    it against their last tap."""
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    add_players(p, "Anna", "Bea")
+    p.slow_command("new_match", 1500, before=False)
+    p.tap("#start")
+    p.tap("#nav-back")
+    p.wait_css("#new-molkky")
+    time.sleep(2)                            # the new match's answer has come
+    assert p.d.execute_script("return location.hash") in ("#/home", "#/", "")
+    assert p.count("#pins") == 0
+    p.wait_css("#unfinished .match-row")

@@ -293,3 +293,43 @@ def test_an_answer_of_the_computer_that_comes_after_an_undo_is_dropped(partie):
     assert p.count("#mor-board .side-0, #mor-board .side-1") == 0
     assert p.text("#status-line").startswith("Alice")
     assert p.count("#mor-board .target") == 24
+
+
+def test_a_reload_that_comes_after_a_move_is_not_drawn_over_it(partie):
+    """The app comes back to the front and reloads the match; the answer is slow, and a move is
+    made meanwhile: the reload read the board before the move, and is not drawn over it (the
+    move used to vanish from the screen while it stood in the record)."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    p.slow_command("get_match", 2000, before=False)
+    p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    play(p, "d6")
+    time.sleep(2.5)                          # the reload's answer has come
+    assert p.asked("get_match") == 1
+    assert actions(p) == 1
+    assert p.count("#mor-board .side-0") == 1
+    assert p.text("#status-line").startswith("Bruno")
+
+
+def test_the_computers_answer_to_a_draw_offer_counts_only_where_it_was_asked(partie):
+    """Alice offers a draw to the computer and takes her last move back before its answer
+    comes: the answer judged another position, and is dropped (no draw is committed, no
+    refusal shown)."""
+    p = new_game(partie, ["Alice"], computer=1)
+    p.begin()
+    p.wait_css("#mor-board")
+    p.tap_at(point("d6"))
+    wait_actions_above(p, 1)                  # Alice's placement and the computer's reply
+    p.wait_until("return !document.querySelector('#status-line').textContent.includes('thinking')")
+    p.slow_command("draw_offer", 2000, before=False)
+    p.tap("#offer-draw")
+    p.wait_css("#confirm-yes")
+    p.tap("#confirm-yes")
+    p.wait_until("return window.__asked.draw_offer === 1")
+    p.tap("#undo")
+    p.wait_until("return Number(document.querySelector('section.morris').dataset.actions) === 0")
+    time.sleep(2.5)                          # the answer has come
+    assert p.attr("section.morris", "data-status") == "playing"
+    assert actions(p) == 0
+    assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")

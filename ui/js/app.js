@@ -195,11 +195,16 @@ const CLUB_EVERY = 1500;
 let clubSeq = null;
 let clubKey = null;
 let clubTimer = null;
+// A poll asked for at once (a join, a leave) may overtake the timer's: the latest one wins,
+// so an older status never shows "not joined" after a join, or the hub on after Stop.
+let pollNo = 0;
 async function pollClub() {
   clearTimeout(clubTimer);
+  const mine = ++pollNo;
   if (document.visibilityState === 'visible') {
     try {
       const s = await ipc.clubStatus();
+      if (mine !== pollNo) return;
       app.club = s;
       showSyncChip(s);
       const key = JSON.stringify([s.joined?.hub, s.sync.state, s.waiting, s.sync.error, s.sync.refused.length,
@@ -211,7 +216,8 @@ async function pollClub() {
       // No database: the banner says so already.
     }
   }
-  clubTimer = setTimeout(pollClub, CLUB_EVERY);
+  // One loop of polls: an overtaken poll leaves the timer to the one that overtook it.
+  if (mine === pollNo) clubTimer = setTimeout(pollClub, CLUB_EVERY);
 }
 // A join, a leave or the hub started: the chip says so at once.
 app.clubChanged = () => pollClub();

@@ -33,7 +33,12 @@ export function boardScreen(root, matchId, initial, spec) {
   const isComputer = (side) => side != null && computer()[side] != null;
   const humanTurn = () => !over() && !st.thinking && !isComputer(sum().turn);
 
+  // Views taken from this screen's own answers (a move, the computer's, an undo): a reload
+  // asked for before one of them may read the match as it was, and is not drawn over it.
+  let viewNo = 0;
+
   function after(view, opts = {}) {
+    viewNo += 1;
     st.view = view;
     spec.after?.(view, opts);
     app.clearError();
@@ -43,7 +48,7 @@ export function boardScreen(root, matchId, initial, spec) {
   }
 
   function send(action, opts) {
-    if (st.thinking) return undefined;
+    if (st.thinking || gone) return undefined;
     return app.exclusive(st, render, async () => after(await ipc.play(matchId, action), opts));
   }
 
@@ -83,6 +88,7 @@ export function boardScreen(root, matchId, initial, spec) {
       turnNo += 1;
       if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
       const undone = await ipc.undoToPerson(matchId);
+      viewNo += 1;
       st.view = undone.view;
       spec.undone?.(undone);
       app.clearError();
@@ -118,7 +124,13 @@ export function boardScreen(root, matchId, initial, spec) {
   // The board can be made once its geometry is there: then the computer may play at once.
   screen.start = () => { render(); maybeComputer(); };
   screen.handle = (extra = {}) => ({
-    refresh: async () => { try { after(await ipc.getMatch(matchId)); } catch (e) { app.error(e); } },
+    refresh: async () => {
+      const since = viewNo;
+      try {
+        const view = await ipc.getMatch(matchId);
+        if (!gone && since === viewNo) after(view);
+      } catch (e) { if (!gone) app.error(e); }
+    },
     unmount() {
       gone = true;
       if (st.thinking) ipc.stopThinking().catch(() => {});

@@ -2,7 +2,7 @@
 // result, replay it step by step, undo the last action, home.
 
 import { ipc } from './ipc.js';
-import { h } from './dom.js';
+import { h, stillUp } from './dom.js';
 import { t } from './i18n.js';
 import { app } from './app.js';
 import { share } from './share.js';
@@ -17,7 +17,9 @@ export function endActions(matchId, undo, view) {
     table ? null : h('button', {
       class: 'btn primary big', type: 'button', id: 'rematch', 'data-key': 'rematch',
       onclick: async () => {
-        try { const m = await ipc.rematch(matchId); app.go(`#/match/${m.id}`); } catch (e) { app.error(e); }
+        // Opened only if the person is still here (not gone Back while it was made).
+        const up = stillUp();
+        try { const m = await ipc.rematch(matchId); if (up()) app.go(`#/match/${m.id}`); } catch (e) { app.error(e); }
       },
     }, t('rematch')),
     h('div', { class: 'end-row' },

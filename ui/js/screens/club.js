@@ -2,7 +2,7 @@
 // with where sync stands always in view; the tournaments on this device, and a new one.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler } from '../dom.js';
+import { h, scheduler, latest, STALE } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
 import { el } from '../svg.js';
@@ -176,7 +176,8 @@ export function mount(root) {
       : st.items.length ? h('ul', { class: 'match-list', id: 'tournament-list' }, st.items.map(row))
         : h('p', { class: 'empty', text: t('no_tournament_yet') }));
   const render = scheduler(root, draw);
-  const load = () => ipc.tournaments().then((items) => { st.items = items; render(); }).catch((e) => app.error(e));
+  const listAsked = latest();
+  const load = () => listAsked(ipc.tournaments()).then((items) => { if (items !== STALE) { st.items = items; render(); } }).catch((e) => app.error(e));
   render();
   load();
   ipc.clubStatus().then((s) => { st.status = s; render(); }).catch((e) => app.error(e));

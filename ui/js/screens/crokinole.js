@@ -33,9 +33,16 @@ export function mount(root, [id], initial, info) {
   const over = () => sum().status !== 'playing';
   const sideName = (i) => names(st.view.sides[i]);
 
+  // Views taken from this screen's own rounds, 20s and undos: a reload asked for before one of
+  // them may read the match as it was, and is not drawn over it.
+  let taken = 0;
+
   async function load() {
+    const since = taken;
     try {
-      st.view = await ipc.getMatch(matchId);
+      const view = await ipc.getMatch(matchId);
+      if (since !== taken) return;
+      st.view = view;
       keepAwake(!over());
     } catch (e) { app.error(e); }
     render();
@@ -43,7 +50,9 @@ export function mount(root, [id], initial, info) {
 
   function act(action, undo = false) {
     return app.exclusive(st, render, async () => {
-      st.view = undo ? await ipc.undo(matchId) : await ipc.play(matchId, action);
+      const view = undo ? await ipc.undo(matchId) : await ipc.play(matchId, action);
+      taken += 1;
+      st.view = view;
       app.clearError();
       if (action?.round || undo) { st.counting = null; dropPreview(); }
       if (action?.twenty != null) app.announce(t('cro_twenty_for', { name: sideName(action.twenty) }));

@@ -21,6 +21,8 @@ export function mount(root) {
   const pageAsked = latest();
 
   async function load(more = false, filtered = true) {
+    // More asks for the page after the rows shown: not while a filter's first page is coming.
+    if (more && st.loading) return;
     st.loading = true;
     const last = st.items[st.items.length - 1];
     const filter = { ...st.filter, limit: 30, ...(more && last ? { after: [last.started_at, last.id] } : {}) };

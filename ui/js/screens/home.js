@@ -1,7 +1,7 @@
 // Home: start a game, resume an unfinished match, see recent results.
 
 import { ipc } from '../ipc.js';
-import { h, names, scheduler } from '../dom.js';
+import { h, names, scheduler, latest, STALE } from '../dom.js';
 import { t, ago } from '../i18n.js';
 import { app } from '../app.js';
 import { game, games } from '../games.js';
@@ -102,8 +102,14 @@ export function mount(root) {
           ? h('ul', { class: 'match-list', id: 'recent' }, data.recent.map((m) => matchRow(m, false, load)))
           : h('p', { class: 'empty', text: data ? t('none_yet') : t('loading') })));
   const render = scheduler(root, draw);
+  // Asked again on a discard, a data change or a return to the front: the latest answer wins.
+  const homeAsked = latest();
   async function load() {
-    try { data = await ipc.home(); } catch (e) { data = { unfinished: [], recent: [] }; app.error(e); }
+    try {
+      const answer = await homeAsked(ipc.home());
+      if (answer === STALE) return;
+      data = answer;
+    } catch (e) { data = { unfinished: [], recent: [] }; app.error(e); }
     render();
     if (!painted) {
       painted = true;

@@ -33,13 +33,19 @@ export function mount(root, [id], initial, info) {
   const isMolkkout = () => sum()?.phase === 'molkkout';
   const over = () => sum() && sum().status !== 'playing';
 
+  // Views taken from this screen's own throws and undos: a reload asked for before one of them
+  // may read the match as it was, and is not drawn over it.
+  let taken = 0;
+
   async function load() {
+    const since = taken;
     try {
       const [view, info] = await Promise.all([ipc.getMatch(matchId), st.info ? st.info : ipc.gameInfo('molkky')]);
+      if (since !== taken) return;
+      // Pins tapped for the throw to come stay down, unless the match moved on under them.
+      if (view.actions !== st.view?.actions) { st.pins.clear(); st.preview = null; }
       st.view = view;
       st.info = info;
-      st.pins.clear();
-      st.preview = null;
       keepAwake(!over());
     } catch (e) {
       app.error(e);
@@ -52,6 +58,7 @@ export function mount(root, [id], initial, info) {
     return app.exclusive(st, render, async () => {
       const before = st.view.summary;
       const view = what === 'undo' ? await ipc.undo(matchId) : await ipc.play(matchId, action);
+      taken += 1;
       st.view = view;
       st.pins.clear();
       st.preview = null;

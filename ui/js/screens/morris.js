@@ -71,6 +71,7 @@ export function mount(root, [id], initial, info) {
   }
 
   async function redo() {
+    if (st.busy || st.thinking) return;
     const token = ui.redo.pop();
     if (token == null) return;
     const rest = ui.redo.slice();
@@ -177,8 +178,13 @@ export function mount(root, [id], initial, info) {
       render.focusOn('#status-line');
       if (kind === 'resign') return send(human === 0 ? '0-1' : '1-0');
       if (isComputer(1 - human)) {
+        // The answer counts for the position it judged, on this screen: not after an undo, a
+        // move or Back.
+        const asked = st.view;
+        const up = stillUp();
         try {
           const accepts = await ipc.drawOffer(matchId);
+          if (st.view !== asked || !up()) return;
           if (!accepts) { app.announce(t('mor_draw_declined')); app.error({ kind: 'illegal_action', code: 'draw_declined' }); render.focusOn('#offer-draw'); return; }
         } catch (e) { app.error(e); return; }
       }
@@ -243,8 +249,9 @@ export function mount(root, [id], initial, info) {
 function setupBlock({ st, seg, levels, vsComputer, rules, render }) {
   async function importMoves() {
     try {
+      const up = stillUp();
       const m = await ipc.importMoves(st.moves ?? '', rules(), st.sides);
-      app.go(`#/match/${m.id}`);
+      if (up()) app.go(`#/match/${m.id}`);
     } catch (e) { app.error(e); }
   }
   return h('div', { class: 'mor-setup' },

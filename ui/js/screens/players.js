@@ -28,6 +28,8 @@ export function mount(root, [id]) {
   const boardAsked = latest();
   const versusAsked = latest();
 
+  let pageNo = 0;
+
   // `board`: the ratings leaderboard too (not at each letter typed in the search).
   async function loadList(board = true) {
     try {
@@ -40,15 +42,23 @@ export function mount(root, [id]) {
       st.player = st.list.find((p) => p.id === Number(id)) || null;
       // A new name being typed stays when the page loads again (back from another app).
       if (st.newName === stored) st.newName = st.player?.name ?? '';
-      const all = await Promise.all(games().map((g) => ipc.playerStats(Number(id), g).catch(() => null)));
-      games().forEach((g, i) => { st.stats[g] = all[i]; });
-      const series = await Promise.all(games().map((g) => (st.stats[g]?.matches ? ipc.playerSeries(Number(id), g).catch(() => []) : [])));
-      games().forEach((g, i) => { st.series[g] = series[i]; });
-      st.tournaments = await ipc.playerTournaments(Number(id)).catch((e) => { app.error(e); return []; });
-      const rated = await Promise.all(games().map((g) => (st.stats[g]?.matches ? ipc.playerRating(Number(id), g).catch(() => null) : null)));
-      games().forEach((g, i) => { st.ratings[g] = rated[i]; });
-      const history = await Promise.all(games().map((g) => (st.ratings[g] ? ipc.ratingHistory(Number(id), g).catch(() => []) : [])));
-      games().forEach((g, i) => { st.ratingSeries[g] = history[i]; });
+      // The page's figures are read in turn and shown together, only if no later load (after a
+      // merge or a rename) was asked for meanwhile: older figures never replace newer ones.
+      const mine = ++pageNo;
+      const pid = Number(id);
+      const all = await Promise.all(games().map((g) => ipc.playerStats(pid, g).catch(() => null)));
+      const series = await Promise.all(games().map((g, i) => (all[i]?.matches ? ipc.playerSeries(pid, g).catch(() => []) : [])));
+      const tournaments = await ipc.playerTournaments(pid).catch((e) => { app.error(e); return []; });
+      const rated = await Promise.all(games().map((g, i) => (all[i]?.matches ? ipc.playerRating(pid, g).catch(() => null) : null)));
+      const history = await Promise.all(games().map((g, i) => (rated[i] ? ipc.ratingHistory(pid, g).catch(() => []) : [])));
+      if (mine !== pageNo) return;
+      games().forEach((g, i) => {
+        st.stats[g] = all[i];
+        st.series[g] = series[i];
+        st.ratings[g] = rated[i];
+        st.ratingSeries[g] = history[i];
+      });
+      st.tournaments = tournaments;
     } else if (board) {
       loadBoard();
     }

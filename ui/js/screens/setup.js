@@ -1,7 +1,7 @@
 // New game: players (known ones first, a new one in one step), teams, throwing order, rules.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, segmented, shuffled, chipAfter } from '../dom.js';
+import { h, scheduler, names, segmented, shuffled, chipAfter, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -108,12 +108,14 @@ export function mount(root, [game]) {
       sides = st.colour === 0 ? [st.sides[0], machine] : [machine, st.sides[0]];
       computer = { [1 - st.colour]: st.level };
     }
+    // The new match opens only if the person is still here (not gone Back while it was made).
+    const up = stillUp();
     try {
       const m = await ipc.newMatch(game, rules, sides, computer);
       entry.started?.(m, st);
       await app.saveSetting('last_lineup', st.sides);
       if (form && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, [game]: rules });
-      app.go(`#/match/${m.id}`);
+      if (up()) app.go(`#/match/${m.id}`);
     } catch (e) {
       app.error(e);
     } finally {

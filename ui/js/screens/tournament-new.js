@@ -3,7 +3,7 @@
 // Rust checks everything; this screen only collects it.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented, shuffled, chipAfter } from '../dom.js';
+import { h, scheduler, segmented, shuffled, chipAfter, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -121,9 +121,10 @@ export function mount(root) {
   async function create() {
     if (st.busy) return;
     st.busy = true;
+    const up = stillUp();
     try {
       const view = await ipc.newTournament(setup());
-      app.go(`#/tournament/${view.id}`);
+      if (up()) app.go(`#/tournament/${view.id}`);
     } catch (e) {
       app.error(e);
     } finally {

@@ -22,16 +22,24 @@ export function mount(root, [idText, tab = 'round']) {
   let taken = 0;
   const took = (view) => { st.view = view; taken += 1; };
 
+  // Loads asked for again (a return to the front, results from phones): the latest one wins.
+  let loadNo = 0;
+
   async function load() {
     const since = taken;
+    const mine = ++loadNo;
+    const still = () => since === taken && mine === loadNo;
     try {
       const view = await ipc.getTournament(id);
-      if (since !== taken) return;
-      st.view = view;
+      if (!still()) return;
       // Which counts a typed result carries beside the scores (Crokinole's 20s) is the game's
       // ranking's word (game_info).
-      st.info = await gameInfo(st.view.summary.game).catch(() => null);
-      st.changes = await ipc.tournamentRatingChanges(id).catch(() => null);
+      const info = await gameInfo(view.summary.game).catch(() => null);
+      const changes = await ipc.tournamentRatingChanges(id).catch(() => null);
+      if (!still()) return;
+      st.view = view;
+      st.info = info;
+      st.changes = changes;
       if (up()) app.title(`${t(`game_${st.view.summary.game}`)} · ${t(`system_${st.view.summary.system}`)}`);
     } catch (e) { if (up()) app.error(e); }
     render();
@@ -62,7 +70,7 @@ export function mount(root, [idText, tab = 'round']) {
 
   const startTable = (table) => app.exclusive(st, render, async () => {
     const m = await ipc.startTable(id, table);
-    app.go(`#/match/${m.id}`);
+    if (up()) app.go(`#/match/${m.id}`);
   });
 
   const exportAs = (what) => app.exclusive(st, render, async () => {

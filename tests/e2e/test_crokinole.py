@@ -207,6 +207,23 @@ def test_a_stepper_pressed_while_the_count_redraws_still_lands(partie):
     assert int(p.text('[data-count="15-0"]')) == before + 1
 
 
+def enter_on(p, selector):
+    """Focuses a control and presses Enter on it, as a keyboard user does."""
+    p.d.execute_script("document.querySelector(arguments[0]).focus()", selector)
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+
+
+def focus_is(p, element_id):
+    p.wait_until(f"return document.activeElement?.id === '{element_id}'")
+
+
+def count_15_and_score(p):
+    """From the count's title: one 15 for the first side, then Score the round, by keyboard."""
+    focus_is(p, "count-title")
+    enter_on(p, '[data-step="15-0-plus"]')
+    p.wait_until("return !document.querySelector('#score-round').disabled")
+
+
 def test_a_panel_changed_from_the_keyboard_keeps_the_focus_on_the_screen(partie):
     """End round, pressed with the keyboard, opens the count in its place: the button goes, and
     the focus goes to the count's title (it used to be lost to the page), so a screen reader
@@ -214,43 +231,30 @@ def test_a_panel_changed_from_the_keyboard_keeps_the_focus_on_the_screen(partie)
     and so does a round scored; the last round scored puts it on the winner."""
     p = partie
     new_game(p, [["Alice"], ["Bob"]], target=20)
-    active = "return document.activeElement?.id ?? null"
-    p.d.execute_script("document.querySelector('#end-round').focus()")
-    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    enter_on(p, "#end-round")
     p.wait_css("#cro-count")
-    p.wait_until("return document.activeElement?.id === 'count-title'")
+    focus_is(p, "count-title")
     p.d.switch_to.active_element.send_keys(Keys.TAB)
     assert p.d.execute_script("return document.querySelector('#cro-counting').contains(document.activeElement)")
-    p.d.execute_script("document.querySelector('#cancel-count').focus()")
-    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    enter_on(p, "#cancel-count")
     p.wait_css("#end-round")
-    p.wait_until("return document.activeElement?.id === 'end-round'")
+    focus_is(p, "end-round")
     # A round counted and scored from the keyboard: back on End round for the next one.
     p.d.switch_to.active_element.send_keys(Keys.ENTER)
-    p.wait_until("return document.activeElement?.id === 'count-title'")
-    p.d.execute_script("document.querySelector('[data-step=\"15-0-plus\"]').focus()")
-    p.d.switch_to.active_element.send_keys(Keys.ENTER)
-    p.wait_until("return !document.querySelector('#score-round').disabled")
+    count_15_and_score(p)
     # − back to 0 goes grey: the focus goes to its + beside it, not to the page.
-    p.d.execute_script("document.querySelector('[data-step=\"10-0-plus\"]').focus()")
-    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    enter_on(p, '[data-step="10-0-plus"]')
     p.wait_until("return !document.querySelector('[data-step=\"10-0-minus\"]').disabled")
-    p.d.execute_script("document.querySelector('[data-step=\"10-0-minus\"]').focus()")
-    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    enter_on(p, '[data-step="10-0-minus"]')
     p.wait_until("return document.querySelector('[data-step=\"10-0-minus\"]').disabled")
     p.wait_until("return document.activeElement?.dataset.step === '10-0-plus'")
-    p.d.execute_script("document.querySelector('#score-round').focus()")
-    p.d.switch_to.active_element.send_keys(Keys.ENTER)
-    p.wait_until("return document.activeElement?.id === 'end-round'")
+    enter_on(p, "#score-round")
+    focus_is(p, "end-round")
     assert "15" in p.text('[data-score="0"]')
     # The round that ends the game: the focus is on who won.
     p.d.switch_to.active_element.send_keys(Keys.ENTER)
-    p.wait_until("return document.activeElement?.id === 'count-title'")
-    p.d.execute_script("document.querySelector('[data-step=\"15-0-plus\"]').focus()")
-    p.d.switch_to.active_element.send_keys(Keys.ENTER)
-    p.wait_until("return !document.querySelector('#score-round').disabled")
-    p.d.execute_script("document.querySelector('#score-round').focus()")
-    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    count_15_and_score(p)
+    enter_on(p, "#score-round")
     p.wait_css("#end-screen")
-    p.wait_until("return document.activeElement?.id === 'end-title'")
+    focus_is(p, "end-title")
     assert "Alice" in p.d.execute_script("return document.activeElement.textContent")

@@ -47,11 +47,16 @@ def test_a_screen_left_before_its_list_came_does_not_draw_over_the_next(partie):
     assert p.count("#new-molkky") == 0, "the home screen drew over the new game's screen"
 
 
-def test_two_matches_in_the_history_and_a_players_statistics(partie):
-    p = partie
+def two_matches(p, second):
+    """Anna beats Bea; then `second` loses to Cyril."""
     p.start()
     quick_molkky(p, ["Anna", "Bea"])
-    quick_molkky(p, ["Anna", "Cyril"], winner_first=False)
+    quick_molkky(p, [second, "Cyril"], winner_first=False)
+
+
+def test_two_matches_in_the_history_and_a_players_statistics(partie):
+    p = partie
+    two_matches(p, "Anna")
     p.tap("#open-history")
     p.wait_css("#history-list")
     assert p.count("#history-list .match-row") == 2
@@ -120,9 +125,7 @@ def test_a_duplicate_player_merged_into_the_right_one(partie):
     (the app back to the front) and the choice is still the one shown; Merge moves Anne's
     match to Anna, says so, and Anne is gone from the list."""
     p = partie
-    p.start()
-    quick_molkky(p, ["Anna", "Bea"])
-    quick_molkky(p, ["Anne", "Cyril"], winner_first=False)
+    two_matches(p, "Anne")
     p.tap("#open-players")
     p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 4")
     anna = p.d.execute_script("return [...document.querySelectorAll('#player-list [data-player]')].find(b => b.textContent === 'Anna').dataset.player")

@@ -263,6 +263,18 @@ def test_refusals_are_shown_in_the_users_language(partie):
             <= document.querySelector('#notices').getBoundingClientRect().top""")
     p.shot("12-setup-refused")
     assert p.count("#pins") == 0
+    # A target the rules cannot take is said at its field, in words, and Start sends nothing.
+    p.tap("#rule-best_of-1")
+    p.wait_pressed("#rule-best_of-1")
+    set_number(p, "#rule-target", 5)
+    p.wait_css("#rule-target-error")
+    assert p.text("#rule-target-error") == "Target: a whole number from 10 to 200."
+    assert p.attr("#rule-target", "aria-invalid") == "true"
+    p.tap("#start")
+    p.wait_until("return document.querySelector('#toast').textContent === 'Target: a whole number from 10 to 200.'")
+    assert p.count("#pins") == 0
+    set_number(p, "#rule-target", 12)
+    p.wait_until("return !document.querySelector('#rule-target-error')")
     p.tap("#nav-back")
     p.wait_css("#new-molkky")
     assert p.count("#unfinished") == 0, "nothing was written"

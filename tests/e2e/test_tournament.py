@@ -103,6 +103,12 @@ def swiss_night(p, exports):
     p.wait_until("return document.querySelector('#entrants li:nth-child(7)').innerText.includes('Gina')")
     assert p.attr("#rule-format-rounds", "aria-pressed") == "true", "a Crokinole night plays fixed rounds"
     p.shot("40-tournament-new")
+    # More rounds than a Swiss of 7 can pair are refused before anything is made, in words.
+    set_number(p, "#t-rounds", 9)
+    p.tap("#create-tournament")
+    p.wait_until("return document.querySelector('#toast').textContent === 'Rounds: a whole number from 1 to 6.'")
+    assert p.d.execute_script("return location.hash").startswith("#/tournament-new")
+    p.d.execute_script("const i = document.querySelector('#t-rounds'); i.value = ''; i.dispatchEvent(new Event('change'))")
     p.tap("#create-tournament")
     p.wait_until("return location.hash.startsWith('#/tournament/')")
     p.wait_text("#round-title", "Registration")
@@ -143,6 +149,13 @@ def swiss_night(p, exports):
     # A result form opened and cancelled from the keyboard gives the focus back to its button.
     p.css("#enter-1").send_keys(Keys.ENTER)
     p.wait_css("#result-form-1")
+    # 20s that cannot be are refused in words, before anything is sent.
+    set_number(p, "#scores-0", 5)
+    set_number(p, "#scores-1", 3)
+    set_number(p, "#twenties-0", -1)
+    p.tap("#save-result-1")
+    p.wait_until("return document.querySelector('#toast').textContent === 'The 20s are whole numbers from 0.'")
+    assert summary(p)["pairings"][1]["result"] is None
     p.css("#cancel-result-1").send_keys(Keys.ENTER)
     p.wait_until("return !document.querySelector('#result-form-1') && document.activeElement?.id === 'enter-1'")
     # Tables 2 and 3 are typed by hand (one a draw: equal scores and no winner chosen).
@@ -387,3 +400,16 @@ def test_the_big_screen_left_during_a_load_stops_loading(partie):
     left = p.asked("get_tournament")
     time.sleep(5)                                     # two periods and more
     assert p.asked("get_tournament") == left
+
+
+def test_a_tournament_that_cannot_be_read_says_so_and_offers_to_try_again(partie):
+    """A tournament that is not on this device (a link to one deleted, or not synced yet): the
+    screen says why and offers Try again, instead of "Loading" for ever."""
+    p = partie
+    p.start()
+    p.d.execute_script("location.hash = '#/tournament/999999'")
+    p.wait_css("#load-failed")
+    assert p.text("#load-failed [role=alert]").startswith("Not found")
+    p.tap("#retry")
+    p.wait_css("#load-failed")
+    assert p.count("#retry") == 1

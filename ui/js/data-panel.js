@@ -10,13 +10,21 @@ export function dataPanel() {
   const box = h('section', { class: 'data-panel', id: 'data-panel' });
   let files = [];
   let armed = null; // a restore asks twice: it replaces the whole history
+  let disarm = null;
+  let busy = false; // one file at a time: a double tap neither writes two files nor imports twice
 
-  async function written(p) {
-    try {
-      const w = await p;
+  async function once(task) {
+    if (busy) return;
+    busy = true;
+    try { await task(); } catch (e) { app.error(e); } finally { busy = false; }
+  }
+
+  function written(ask) {
+    return once(async () => {
+      const w = await ask();
       app.notice(t('file_written', { path: w.path }));
       await refresh();
-    } catch (e) { app.error(e); }
+    });
   }
 
   async function refresh() {
@@ -32,20 +40,27 @@ export function dataPanel() {
         ? h('button', {
           class: armed === name ? 'btn small armed' : 'btn small', type: 'button', 'data-restore': name,
           onclick: async () => {
-            if (armed !== name) { armed = name; draw(); app.announce(t('restore_again')); return; }
+            if (busy) return;
+            clearTimeout(disarm);
+            if (armed !== name) {
+              // Asked again within a few seconds, or not at all.
+              armed = name;
+              disarm = setTimeout(() => { armed = null; draw(); }, 4000);
+              draw();
+              app.announce(t('restore_again'));
+              return;
+            }
             armed = null;
-            try { await ipc.restoreFile(name); app.notice(t('restored')); } catch (e) { app.error(e); }
+            await once(async () => { await ipc.restoreFile(name); app.notice(t('restored')); });
             draw();
           },
         }, armed === name ? t('restore_again') : t('restore'))
         : h('button', {
           class: 'btn small', type: 'button', 'data-import': name,
-          onclick: async () => {
-            try {
-              const r = await ipc.importFile(name);
-              app.notice(t('imported_n', { n: r.imported, k: r.already_present }));
-            } catch (e) { app.error(e); }
-          },
+          onclick: () => once(async () => {
+            const r = await ipc.importFile(name);
+            app.notice(t('imported_n', { n: r.imported, k: r.already_present }));
+          }),
         }, t('import')));
   }
 
@@ -55,9 +70,9 @@ export function dataPanel() {
     h('h2', { text: t('your_data') }),
     h('p', { class: 'empty', text: t('your_data_hint') }),
     h('div', { class: 'mor-tools' },
-      h('button', { class: 'btn', type: 'button', id: 'export-all', onclick: () => written(ipc.exportFile('all')) }, t('export_all')),
-      h('button', { class: 'btn', type: 'button', id: 'export-csv', onclick: () => written(ipc.exportFile('csv')) }, t('export_csv')),
-      h('button', { class: 'btn', type: 'button', id: 'backup', onclick: () => written(ipc.backupFile()) }, t('backup'))),
+      h('button', { class: 'btn', type: 'button', id: 'export-all', onclick: () => written(() => ipc.exportFile('all')) }, t('export_all')),
+      h('button', { class: 'btn', type: 'button', id: 'export-csv', onclick: () => written(() => ipc.exportFile('csv')) }, t('export_csv')),
+      h('button', { class: 'btn', type: 'button', id: 'backup', onclick: () => written(() => ipc.backupFile()) }, t('backup'))),
     h('h3', { text: t('files') }),
     files.length
       ? h('ul', { class: 'file-list', id: 'file-list' }, files.map(fileRow))

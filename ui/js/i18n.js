@@ -33,6 +33,10 @@ const STRINGS = {
     move_down: 'Move down',
     moved_to: '{name}: {n} of {of}',
     player_added: 'Added: {name}',
+    retry: 'Try again',
+    rule_range: '{name}: a whole number from {min} to {max}.',
+    rule_range_from: '{name}: a whole number from {min}.',
+    rule_whole: '{name}: a whole number.',
     players_merged: 'Players merged',
     history_shown: '{n} matches shown',
     player_removed: 'Removed: {name}',
@@ -594,6 +598,14 @@ const STRINGS = {
     'code.no_late_entry': 'This tournament takes no entrant once it has started.',
     'code.name_taken': 'That name is already entered.',
     'code.scores_needed': 'Enter both scores, whole numbers from 0.',
+    'code.twenties_needed': 'The 20s are whole numbers from 0.',
+    'code.rule_typed': '{detail}',
+    'code.boulomania_sides': 'Boulomania is played by two teams.',
+    'code.not_json': 'This file is not a Partie file (it cannot be read).',
+    'code.not_record': 'This file holds no Partie match.',
+    'code.not_backup': 'This file is not a Partie backup.',
+    'code.too_large': 'This file is too large to be a Partie file.',
+    'code.no_file': 'That file is no longer there.',
   },
   fr: {
     app_name: 'Partie',
@@ -627,6 +639,10 @@ const STRINGS = {
     move_down: 'Descendre',
     moved_to: '{name} : {n} sur {of}',
     player_added: 'Ajout : {name}',
+    retry: 'Réessayer',
+    rule_range: '{name} : un nombre entier de {min} à {max}.',
+    rule_range_from: '{name} : un nombre entier à partir de {min}.',
+    rule_whole: '{name} : un nombre entier.',
     players_merged: 'Joueurs fusionnés',
     history_shown: '{n} parties affichées',
     player_removed: 'Retrait : {name}',
@@ -1188,6 +1204,14 @@ const STRINGS = {
     'code.no_late_entry': 'Ce tournoi n’accepte plus d’inscrit une fois commencé.',
     'code.name_taken': 'Ce nom est déjà inscrit.',
     'code.scores_needed': 'Saisissez les deux scores, des nombres entiers à partir de 0.',
+    'code.twenties_needed': 'Les 20 sont des nombres entiers à partir de 0.',
+    'code.rule_typed': '{detail}',
+    'code.boulomania_sides': 'Le Boulomania se joue à deux équipes.',
+    'code.not_json': 'Ce fichier n’est pas un fichier Partie (il ne se lit pas).',
+    'code.not_record': 'Ce fichier ne contient aucune partie de Partie.',
+    'code.not_backup': 'Ce fichier n’est pas une sauvegarde de Partie.',
+    'code.too_large': 'Ce fichier est trop gros pour être un fichier Partie.',
+    'code.no_file': 'Ce fichier n’est plus là.',
   },
 };
 
@@ -1219,7 +1243,7 @@ export function has(key) {
 // An error from the core in the user's language: by its precise code when we have words for
 // it, else by its kind with the core's detail.
 export function errorText(e) {
-  if (e?.code && has(`code.${e.code}`)) return t(`code.${e.code}`);
+  if (e?.code && has(`code.${e.code}`)) return t(`code.${e.code}`, { detail: e.detail ?? '' });
   // An error with no kind did not come from Rust (a fault of the screen itself): it is not
   // told as a storage failure, which it is not.
   const kind = e?.kind && has(`err.${e.kind}`) ? e.kind : e?.kind ? 'storage' : 'unexpected';

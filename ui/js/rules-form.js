@@ -29,7 +29,8 @@ function valueText(game, key, v) {
 }
 
 // entry: the game's registry entry (its option order, which options apply); info: game_info.
-export function rulesForm(game, info, entry, initial, onChange) {
+// `prefix` goes into the fields' ids, for a screen that shows several games' forms (Settings).
+export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
   const specs = info?.options || {};
   const keys = (entry?.options || Object.keys(specs)).filter((k) => specs[k]);
   const r = {};
@@ -41,6 +42,22 @@ export function rulesForm(game, info, entry, initial, onChange) {
   const current = (k) => r[k] ?? (real(specs[k]) ? specs[k].default : null);
   const applies = (k) => !entry?.shown || entry.shown(k, { ...defaults(), ...r });
   const defaults = () => Object.fromEntries(keys.filter((k) => real(specs[k])).map((k) => [k, specs[k].default]));
+
+  // Numbers typed that the rule cannot take (not a number, out of its range, not whole): said
+  // at the field at once, in the user's language, and not sent.
+  const wrong = {};
+
+  /** The first rule typed wrong that applies, in words; null when the form can be sent. */
+  function problem() {
+    const k = keys.find((key) => wrong[key] && applies(key));
+    return k ? wrong[k] : null;
+  }
+
+  function rangeText(k, spec, title) {
+    if (spec.min != null && spec.max != null) return t('rule_range', { name: title, min: spec.min, max: spec.max });
+    if (spec.min != null) return t('rule_range_from', { name: title, min: spec.min });
+    return t('rule_whole', { name: title });
+  }
 
   function value() {
     const out = {};
@@ -54,19 +71,31 @@ export function rulesForm(game, info, entry, initial, onChange) {
   }
 
   function numberField(k, spec, title) {
-    const id = `rule-${k}`;
+    const id = `rule-${prefix}${k}`;
     const placeholder = label(game, k, '_default')
       ?? (typeof spec.default === 'number' ? String(spec.default) : spec.default === null ? t('off') : '');
     return h('label', { class: 'field', for: id }, h('span', { text: title }),
       h('input', {
         id, type: 'number', inputmode: 'numeric', 'data-key': id, min: spec.min, max: spec.max, step: spec.step,
-        value: r[k] ?? '', placeholder,
-        onchange: (ev) => { const v = ev.target.value.trim(); set(k, v === '' ? null : Number(v)); },
-      }));
+        value: r[k] ?? '', placeholder, 'aria-invalid': wrong[k] ? 'true' : null, 'aria-describedby': wrong[k] ? `${id}-error` : null,
+        onchange: (ev) => {
+          const el = ev.target;
+          const v = el.value.trim();
+          if (el.validity.badInput || (v !== '' && !el.checkValidity())) {
+            wrong[k] = rangeText(k, spec, title);
+            onChange(value());
+            return;
+          }
+          delete wrong[k];
+          set(k, v === '' ? null : Number(v));
+        },
+      }),
+      wrong[k] ? h('span', { class: 'field-error', id: `${id}-error`, role: 'alert', text: wrong[k] }) : null);
   }
 
   function toggles(k, values, title) {
-    return segmented(`rule-${k}`, title, values, current(k), (v) => valueText(game, k, v), (v) => set(k, v), { keyed: true });
+    // A preset chosen puts away what was typed wrong in the field beside it.
+    return segmented(`rule-${prefix}${k}`, title, values, current(k), (v) => valueText(game, k, v), (v) => { delete wrong[k]; set(k, v); }, { keyed: true });
   }
 
   function option(k) {
@@ -98,5 +127,5 @@ export function rulesForm(game, info, entry, initial, onChange) {
     return h('div', { class: 'rules-form', 'data-rules': game }, out);
   }
 
-  return { draw, value };
+  return { draw, value, problem };
 }

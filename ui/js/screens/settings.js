@@ -30,6 +30,7 @@ export function mount(root) {
       h('button', {
         class: 'btn primary', type: 'button', id: `save-rules-${g}`,
         onclick: async () => {
+          if (form.problem()) { app.error({ kind: 'bad_setup', code: 'rule_typed', detail: form.problem() }); return; }
           if (await app.saveSetting('rules', { ...app.settings.rules, [g]: form.value() })) { saved.add(g); app.announce(t('saved')); render(); }
         },
       }, saved.has(g) ? `✓ ${t('saved')}` : t('save_defaults'))];
@@ -51,7 +52,7 @@ export function mount(root) {
     const entry = gameEntry(g);
     if (entry.rules === false) continue;
     gameInfo(g).then((info) => {
-      forms.set(g, rulesForm(g, info, entry, app.settings.rules?.[g] || {}, () => { saved.delete(g); render(); }));
+      forms.set(g, rulesForm(g, info, entry, app.settings.rules?.[g] || {}, () => { saved.delete(g); render(); }, `${g}-`));
       render();
     }).catch((e) => app.error(e));
   }

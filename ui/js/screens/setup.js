@@ -99,6 +99,8 @@ export function mount(root, [game]) {
 
   async function start() {
     if (st.busy) return;
+    // A number typed that the rule cannot take is said at its field; nothing is sent.
+    if (form?.problem()) { app.error({ kind: 'bad_setup', code: 'rule_typed', detail: form.problem() }); return; }
     st.busy = true;
     const rules = form ? form.value() : {};
     let sides = st.sides;
@@ -193,7 +195,18 @@ export function mount(root, [game]) {
   const render = scheduler(root, draw);
 
   render();
-  ipc.players().then((p) => { st.known = p; render(); }).catch((e) => app.error(e));
+  // The last line-up is names: one renamed, merged or archived since is no one now, and would
+  // make a new player at Start. Once the players are in, such a name of that line-up goes, and
+  // one that differs only by case takes the player's own spelling.
+  const remembered = new Set(st.sides.flat());
+  ipc.players().then((p) => {
+    st.known = p;
+    const known = new Map(p.map((k) => [k.name.toLowerCase(), k.name]));
+    st.sides = st.sides
+      .map((side) => side.flatMap((n) => (!remembered.has(n) ? [n] : known.has(n.toLowerCase()) ? [known.get(n.toLowerCase())] : [])))
+      .filter((side) => side.length);
+    render();
+  }).catch((e) => app.error(e));
   gameInfo(game).then((info) => {
     st.info = info;
     // A remembered line-up longer than the game takes is cut to fit.

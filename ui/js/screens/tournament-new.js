@@ -118,8 +118,26 @@ export function mount(root) {
     return s;
   }
 
+  // What was typed that cannot be sent, in words (the field named, its range); null when all
+  // can be. An unreadable number ("12-") reads as empty to the page: it is caught here, not
+  // taken for "automatic".
+  function problem() {
+    const whole = (input, text, max) => {
+      const el = input.querySelector('input');
+      const v = el.value.trim();
+      const n = Number(v);
+      if (!el.validity.badInput && (v === '' || (Number.isInteger(n) && n >= 1 && (max == null || n <= max)))) return null;
+      return max != null && max >= 1 ? t('rule_range', { name: text, min: 1, max }) : t('rule_range_from', { name: text, min: 1 });
+    };
+    return form?.problem()
+      || (st.system === 'swiss' ? whole(roundsInput, t('t_rounds'), st.entrants.length > 1 ? st.entrants.length - 1 : null) : null)
+      || whole(boardsInput, t('t_boards'), null);
+  }
+
   async function create() {
     if (st.busy) return;
+    const wrong = problem();
+    if (wrong) { app.error({ kind: 'bad_setup', code: 'rule_typed', detail: wrong }); return; }
     st.busy = true;
     const up = stillUp();
     try {

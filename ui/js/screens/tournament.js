@@ -5,7 +5,7 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, stillUp } from '../dom.js';
-import { t, language } from '../i18n.js';
+import { t, language, errorText } from '../i18n.js';
 import { app } from '../app.js';
 import { standingsTable, bracketView, entrantName, resultText, wonMark } from '../standings.js';
 import { gameInfo } from '../games.js';
@@ -41,7 +41,13 @@ export function mount(root, [idText, tab = 'round']) {
       st.info = info;
       st.changes = changes;
       if (up()) app.title(`${t(`game_${st.view.summary.game}`)} · ${t(`system_${st.view.summary.system}`)}`);
-    } catch (e) { if (up()) app.error(e); }
+      st.failed = null;
+    } catch (e) {
+      if (!up()) return;
+      app.error(e);
+      // Nothing to show yet: the screen says why and offers to try again, not "Loading" for ever.
+      if (!st.view) st.failed = e;
+    }
     render();
   }
 
@@ -96,15 +102,22 @@ export function mount(root, [idText, tab = 'round']) {
         oninput: (ev) => { f[key] = f[key] || ['', '']; f[key][side] = ev.target.value; },
       }));
     const save = () => {
+      // Whole numbers from 0, as Rust keeps them (at most 2^32 − 1): said here, in words.
+      const count = (x) => Number.isInteger(x) && x >= 0 && x <= 4294967295;
       const scores = [0, 1].map((s) => Number(f.scores?.[s]));
-      if (scores.some((x) => !Number.isInteger(x) || x < 0) || f.scores?.some((x) => x === '')) {
+      if (!scores.every(count) || f.scores?.some((x) => x === '')) {
         app.error({ kind: 'bad_action', code: 'scores_needed', detail: '' });
+        return;
+      }
+      const tw = [0, 1].map((s) => Number(f.twenties?.[s] || 0));
+      if (twenties && !tw.every(count)) {
+        app.error({ kind: 'bad_action', code: 'twenties_needed', detail: '' });
         return;
       }
       let winner = f.winner;
       if (winner === undefined) winner = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
       const result = { round: summary.round, table: p.table, winner, scores };
-      if (twenties && f.twenties) result.twenties = [0, 1].map((s) => Number(f.twenties[s] || 0));
+      if (twenties && f.twenties) result.twenties = tw;
       send({ result }, t('result_saved', { n: p.table + 1 }), onToNext);
     };
     const winners = knockout ? [0, 1] : [0, 'draw', 1];
@@ -244,6 +257,11 @@ export function mount(root, [idText, tab = 'round']) {
 
   const draw = () => {
     const v = st.view;
+    if (!v && st.failed) {
+      return h('div', { class: 'load-failed', id: 'load-failed' },
+        h('p', { class: 'warning', role: 'alert', text: errorText(st.failed) }),
+        h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: () => { st.failed = null; render(); load(); } }, t('retry')));
+    }
     if (!v) return h('p', { class: 'empty', text: t('loading') });
     const s = v.summary;
     const tabs = s.system === 'pools_knockout' ? TABS : TABS.slice(0, 2);

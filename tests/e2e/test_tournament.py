@@ -86,6 +86,15 @@ def swiss_night(p, exports):
     p.wait_pressed("#t-system-swiss")
     set_number(p, "#t-boards", 2)
     add_entrants(p, "Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina")
+    # Refused at Add, in words, the text kept to be corrected: a player twice in one team, a
+    # name too long.
+    for typed, said in (("Ivo & ivo", "A player is twice in this team."), ("J" * 61, "A name is at most 60 characters.")):
+        p.type("#entrant-name", typed)
+        p.tap("#add-entrant")
+        p.wait_until(f"return document.querySelector('#toast').textContent === {said!r}")
+        assert p.d.execute_script("return document.querySelector('#entrant-name').value") == typed
+        assert p.count("#entrants li") == 7
+        p.d.execute_script("const i = document.querySelector('#entrant-name'); i.value = ''; i.dispatchEvent(new Event('input'))")
     # Gina moves up one seed with the arrow, then back: the order is the seed order.
     # The focus goes with her: on her Move up, then (last again) on her Move up once more.
     p.tap('[data-key="up-6"]')
@@ -212,11 +221,13 @@ def swiss_night(p, exports):
     p.tap("#tab-round")
     p.wait_pressed("#tab-round")
     # A name already entered is refused, and stays in the field to be corrected.
-    p.type("#late-name", "Farid")
+    # (Case aside: "FARID" is Farid, as players are found.)
+    p.type("#late-name", "FARID")
     p.tap("#late-entry")
     p.wait_until("return !document.querySelector('#toast').hidden"
                  " && document.querySelector('#toast').textContent.includes('already entered')")
-    assert p.d.execute_script("return document.querySelector('#late-name').value") == "Farid"
+    assert p.d.execute_script("return document.querySelector('#late-name').value") == "FARID"
+    assert len(summary(p)["entrants"]) == 7
     p.d.execute_script("const i = document.querySelector('#late-name'); i.value = ''; i.dispatchEvent(new Event('input'))")
     p.type("#late-name", "Hugo")
     p.tap("#late-entry")

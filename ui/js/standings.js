@@ -41,6 +41,19 @@ export function entrantName(summary, e) {
 }
 
 // A result in one line: "7 – 3" with the winner marked, or who forfeited.
+/** Why an entrant typed as `names` ("Cyril & Dora" split) cannot be entered beside `entered`
+ * (lists of names), as an error the screens show in the user's language; null when it can.
+ * Said at Add, not at Create: a name too long, a player twice in one team, a name already
+ * entered (case aside, as players are found). */
+export function entrantProblem(names, entered) {
+  const key = (n) => n.toLowerCase();
+  if (names.some((n) => [...n].length > 60)) return { kind: 'bad_setup', code: 'long_name', detail: '' };
+  if (new Set(names.map(key)).size < names.length) return { kind: 'bad_setup', code: 'team_twice', detail: '' };
+  const taken = new Set(entered.flat().map(key));
+  if (names.some((n) => taken.has(key(n)))) return { kind: 'bad_setup', code: 'name_taken', detail: '' };
+  return null;
+}
+
 /** The mark after a winner's name: a tick to see (not the colour alone) and "won" to hear. */
 export function wonMark() {
   return h('span', { class: 'won-mark' },

@@ -6,6 +6,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, shuffled, chipAfter, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
+import { entrantProblem } from '../standings.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
 import { rulesForm } from '../rules-form.js';
 
@@ -161,7 +162,8 @@ export function mount(root) {
     class: 'add-player', onsubmit: (ev) => {
       ev.preventDefault();
       const names = entrantOf(st.typed);
-      if (names.some(taken)) { app.error({ kind: 'bad_setup', code: 'name_taken', detail: st.typed }); return; }
+      const wrong = entrantProblem(names, st.entrants);
+      if (wrong) { app.error(wrong); return; }
       add(names);
       st.typed = '';
       nameInput.value = '';

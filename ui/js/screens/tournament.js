@@ -7,7 +7,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, stillUp } from '../dom.js';
 import { t, language, errorText } from '../i18n.js';
 import { app } from '../app.js';
-import { standingsTable, bracketView, entrantName, resultText, wonMark } from '../standings.js';
+import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantProblem } from '../standings.js';
 import { gameInfo } from '../games.js';
 
 const TABS = ['round', 'standings', 'bracket'];
@@ -206,6 +206,9 @@ export function mount(root, [idText, tab = 'round']) {
         const typed = st.late;
         const names = typed.split('&').map((n) => n.trim()).filter(Boolean);
         if (!names.length) return;
+        // Said before anything is sent, in the user's language (the field keeps the name).
+        const wrong = entrantProblem(names, st.view.summary.entrants.map((e) => e.split(' & ')));
+        if (wrong) { app.error(wrong); return; }
         // The name stays in the field until the entry is committed, to be corrected if refused
         // (and whatever was typed since stays too).
         send({ enter: names }, t('entrant_added', { name: names.join(' & ') }), () => {

@@ -179,3 +179,26 @@ def keyboard_turns(p, Keys):
             p.d.switch_to.active_element.send_keys(Keys.ENTER)
             p.wait_until("return document.activeElement?.id === 'point-2'")
     raise AssertionError("no roll asked where the ball goes in 12 throws")
+
+
+def test_teams_as_the_game_takes_them(partie):
+    """Boulomania is two teams of at most four: a fifth player for a team is refused in words
+    (Start used to refuse it later, in English), and once there are two teams there is no
+    "+ New side"."""
+    p = partie
+    p.start()
+    p.tap("#new-boulomania")
+    p.wait_css("#new-player")
+    p.tap("#team-mode")
+    p.wait_css("#new-side")
+    add_players(p, "Anne", "Bruno", "Chloé", "Denis")
+    p.type("#new-player", "Emma")
+    p.tap("#add-player")
+    p.wait_until("return document.querySelector('#toast').textContent === 'This team is full: at most 4 players.'")
+    assert p.count("#sides .chip-name") == 4
+    p.d.execute_script("const i = document.querySelector('#new-player'); i.value = ''; i.dispatchEvent(new Event('input'))")
+    p.tap("#new-side")
+    p.wait_until("return document.querySelector('#sides .side-card.active') === null")
+    add_players(p, "Farid")
+    p.wait_until("return !document.querySelector('#new-side')")
+    assert p.count("#sides .side-card") == 2

@@ -258,3 +258,18 @@ def test_a_panel_changed_from_the_keyboard_keeps_the_focus_on_the_screen(partie)
     p.wait_css("#end-screen")
     focus_is(p, "end-title")
     assert "Alice" in p.d.execute_script("return document.activeElement.textContent")
+
+
+def test_a_target_is_any_whole_number_in_the_rules_range(partie):
+    """The target's arrows go by 5, but any whole number in the rule's range is a target (12
+    is taken); one outside it (3) is said at the field, in words."""
+    p = partie
+    p.start()
+    p.tap("#new-crokinole")
+    p.wait_css("#new-player")
+    set_number(p, "#rule-target", 12)
+    time.sleep(0.3)
+    assert p.count("#rule-target-error") == 0
+    set_number(p, "#rule-target", 3)
+    p.wait_css("#rule-target-error")
+    assert p.text("#rule-target-error").endswith("a whole number from 5 to 1000.")

@@ -326,7 +326,7 @@ def test_the_computers_answer_to_a_draw_offer_counts_only_where_it_was_asked(par
     p.tap("#offer-draw")
     p.wait_css("#confirm-yes")
     p.tap("#confirm-yes")
-    p.wait_until("return window.__asked.draw_offer === 1")
+    p.wait_until("return window.__asked.draw_offer === 1 && !document.querySelector('[role=alertdialog]')")
     p.tap("#undo")
     p.wait_until("return Number(document.querySelector('section.morris').dataset.actions) === 0")
     time.sleep(2.5)                          # the answer has come

@@ -9,7 +9,7 @@ import { share } from './share.js';
 
 export function endActions(matchId, undo, view) {
   const table = view?.tournament;
-  return h('div', { class: 'end-actions' },
+  return h('div', { class: 'end-actions', 'data-key': 'end-actions' },
     table ? h('button', {
       class: 'btn primary big', type: 'button', id: 'back-to-tournament', 'data-key': 'back-to-tournament',
       onclick: () => app.go(`#/tournament/${table.tournament}`),

@@ -81,7 +81,11 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
         onchange: (ev) => {
           const el = ev.target;
           const v = el.value.trim();
-          if (el.validity.badInput || (v !== '' && !el.checkValidity())) {
+          // The rule's range, as Rust reads it: a whole number from min to max (its step is only
+          // the arrows' stride: Crokinole's target 12 is a target).
+          const n = Number(v);
+          const fits = Number.isInteger(n) && (spec.min == null || n >= spec.min) && (spec.max == null || n <= spec.max);
+          if (el.validity.badInput || (v !== '' && !fits)) {
             wrong[k] = rangeText(k, spec, title);
             onChange(value());
             return;

@@ -255,11 +255,11 @@ export function mount(root, [id], initial, info) {
         ui.options.map((o, k) => h('button', { class: 'btn', type: 'button', 'data-choice': k, 'data-key': `choice-${k}`, 'data-focus': k === 0 || null, onclick: () => send(o.action) }, optionText(o))));
     }
     if (s.phase === 'jack') {
-      return h('div', { class: 'mor-tools' },
+      return h('div', { class: 'mor-tools', 'data-key': 'jack-tools' },
         h('button', { class: 'btn primary big', type: 'button', id: 'roll-jack', 'data-focus': true, onclick: () => choose({ kind: 'jack', n: 1 }) }, t('bou_roll_jack')));
     }
     const o = s.options || {};
-    return h('div', { class: 'bou-actions' },
+    return h('div', { class: 'bou-actions', 'data-key': 'bou-actions' },
       h('div', { class: 'mor-tools' },
         h('button', { class: 'btn primary', type: 'button', id: 'point-2', 'data-focus': true, onclick: () => choose({ kind: 'point', n: 2 }) }, t('bou_point_2')),
         h('button', { class: 'btn primary', type: 'button', id: 'point-3', onclick: () => choose({ kind: 'point', n: 3 }) }, t('bou_point_3')),
@@ -285,7 +285,8 @@ export function mount(root, [id], initial, info) {
   function panel() {
     const s = sum();
     return [actions(),
-      over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools' },
+      // Keyed rows: the turn's buttons coming and going above them do not shift them.
+      over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools', 'data-key': 'tools' },
         h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
         h('button', {
           class: 'btn ghost', type: 'button', id: 'dice-mode', 'data-key': 'dice-mode', 'aria-pressed': String(diceMode() === 'real'),

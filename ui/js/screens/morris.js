@@ -190,7 +190,7 @@ export function mount(root, [id], initial, info) {
       }
       return send('1/2-1/2');
     };
-    return h('div', { class: 'confirm-bar', role: 'alertdialog', 'aria-label': text },
+    return h('div', { class: 'confirm-bar', 'data-key': 'confirm-bar', role: 'alertdialog', 'aria-label': text },
       h('span', { text }),
       h('button', { class: 'btn primary', type: 'button', id: 'confirm-yes', onclick: yes }, t('mor_yes')),
       h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { const was = ui.confirm; ui.confirm = null; render.focusOn(was === 'draw' ? '#offer-draw' : '#resign'); } }, t('cancel')));
@@ -217,16 +217,18 @@ export function mount(root, [id], initial, info) {
     };
   }
 
+  // The rows are keyed: the question coming and going above them must not shift them into one
+  // another's places (a finger on Undo as the question closes would land on a node replaced).
   function panel() {
     const s = sum();
     return [confirmBar(),
       over() ? endActions(matchId, undo, st.view) : null,
-      h('div', { class: 'mor-tools' },
+      h('div', { class: 'mor-tools', 'data-key': 'tools' },
         over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
         h('button', { class: 'btn', type: 'button', id: 'redo', 'data-key': 'redo', disabled: !ui.redo.length || over() || st.thinking, onclick: redo }, '↷ ', t('mor_redo')),
         h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn(), onclick: hint }, t('mor_hint')),
         h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(ui.turned), onclick: () => { ui.turned = !ui.turned; render(); } }, '⟲ ', t('mor_turn_board'))),
-      !over() ? h('div', { class: 'mor-tools' },
+      !over() ? h('div', { class: 'mor-tools', 'data-key': 'game-tools' },
         h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { ui.confirm = 'draw'; render.focusOn('#confirm-yes'); } }, t('mor_offer_draw')),
         h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { ui.confirm = 'resign'; render.focusOn('#confirm-yes'); } }, t('mor_resign'))) : null,
       h('h2', { text: t('mor_moves') }),

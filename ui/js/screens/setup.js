@@ -47,8 +47,16 @@ export function mount(root, [game]) {
       render();
       return;
     }
-    if (st.teamMode && st.active != null && st.sides[st.active]) st.sides[st.active].push(name);
-    else {
+    // Teams as the game takes them (game_info): a full team or a full line-up is said, not
+    // left for Start to refuse.
+    const perSide = st.info?.sides?.players?.max;
+    if (st.teamMode && st.active != null && st.sides[st.active]) {
+      if (perSide && st.sides[st.active].length >= perSide) { app.error({ kind: 'bad_setup', code: 'team_full', detail: String(perSide) }); return; }
+      st.sides[st.active].push(name);
+    } else if (st.teamMode && max && st.sides.length >= max) {
+      app.error({ kind: 'bad_setup', code: 'sides_full', detail: String(max) });
+      return;
+    } else {
       st.sides.push([name]);
       if (st.teamMode) st.active = st.sides.length - 1;
     }
@@ -183,7 +191,8 @@ export function mount(root, [game]) {
             h('span', { text: t('team_mode') }),
             st.teamMode ? h('small', { text: st.active != null ? t('add_to_side', { n: st.active + 1 }) : t('team_mode_hint') }) : null) : null,
           h('ol', { class: 'sides', id: 'sides' }, st.sides.map(sideCard)),
-          st.teamMode ? h('button', { class: 'btn small ghost', type: 'button', id: 'new-side', onclick: () => { st.active = null; render(); } }, '+ ', t('new_side')) : null,
+          st.teamMode && !(maxSides() && st.sides.length >= maxSides())
+            ? h('button', { class: 'btn small ghost', type: 'button', id: 'new-side', onclick: () => { st.active = null; render(); } }, '+ ', t('new_side')) : null,
           form ? [h('h2', { text: t('rules') }), form.draw(),
             h('label', { class: 'toggle' },
               h('input', { type: 'checkbox', checked: st.saveDefaults, onchange: (ev) => { st.saveDefaults = ev.target.checked; } }),

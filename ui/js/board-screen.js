@@ -19,7 +19,7 @@
 // Returns the screen: {st, sum, over, isComputer, humanTurn, send, undo, render, after, ...}.
 
 import { ipc } from './ipc.js';
-import { h, scheduler, patchChildren } from './dom.js';
+import { h, scheduler, patchChildren, loads } from './dom.js';
 import { t } from './i18n.js';
 import { app, keepAwake } from './app.js';
 
@@ -35,10 +35,10 @@ export function boardScreen(root, matchId, initial, spec) {
 
   // Views taken from this screen's own answers (a move, the computer's, an undo): a reload
   // asked for before one of them may read the match as it was, and is not drawn over it.
-  let viewNo = 0;
+  const reloads = loads();
 
   function after(view, opts = {}) {
-    viewNo += 1;
+    reloads.took();
     st.view = view;
     spec.after?.(view, opts);
     app.clearError();
@@ -88,7 +88,7 @@ export function boardScreen(root, matchId, initial, spec) {
       turnNo += 1;
       if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
       const undone = await ipc.undoToPerson(matchId);
-      viewNo += 1;
+      reloads.took();
       st.view = undone.view;
       spec.undone?.(undone);
       app.clearError();
@@ -125,10 +125,10 @@ export function boardScreen(root, matchId, initial, spec) {
   screen.start = () => { render(); maybeComputer(); };
   screen.handle = (extra = {}) => ({
     refresh: async () => {
-      const since = viewNo;
+      const still = reloads.asked();
       try {
         const view = await ipc.getMatch(matchId);
-        if (!gone && since === viewNo) after(view);
+        if (!gone && still()) after(view);
       } catch (e) { if (!gone) app.error(e); }
     },
     unmount() {

@@ -84,6 +84,24 @@ export function latest() {
   };
 }
 
+/** For a screen whose loads (what Rust has, read again: back to the front, a poll) race its
+ * own actions' answers, or read in several steps: a load takes `const still = loads.asked()`
+ * before its first await and shows what it read only if `still()` after its last; an action
+ * whose answer the screen takes calls `loads.took()`. A load is no one's once a later one was
+ * asked, or a view taken since it was asked (it may read the match or tournament as it was). */
+export function loads() {
+  let asked = 0;
+  let taken = 0;
+  return {
+    asked() {
+      const mine = ++asked;
+      const since = taken;
+      return () => mine === asked && since === taken;
+    },
+    took() { taken += 1; },
+  };
+}
+
 // Batches redraws into one animation frame and keeps keyboard focus across the redraw on the
 // element with the same data-key, or else the same id. A screen that keeps its frame (and
 // returns the same nodes) is left in place: moving a node out and back would drop a press on it.
@@ -244,6 +262,15 @@ function focusKey(el) {
   if (el.dataset?.key) return `[data-key="${CSS.escape(el.dataset.key)}"]`;
   if (el.id) return `#${CSS.escape(el.id)}`;
   return null;
+}
+
+/** Where the focus goes with a row moved from `from` to `to` of `count` by its arrow (Move
+ * up, Move down): on the same arrow, unless the row is now at that end, where that arrow is
+ * grey; then on the other. */
+export function movedArrow(from, to, count) {
+  const down = to > from;
+  const atEnd = down ? to === count - 1 : to === 0;
+  return `[data-key="${down !== atEnd ? 'down' : 'up'}-${to}"]`;
 }
 
 /** Where the focus goes when the known player's chip `k` of `chips` is taken into the line-up

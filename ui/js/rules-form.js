@@ -28,6 +28,21 @@ function valueText(game, key, v) {
   return label(game, key, `_${v}`) ?? (typeof v === 'boolean' ? t(v ? 'yes' : 'no') : String(v));
 }
 
+/** What is wrong with the number typed in `el` for a rule named `name` that takes a whole
+ * number from `min` to `max` (either may be absent), as an error to show; null when it is
+ * right or empty. The field's step is only the arrows' stride (Crokinole's target 12 is a
+ * target), as Rust reads the rule. An unreadable number ("12-") reads as empty to the page:
+ * it is caught here, not taken for the default. */
+export function numberProblem(el, name, min, max) {
+  const v = el.value.trim();
+  const n = Number(v);
+  const fits = Number.isInteger(n) && (min == null || n >= min) && (max == null || n <= max);
+  if (!el.validity.badInput && (v === '' || fits)) return null;
+  const detail = min != null && max != null ? t('rule_range', { name, min, max })
+    : min != null ? t('rule_range_from', { name, min }) : t('rule_whole', { name });
+  return { kind: 'bad_setup', code: 'rule_typed', detail };
+}
+
 // entry: the game's registry entry (its option order, which options apply); info: game_info.
 // `prefix` goes into the fields' ids, for a screen that shows several games' forms (Settings).
 export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
@@ -47,16 +62,11 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
   // at the field at once, in the user's language, and not sent.
   const wrong = {};
 
-  /** The first rule typed wrong that applies, in words; null when the form can be sent. */
+  /** The first rule typed wrong that applies, as an error to show; null when the form can be
+   * sent. */
   function problem() {
     const k = keys.find((key) => wrong[key] && applies(key));
     return k ? wrong[k] : null;
-  }
-
-  function rangeText(k, spec, title) {
-    if (spec.min != null && spec.max != null) return t('rule_range', { name: title, min: spec.min, max: spec.max });
-    if (spec.min != null) return t('rule_range_from', { name: title, min: spec.min });
-    return t('rule_whole', { name: title });
   }
 
   function value() {
@@ -79,22 +89,18 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
         id, type: 'number', inputmode: 'numeric', 'data-key': id, min: spec.min, max: spec.max, step: spec.step,
         value: r[k] ?? '', placeholder, 'aria-invalid': wrong[k] ? 'true' : null, 'aria-describedby': wrong[k] ? `${id}-error` : null,
         onchange: (ev) => {
-          const el = ev.target;
-          const v = el.value.trim();
-          // The rule's range, as Rust reads it: a whole number from min to max (its step is only
-          // the arrows' stride: Crokinole's target 12 is a target).
-          const n = Number(v);
-          const fits = Number.isInteger(n) && (spec.min == null || n >= spec.min) && (spec.max == null || n <= spec.max);
-          if (el.validity.badInput || (v !== '' && !fits)) {
-            wrong[k] = rangeText(k, spec, title);
+          const problem = numberProblem(ev.target, title, spec.min, spec.max);
+          if (problem) {
+            wrong[k] = problem;
             onChange(value());
             return;
           }
           delete wrong[k];
+          const v = ev.target.value.trim();
           set(k, v === '' ? null : Number(v));
         },
       }),
-      wrong[k] ? h('span', { class: 'field-error', id: `${id}-error`, role: 'alert', text: wrong[k] }) : null);
+      wrong[k] ? h('span', { class: 'field-error', id: `${id}-error`, role: 'alert', text: wrong[k].detail }) : null);
   }
 
   function toggles(k, values, title) {

@@ -40,7 +40,12 @@ export function entrantName(summary, e) {
   return e == null ? '—' : summary.entrants[e];
 }
 
-// A result in one line: "7 – 3" with the winner marked, or who forfeited.
+/** The names of an entrant as typed: "Cyril & Dora" is a team of two; a plain name is one
+ * player. */
+export function entrantOf(text) {
+  return text.split('&').map((n) => n.trim()).filter(Boolean);
+}
+
 /** Why an entrant typed as `names` ("Cyril & Dora" split) cannot be entered beside `entered`
  * (lists of names), as an error the screens show in the user's language; null when it can.
  * Said at Add, not at Create: a name too long, a player twice in one team, a name already
@@ -61,6 +66,7 @@ export function wonMark() {
     h('span', { class: 'sr-only', text: ` (${t('won')})` }));
 }
 
+// A result in one line: "7 – 3" with the winner marked, or who forfeited.
 export function resultText(summary, p) {
   const r = p.result;
   if (!r) return '';

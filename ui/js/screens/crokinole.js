@@ -3,7 +3,7 @@
 // discs in the zones Rust's game_info lists, and shows what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, svgh, scheduler, names } from '../dom.js';
+import { h, svgh, scheduler, names, loads } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -35,13 +35,13 @@ export function mount(root, [id], initial, info) {
 
   // Views taken from this screen's own rounds, 20s and undos: a reload asked for before one of
   // them may read the match as it was, and is not drawn over it.
-  let taken = 0;
+  const reloads = loads();
 
   async function load() {
-    const since = taken;
+    const still = reloads.asked();
     try {
       const view = await ipc.getMatch(matchId);
-      if (since !== taken) return;
+      if (!still()) return;
       st.view = view;
       keepAwake(!over());
     } catch (e) { app.error(e); }
@@ -51,7 +51,7 @@ export function mount(root, [id], initial, info) {
   function act(action, undo = false) {
     return app.exclusive(st, render, async () => {
       const view = undo ? await ipc.undo(matchId) : await ipc.play(matchId, action);
-      taken += 1;
+      reloads.took();
       st.view = view;
       app.clearError();
       if (action?.round || undo) { st.counting = null; dropPreview(); }

@@ -2,7 +2,7 @@
 // rules: Rust answers every tap with the new summary, after committing the throw.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names } from '../dom.js';
+import { h, scheduler, names, loads } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -35,13 +35,13 @@ export function mount(root, [id], initial, info) {
 
   // Views taken from this screen's own throws and undos: a reload asked for before one of them
   // may read the match as it was, and is not drawn over it.
-  let taken = 0;
+  const reloads = loads();
 
   async function load() {
-    const since = taken;
+    const still = reloads.asked();
     try {
       const [view, info] = await Promise.all([ipc.getMatch(matchId), st.info ? st.info : ipc.gameInfo('molkky')]);
-      if (since !== taken) return;
+      if (!still()) return;
       // Pins tapped for the throw to come stay down, unless the match moved on under them.
       if (view.actions !== st.view?.actions) { st.pins.clear(); st.preview = null; }
       st.view = view;
@@ -58,7 +58,7 @@ export function mount(root, [id], initial, info) {
     return app.exclusive(st, render, async () => {
       const before = st.view.summary;
       const view = what === 'undo' ? await ipc.undo(matchId) : await ipc.play(matchId, action);
-      taken += 1;
+      reloads.took();
       st.view = view;
       st.pins.clear();
       st.preview = null;

@@ -1,7 +1,7 @@
 // Players: search; a player's page with statistics per game, rename, archive, merge.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, latest, STALE } from '../dom.js';
+import { h, scheduler, latest, loads, STALE } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 
@@ -28,7 +28,7 @@ export function mount(root, [id]) {
   const boardAsked = latest();
   const versusAsked = latest();
 
-  let pageNo = 0;
+  const pages = loads();
 
   // `board`: the ratings leaderboard too (not at each letter typed in the search).
   async function loadList(board = true) {
@@ -44,14 +44,14 @@ export function mount(root, [id]) {
       if (st.newName === stored) st.newName = st.player?.name ?? '';
       // The page's figures are read in turn and shown together, only if no later load (after a
       // merge or a rename) was asked for meanwhile: older figures never replace newer ones.
-      const mine = ++pageNo;
+      const still = pages.asked();
       const pid = Number(id);
       const all = await Promise.all(games().map((g) => ipc.playerStats(pid, g).catch(() => null)));
       const series = await Promise.all(games().map((g, i) => (all[i]?.matches ? ipc.playerSeries(pid, g).catch(() => []) : [])));
       const tournaments = await ipc.playerTournaments(pid).catch((e) => { app.error(e); return []; });
       const rated = await Promise.all(games().map((g, i) => (all[i]?.matches ? ipc.playerRating(pid, g).catch(() => null) : null)));
       const history = await Promise.all(games().map((g, i) => (rated[i] ? ipc.ratingHistory(pid, g).catch(() => []) : [])));
-      if (mine !== pageNo) return;
+      if (!still()) return;
       games().forEach((g, i) => {
         st.stats[g] = all[i];
         st.series[g] = series[i];

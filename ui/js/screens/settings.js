@@ -30,7 +30,8 @@ export function mount(root) {
       h('button', {
         class: 'btn primary', type: 'button', id: `save-rules-${g}`,
         onclick: async () => {
-          if (form.problem()) { app.error({ kind: 'bad_setup', code: 'rule_typed', detail: form.problem() }); return; }
+          const wrong = form.problem();
+          if (wrong) { app.error(wrong); return; }
           if (await app.saveSetting('rules', { ...app.settings.rules, [g]: form.value() })) { saved.add(g); app.announce(t('saved')); render(); }
         },
       }, saved.has(g) ? `✓ ${t('saved')}` : t('save_defaults'))];

@@ -1,7 +1,7 @@
 // New game: players (known ones first, a new one in one step), teams, throwing order, rules.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, segmented, shuffled, chipAfter, stillUp } from '../dom.js';
+import { h, scheduler, names, segmented, shuffled, chipAfter, movedArrow, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -98,17 +98,15 @@ export function mount(root, [game]) {
     const j = si + d;
     if (j < 0 || j >= st.sides.length) return;
     [st.sides[si], st.sides[j]] = [st.sides[j], st.sides[si]];
-    // The focus goes with the side moved, on the same arrow unless it is now at the end.
-    const last = j === 0 || j === st.sides.length - 1;
-    const arrow = d < 0 ? (last ? 'down' : 'up') : (last ? 'up' : 'down');
-    render.focusOn(`[data-key="${arrow}-${j}"]`);
+    render.focusOn(movedArrow(si, j, st.sides.length));
     app.announce(t('moved_to', { name: names(st.sides[j]), n: j + 1, of: st.sides.length }));
   }
 
   async function start() {
     if (st.busy) return;
     // A number typed that the rule cannot take is said at its field; nothing is sent.
-    if (form?.problem()) { app.error({ kind: 'bad_setup', code: 'rule_typed', detail: form.problem() }); return; }
+    const wrong = form?.problem();
+    if (wrong) { app.error(wrong); return; }
     st.busy = true;
     const rules = form ? form.value() : {};
     let sides = st.sides;

@@ -3,15 +3,12 @@
 // Rust checks everything; this screen only collects it.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented, shuffled, chipAfter, stillUp } from '../dom.js';
+import { h, scheduler, segmented, shuffled, chipAfter, movedArrow, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import { entrantProblem } from '../standings.js';
+import { entrantOf, entrantProblem } from '../standings.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
-import { rulesForm } from '../rules-form.js';
-
-// "Cyril & Dora" is a team of two; a plain name is one player.
-const entrantOf = (text) => text.split('&').map((n) => n.trim()).filter(Boolean);
+import { rulesForm, numberProblem } from '../rules-form.js';
 
 export function mount(root) {
   app.title(t('new_tournament'));
@@ -59,10 +56,7 @@ export function mount(root) {
     const [e] = st.entrants.splice(i, 1);
     st.entrants.splice(to, 0, e);
     if (dragged) { render(); return; }
-    // The focus goes with the entrant moved, on the same arrow unless it is now at the end.
-    const last = to === 0 || to === st.entrants.length - 1;
-    const arrow = to < i ? (last ? 'down' : 'up') : (last ? 'up' : 'down');
-    render.focusOn(`[data-key="${arrow}-${to}"]`);
+    render.focusOn(movedArrow(i, to, st.entrants.length));
     app.announce(t('moved_to', { name: e.join(' & '), n: to + 1, of: st.entrants.length }));
   }
 
@@ -119,26 +113,20 @@ export function mount(root) {
     return s;
   }
 
-  // What was typed that cannot be sent, in words (the field named, its range); null when all
-  // can be. An unreadable number ("12-") reads as empty to the page: it is caught here, not
-  // taken for "automatic".
+  // What was typed that cannot be sent (the field named, its range); null when all can be. A
+  // Swiss has at most one round fewer than its entrants.
   function problem() {
-    const whole = (input, text, max) => {
-      const el = input.querySelector('input');
-      const v = el.value.trim();
-      const n = Number(v);
-      if (!el.validity.badInput && (v === '' || (Number.isInteger(n) && n >= 1 && (max == null || n <= max)))) return null;
-      return max != null && max >= 1 ? t('rule_range', { name: text, min: 1, max }) : t('rule_range_from', { name: text, min: 1 });
-    };
+    const field = (label) => label.querySelector('input');
+    const most = st.entrants.length > 1 ? st.entrants.length - 1 : null;
     return form?.problem()
-      || (st.system === 'swiss' ? whole(roundsInput, t('t_rounds'), st.entrants.length > 1 ? st.entrants.length - 1 : null) : null)
-      || whole(boardsInput, t('t_boards'), null);
+      || (st.system === 'swiss' ? numberProblem(field(roundsInput), t('t_rounds'), 1, most) : null)
+      || numberProblem(field(boardsInput), t('t_boards'), 1, null);
   }
 
   async function create() {
     if (st.busy) return;
     const wrong = problem();
-    if (wrong) { app.error({ kind: 'bad_setup', code: 'rule_typed', detail: wrong }); return; }
+    if (wrong) { app.error(wrong); return; }
     st.busy = true;
     const up = stillUp();
     try {

@@ -4,10 +4,10 @@
 // Every figure comes from Rust; a tap sends an event and draws what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented, stillUp } from '../dom.js';
+import { h, scheduler, segmented, stillUp, loads } from '../dom.js';
 import { t, language, errorText } from '../i18n.js';
 import { app } from '../app.js';
-import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantProblem } from '../standings.js';
+import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantOf, entrantProblem } from '../standings.js';
 import { gameInfo } from '../games.js';
 
 const TABS = ['round', 'standings', 'bracket'];
@@ -18,17 +18,13 @@ export function mount(root, [idText, tab = 'round']) {
   const up = stillUp();
 
   // Views this screen took from its own events: a load asked for before one of them may read
-  // the tournament as it was before it, and is not drawn over it.
-  let taken = 0;
-  const took = (view) => { st.view = view; taken += 1; };
-
-  // Loads asked for again (a return to the front, results from phones): the latest one wins.
-  let loadNo = 0;
+  // the tournament as it was before it, and is not drawn over it; of loads asked again (a
+  // return to the front, results from phones), the latest one wins.
+  const reloads = loads();
+  const took = (view) => { st.view = view; reloads.took(); };
 
   async function load() {
-    const since = taken;
-    const mine = ++loadNo;
-    const still = () => since === taken && mine === loadNo;
+    const still = reloads.asked();
     try {
       const view = await ipc.getTournament(id);
       if (!still()) return;
@@ -204,7 +200,7 @@ export function mount(root, [idText, tab = 'round']) {
       class: 'add-player late-entry', onsubmit: (ev) => {
         ev.preventDefault();
         const typed = st.late;
-        const names = typed.split('&').map((n) => n.trim()).filter(Boolean);
+        const names = entrantOf(typed);
         if (!names.length) return;
         // Said before anything is sent, in the user's language (the field keeps the name).
         const wrong = entrantProblem(names, st.view.summary.entrants.map((e) => e.split(' & ')));
@@ -283,10 +279,10 @@ export function mount(root, [idText, tab = 'round']) {
         onclick: () => { st.tab = name; render(); },
         // Tabs as a screen reader expects them: one stop for the row, the arrows go along it.
         onkeydown: (ev) => {
-          const step = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity }[ev.key];
-          if (step === undefined) return;
+          const at = tabs.indexOf(st.tab);
+          const k = { ArrowRight: (at + 1) % tabs.length, ArrowLeft: (at - 1 + tabs.length) % tabs.length, Home: 0, End: tabs.length - 1 }[ev.key];
+          if (k === undefined) return;
           ev.preventDefault();
-          const k = Math.max(0, Math.min(tabs.length - 1, step === Infinity ? tabs.length - 1 : step === -Infinity ? 0 : (tabs.indexOf(st.tab) + step + tabs.length) % tabs.length));
           st.tab = tabs[k];
           render.focusOn(`#tab-${tabs[k]}`);
         },

@@ -673,3 +673,55 @@ fn game_info_says_the_sides_and_the_computers_levels() {
         assert_eq!(e["code"], "bad_computer");
     }
 }
+
+#[test]
+fn a_tournament_through_the_commands_with_a_withdrawal_undone_in_one_step() {
+    let h = harness();
+    let t = h
+        .call(
+            "new_tournament",
+            json!({"setup": {"game": "molkky", "system": "swiss", "rounds": 2,
+                "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]}}),
+        )
+        .unwrap();
+    let id = t["id"].as_i64().unwrap();
+    let t = h
+        .call(
+            "tournament_event",
+            json!({"tournamentId": id, "event": {"pair": {}}}),
+        )
+        .unwrap();
+    let leaver = t["summary"]["pairings"][0]["sides"][0].as_u64().unwrap();
+    let t = h
+        .call(
+            "withdraw_entrant",
+            json!({"tournamentId": id, "entrant": leaver}),
+        )
+        .unwrap();
+    assert_eq!(t["events"], 3);
+    assert_eq!(t["summary"]["pairings"][0]["result"], json!({"forfeit": 0}));
+    let t = h
+        .call("undo_tournament", json!({"tournamentId": id}))
+        .unwrap();
+    assert_eq!(t["events"], 1);
+    assert_eq!(t["summary"]["pairings"][0]["result"], Value::Null);
+
+    let e = h
+        .call(
+            "withdraw_entrant",
+            json!({"tournamentId": id, "entrant": 7}),
+        )
+        .unwrap_err();
+    assert_eq!(e["kind"], "illegal_action");
+    let e = h
+        .call(
+            "withdraw_entrant",
+            json!({"tournamentId": 404, "entrant": 0}),
+        )
+        .unwrap_err();
+    assert_eq!(e["kind"], "not_found");
+    let t = h
+        .call("get_tournament", json!({"tournamentId": id}))
+        .unwrap();
+    assert_eq!(t["events"], 1, "refusals wrote nothing");
+}

@@ -445,6 +445,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         tournaments::new_tournament,
         tournaments::get_tournament,
         tournaments::tournament_event,
+        tournaments::withdraw_entrant,
         tournaments::undo_tournament,
         tournaments::start_table,
         tournaments::list_tournaments,

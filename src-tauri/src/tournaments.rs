@@ -38,7 +38,17 @@ pub fn tournament_event(
     state.with(|s| s.tournament_event(tournament_id, &event))
 }
 
-/// Takes back the last event.
+/// Withdraws an entrant, forfeiting the match it still has to play: one step, one undo.
+#[tauri::command(async)]
+pub fn withdraw_entrant(
+    state: State<'_, AppState>,
+    tournament_id: i64,
+    entrant: usize,
+) -> Result<TournamentView, Error> {
+    state.with(|s| s.withdraw(tournament_id, entrant))
+}
+
+/// Takes back the last step (an event, or a withdrawal with its forfeit).
 #[tauri::command(async)]
 pub fn undo_tournament(
     state: State<'_, AppState>,

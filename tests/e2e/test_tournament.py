@@ -19,14 +19,15 @@ def add_entrants(p, *names):
     add_players(p, *names, field="#entrant-name", button="#add-entrant", listing="#entrants")
 
 
-def summary(p):
-    """The tournament's summary as Rust gives it, read through the app's own IPC module."""
+def summary(p, part="summary"):
+    """The tournament's summary as Rust gives it (or another part of its view: `events`),
+    read through the app's own IPC module."""
     tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
     return json.loads(p.d.execute_async_script("""
         const done = arguments[arguments.length - 1];
         import('./js/ipc.js').then(({ ipc }) => ipc.getTournament(arguments[0]))
-          .then((v) => done(JSON.stringify(v.summary)), (e) => done(JSON.stringify({error: e})));
-    """, tid))
+          .then((v) => done(JSON.stringify(v[arguments[1]])), (e) => done(JSON.stringify({error: e})));
+    """, tid, part))
 
 
 def open_new_tournament(p):
@@ -291,6 +292,13 @@ def swiss_night(p, exports):
     p.wait_until(f"return document.querySelector('#standings tr[data-entrant=\"{leaver}\"]').classList.contains('withdrawn')")
     s = summary(p)
     assert next(x for x in s["pairings"] if x["table"] == pending["table"])["result"] == {"forfeit": 1}
+    # It was one step: one Undo gives the entrant back with the match still to play.
+    events = summary(p, "events")
+    p.tap("#undo-event")
+    p.wait_until(f"return !document.querySelector('#standings tr[data-entrant=\"{leaver}\"]').classList.contains('withdrawn')")
+    s = summary(p)
+    assert next(x for x in s["pairings"] if x["table"] == pending["table"])["result"] is None
+    assert summary(p, "events") == events - 2
 
 
 def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):

@@ -57,6 +57,7 @@ export const ipc = {
   newTournament: (setup) => invoke('new_tournament', { setup }),
   getTournament: (tournamentId) => invoke('get_tournament', { tournamentId }),
   tournamentEvent: (tournamentId, event) => invoke('tournament_event', { tournamentId, event }),
+  withdrawEntrant: (tournamentId, entrant) => invoke('withdraw_entrant', { tournamentId, entrant }),
   undoTournament: (tournamentId) => invoke('undo_tournament', { tournamentId }),
   startTable: (tournamentId, table) => invoke('start_table', { tournamentId, table }),
   tournaments: () => invoke('list_tournaments'),

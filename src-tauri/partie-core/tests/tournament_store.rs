@@ -122,6 +122,78 @@ fn a_refused_event_writes_nothing_and_undo_takes_back_events_one_by_one() {
 }
 
 #[test]
+fn a_withdrawal_with_its_match_open_is_one_step_committed_and_undone_whole() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+            "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"], ["Emil"]]}))
+        .unwrap();
+    let t = store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let tables = t.summary["pairings"].as_array().unwrap().clone();
+    // Someone with a match to play in round 1, as side 1 of its pairing.
+    let open = &tables[0];
+    let leaver = open["sides"][1].as_u64().unwrap() as usize;
+    let t = store.withdraw(t.id, leaver).unwrap();
+    assert_eq!(t.events, 3, "the withdrawal and the forfeit");
+    assert_eq!(
+        t.summary["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["entrant"] == leaver)
+            .unwrap()["withdrawn"],
+        true
+    );
+    assert_eq!(t.summary["pairings"][0]["result"], json!({"forfeit": 1}));
+    // One undo takes back both: the entrant plays again and the table is open.
+    let t = store.undo_tournament(t.id).unwrap();
+    assert_eq!(t.events, 1);
+    assert_eq!(t.summary["pairings"][0]["result"], Value::Null);
+    assert!(t.summary["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["withdrawn"] == false));
+
+    // Without a match to play (a bye, or the round's result in), it is the withdrawal alone.
+    let other = &tables[1];
+    let b = other["sides"][1].as_u64().unwrap();
+    let table = other["table"].as_u64().unwrap();
+    store
+        .tournament_event(
+            t.id,
+            &json!({"result": {"round": 1, "table": table, "winner": 0, "scores": [1, 0]}}),
+        )
+        .unwrap();
+    let t = store.withdraw(t.id, b as usize).unwrap();
+    assert_eq!(t.events, 3);
+    // A forfeit typed after an unrelated withdrawal is its own step.
+    let t = store
+        .tournament_event(
+            t.id,
+            &json!({"result": {"round": 1, "table": open["table"], "forfeit": 0}}),
+        )
+        .unwrap();
+    assert_eq!(t.events, 4);
+    let t = store.undo_tournament(t.id).unwrap();
+    assert_eq!(
+        t.events, 3,
+        "only the forfeit: its side is not the entrant withdrawn"
+    );
+    let t = store.undo_tournament(t.id).unwrap();
+    assert_eq!(t.events, 2, "then the withdrawal");
+
+    // A refused withdrawal writes nothing: an unknown entrant, one already withdrawn.
+    let t = store.withdraw(t.id, leaver).unwrap();
+    assert_eq!(t.events, 4);
+    for entrant in [9, leaver] {
+        let err = store.withdraw(t.id, entrant).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::IllegalAction);
+        assert_eq!(store.tournament(t.id).unwrap().events, 4);
+    }
+}
+
+#[test]
 fn a_restart_resumes_the_tournament_and_export_import_keeps_it_with_its_matches() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("partie.db");

@@ -238,11 +238,7 @@ export function mount(root, [idText, tab = 'round']) {
         }
         st.armed = null;
         app.exclusive(st, render, async () => {
-          took(await ipc.tournamentEvent(id, { withdraw: r.entrant }));
-          if (open) {
-            const forfeit = open.sides.indexOf(r.entrant);
-            took(await ipc.tournamentEvent(id, { result: { round: s.round, table: open.table, forfeit } }));
-          }
+          took(await ipc.withdrawEntrant(id, r.entrant));
           app.announce(t('withdrew', { name: r.name }));
           // The row's button is gone: on to the next row's, else back to the tab.
           const rows = st.view.summary.standings;

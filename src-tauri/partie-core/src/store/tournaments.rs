@@ -228,31 +228,55 @@ impl Store {
     /// Applies one event: checked by the rules, committed, then shown. On refusal nothing is
     /// written.
     pub fn tournament_event(&mut self, id: i64, event: &Value) -> Result<TournamentView, Error> {
+        self.tournament_events(id, std::slice::from_ref(event))
+    }
+
+    /// Withdraws an entrant, with the forfeit of the match it still has to play in the current
+    /// round ([`Tournament::withdrawal`]): both or neither are committed, and one undo takes
+    /// both back.
+    pub fn withdraw(&mut self, id: i64, entrant: usize) -> Result<TournamentView, Error> {
         self.refuse_hub_tournament(id)?;
-        let (_, record, state) = self.tournament_state(id)?;
-        let next = state.play_json(event).map_err(|r| r.error)?;
+        let (_, _, state) = self.tournament_state(id)?;
+        self.tournament_events(id, &state.withdrawal(entrant))
+    }
+
+    /// Plays `events` in order and commits them in one transaction: the first refusal leaves
+    /// the tournament as it was.
+    fn tournament_events(&mut self, id: i64, events: &[Value]) -> Result<TournamentView, Error> {
+        self.refuse_hub_tournament(id)?;
+        let (_, record, mut state) = self.tournament_state(id)?;
+        let mut states = Vec::with_capacity(events.len());
+        for event in events {
+            state = state.play_json(event).map_err(|r| r.error)?;
+            states.push(state.clone());
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        append(&tx, id, record.events.len(), event, &next)?;
+        for (i, (event, next)) in events.iter().zip(&states).enumerate() {
+            append(&tx, id, record.events.len() + i, event, next)?;
+        }
         tx.commit()?;
         self.tournament(id)
     }
 
-    /// Takes back the last event. A round taken back unlinks the matches started for its
-    /// tables (they stay in the history); a late entry taken back forgets its players' link.
+    /// Takes back the last event, or the last step when it made two (a withdrawal with its
+    /// forfeit, [`Tournament::undo_len`]). A round taken back unlinks the matches started for
+    /// its tables (they stay in the history); a late entry taken back forgets its players' link.
     pub fn undo_tournament(&mut self, id: i64) -> Result<TournamentView, Error> {
         self.refuse_hub_tournament(id)?;
         let (_, mut record, before) = self.tournament_state(id)?;
+        let take = before.undo_len(&record.events);
         let Some(last) = record.events.pop() else {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         };
+        record.events.truncate(record.events.len() + 1 - take);
         let state = replay_checked(id, &record)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq = ?2",
+            "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq >= ?2",
             params![id, record.events.len() as i64],
         )?;
         if last.get("pair").is_some() {

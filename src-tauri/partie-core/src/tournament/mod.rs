@@ -344,6 +344,54 @@ impl Tournament {
         Ok(())
     }
 
+    /// The events withdrawing `entrant` makes: the withdrawal, and the forfeit of the match it
+    /// still has to play in the current round, so that the round can end. For the organiser it
+    /// is one step: the store commits them together and one undo takes them back together
+    /// ([`Tournament::undo_len`]). Whether they are legal is for [`Tournament::play`] to say.
+    pub fn withdrawal(&self, entrant: usize) -> Vec<Value> {
+        let mut events = vec![serde_json::json!({ "withdraw": entrant })];
+        let open = self.field.rounds.last().and_then(|r| {
+            r.matches
+                .iter()
+                .find(|m| m.result.is_none() && m.sides.contains(&entrant))
+        });
+        if let Some(m) = open {
+            let side = usize::from(m.sides[1] == entrant);
+            events.push(serde_json::json!({
+                "result": {"round": self.round(), "table": m.table, "forfeit": side}
+            }));
+        }
+        events
+    }
+
+    /// How many of the last `events` (those that made `self`) one undo takes back: two when the
+    /// last is the forfeit of the entrant withdrawn by the one before ([`Tournament::withdrawal`]),
+    /// since an entrant withdrawn with its match still open is no state the organiser asked
+    /// for; else one (none when there is no event).
+    pub fn undo_len(&self, events: &[Value]) -> usize {
+        let [.., before, last] = events else {
+            return events.len();
+        };
+        let (Ok(Event::Withdraw(e)), Ok(Event::Result(r))) =
+            (Event::parse(before), Event::parse(last))
+        else {
+            return 1;
+        };
+        let Outcome::Forfeit { forfeit } = r.outcome else {
+            return 1;
+        };
+        let forfeited = (r.round == self.round())
+            .then(|| self.field.rounds.last())
+            .flatten()
+            .and_then(|round| round.matches.iter().find(|m| m.table == r.table))
+            .is_some_and(|m| m.sides.get(forfeit) == Some(&e));
+        if forfeited {
+            2
+        } else {
+            1
+        }
+    }
+
     /// The standings, ranked.
     pub fn standings(&self) -> Vec<Standing> {
         let table = self.field.table();

@@ -333,3 +333,30 @@ def test_the_computers_answer_to_a_draw_offer_counts_only_where_it_was_asked(par
     assert p.attr("section.morris", "data-status") == "playing"
     assert actions(p) == 0
     assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")
+
+
+def test_redo_tapped_while_an_undo_is_on_its_way_waits_and_loses_no_move(partie):
+    """Two moves taken back, the second undo slow: Redo tapped before its answer does nothing
+    (it used to send the first move taken back into the middle of the undo, and one move was
+    lost). Both moves then come back with two taps of Redo, in their order."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    play(p, "d6")
+    play(p, "d1")
+    p.tap("#undo")
+    wait_actions(p, 1)
+    p.slow_command("undo_to_person", 1500, before=False)
+    p.d.execute_script("document.querySelector('#undo').click(); document.querySelector('#redo').click()")
+    p.wait_until("return window.__asked.undo_to_person === 1")
+    wait_actions(p, 0, timeout=5)
+    time.sleep(0.5)                          # a Redo sent meanwhile would have landed by now
+    assert actions(p) == 0
+    assert board(p) == {}
+    p.tap("#redo")
+    wait_actions(p, 1)
+    assert board(p) == {"d6": 0}
+    p.tap("#redo")
+    wait_actions(p, 2)
+    assert board(p) == {"d6": 0, "d1": 1}
+    assert p.attr("#redo", "disabled") is not None

@@ -281,3 +281,34 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         q.shot("38-imported-history")
     finally:
         q.close()
+
+
+def test_more_tapped_while_a_filters_first_page_is_coming_waits_for_it(partie):
+    """31 Mölkky matches, then 31 Crokinole ones: the first page shows Crokinole. Mölkky is
+    chosen with the answer slow, and More tapped before it comes: More waits (it used to fetch
+    the page after the Crokinole rows and add it to them, so the list mixed both games)."""
+    p = partie
+    p.start()
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(async ({ ipc }) => {
+          for (const game of ['molkky', 'crokinole'])
+            for (let i = 0; i < 31; i++) await ipc.newMatch(game, {}, [['Anna'], ['Bea']]);
+        }).then(() => done(), (e) => done(String(e)));""")
+    p.go_hash("#/history")
+    p.wait_until("return document.querySelectorAll('#history-list [data-match]').length === 30")
+    assert set(p.texts("#history-list .match-game")) == {"Crokinole"}
+    p.slow_command("history", 1500, before=False)
+    p.d.execute_script("""
+        const s = document.querySelector('#filter-game');
+        s.value = 'molkky'; s.dispatchEvent(new Event('change'));
+        document.querySelector('#more').click();""")
+    p.wait_until("return window.__asked.history >= 1")
+    time.sleep(2)                            # the filter's page, and any other page, has come
+    assert p.asked("history") == 1, "More asked while the filter's first page was coming"
+    assert set(p.texts("#history-list .match-game")) == {"Mölkky"}
+    assert p.count("#history-list [data-match]") == 30
+    p.tap("#more")
+    p.wait_until("return document.querySelectorAll('#history-list [data-match]').length === 31")
+    assert set(p.texts("#history-list .match-game")) == {"Mölkky"}
+    assert p.count("#more") == 0

@@ -3,6 +3,7 @@ played with real dice entered by hand, with a push chain and a carreau."""
 import time
 
 from test_molkky import add_players
+from conftest import SHOTS
 
 
 def actions(p):
@@ -160,6 +161,12 @@ def keyboard_turns(p, Keys):
     cells = p.d.execute_script(
         "return [...document.querySelectorAll('#bou-board rect.bou-cell')].map(c => c.getBoundingClientRect().width)")
     assert cells and min(cells) >= 44, cells
+    # ...and stands beside the players and the actions, its squares in view.
+    r = p.d.execute_script("""
+        const box = (s) => document.querySelector(s).getBoundingClientRect();
+        return {board: box('#bou-board'), panel: box('.mor-panel'), roll: box('#roll-jack'), height: innerHeight};""")
+    assert r["board"]["right"] <= r["panel"]["left"] and r["roll"]["bottom"] <= r["height"], r
+    p.d.save_screenshot(str(SHOTS / "55-boulomania-landscape-phone.png"))
     p.size(390, 844)
     p.css("#roll-jack").send_keys(Keys.ENTER)
     wait_more(p, 0)

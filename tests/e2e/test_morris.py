@@ -7,6 +7,7 @@ import time
 from selenium.webdriver.common.keys import Keys
 
 from test_molkky import add_players
+from conftest import SHOTS
 
 
 def actions(p):
@@ -98,6 +99,18 @@ def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
     assert actions(p) == 9
     assert p.count("#mor-board .removable") == 4
     p.shot("41-morris-removal")
+    # A phone held sideways: the board beside the players and the actions, all in view.
+    p.size(844, 390)
+    time.sleep(0.4)
+    r = p.d.execute_script("""
+        const box = (s) => document.querySelector(s).getBoundingClientRect();
+        return {board: box('#mor-board'), panel: box('.mor-panel'), status: box('#status-line'),
+                undo: box('#undo'), height: innerHeight};""")
+    assert r["board"]["right"] <= r["status"]["left"] and r["board"]["right"] <= r["panel"]["left"], r
+    assert r["board"]["bottom"] <= r["height"] and r["undo"]["bottom"] <= r["height"], r
+    assert r["board"]["height"] >= 250, r
+    p.d.save_screenshot(str(SHOTS / "41b-morris-landscape-phone.png"))
+    p.size(390, 844)
     play(p, "xd1")
     assert p.texts('[data-on-board] b') == ["5", "3"]
     # Undo takes the removal back, redo plays it again.

@@ -9,15 +9,10 @@ from selenium.webdriver.common.keys import Keys
 
 def add_players(p, *names, field="#new-player", button="#add-player", listing="#sides"):
     for n in names:
-        # Keys typed while a redraw moves the field can be dropped: the field must hold the whole
-        # name before Add is tapped, or it is cleared and typed again.
-        for _ in range(3):
-            p.type(field, n)
-            if p.d.execute_script(f"return document.querySelector({field!r}).value") == n:
-                break
-            p.d.execute_script(f"const e = document.querySelector({field!r}); e.value = ''; e.dispatchEvent(new Event('input'))")
-        else:
-            raise AssertionError(f"could not type {n!r} into {field}")
+        # The field is kept through redraws (the known players' answer, the last add): every
+        # key typed lands, and it holds the whole name.
+        p.type(field, n)
+        assert p.d.execute_script(f"return document.querySelector({field!r}).value") == n
         p.tap(button)
         p.wait_until(f"return (document.querySelector({listing!r})?.innerText || '').includes({n!r})")
         # The redraw after an add empties the field: type the next name only then.
@@ -270,6 +265,7 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.wait_css("#rule-target-error")
     assert p.text("#rule-target-error") == "Target: a whole number from 10 to 200."
     assert p.attr("#rule-target", "aria-invalid") == "true"
+    p.shot("12b-setup-rule-field-error")
     p.tap("#start")
     p.wait_until("return document.querySelector('#toast').textContent === 'Target: a whole number from 10 to 200.'")
     assert p.count("#pins") == 0
@@ -389,6 +385,33 @@ def test_the_focus_moves_with_the_player_moved(partie):
     p.wait_until("return document.querySelector('#announce').textContent === 'Added: Anna'")
     p.wait_until("return document.activeElement?.id === 'new-player'")
     assert p.texts("#sides .chip-name") == ["Bea", "Cyril", "Anna"]
+
+
+def test_names_typed_one_after_another_with_enter_keep_the_field(partie):
+    """Enter adds the name typed and the field stays focused, never blurred: on a phone its
+    keyboard stays up for the next name (the redraw used to take the field out of the page and
+    back, and the focus went to the page). A redraw that comes while a name is typed (the known
+    players' answer, the app back to the front) keeps it too, with every key typed."""
+    p = partie
+    p.start()
+    quick = ["Anna", "Bea", "Cyril"]
+    p.tap("#new-molkky")
+    p.wait_css("#new-player")
+    p.css("#new-player").click()
+    p.d.execute_script("""window.__blurs = 0;
+        document.querySelector('#new-player').addEventListener('blur', () => { window.__blurs += 1; });""")
+    for n in quick:
+        p.d.switch_to.active_element.send_keys(n, Keys.ENTER)
+        p.wait_until(f"return document.querySelector('#sides').innerText.includes({n!r})")
+        p.wait_until("return document.querySelector('#new-player').value === ''")
+        assert p.d.execute_script("return document.activeElement.id") == "new-player"
+    p.d.switch_to.active_element.send_keys("Do")
+    p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    p.d.switch_to.active_element.send_keys("ra")
+    time.sleep(0.5)
+    assert p.d.execute_script("return [document.activeElement.id, document.activeElement.value]") == ["new-player", "Dora"]
+    assert p.d.execute_script("return window.__blurs") == 0
+    assert p.texts("#sides .chip-name") == quick
 
 
 def test_a_reload_that_comes_after_a_throw_is_not_drawn_over_it(partie):

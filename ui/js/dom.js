@@ -48,8 +48,34 @@ function dispatch(ev) {
 function append(el, children) {
   for (const c of children.flat(Infinity)) {
     if (c == null || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    el.append(c instanceof Node ? standIn(c) : document.createTextNode(String(c)));
   }
+}
+
+// A kept element on screen (a field a screen made once) named in a new parent during a redraw
+// is not moved into it: taken out of the page, even for a moment, it would lose the focus (the
+// phone's keyboard closes) and any press on it. The new parent holds a stand-in, and the patch
+// puts the element itself where the stand-in says, moving it only when its place changed.
+function standIn(c) {
+  if (!inDraw || c._made !== -1 || !c.isConnected) return c;
+  const s = document.createComment('kept');
+  s._kept = c;
+  return s;
+}
+
+// The element a stand-in stands for (any other node is itself).
+const real = (n) => n._kept || n;
+
+// A new subtree goes in with its stand-ins replaced by the kept elements they stand for.
+function resolve(n) {
+  if (n._kept) return n._kept;
+  if (n.nodeType === 1) {
+    const walker = document.createTreeWalker(n, NodeFilter.SHOW_COMMENT);
+    const found = [];
+    while (walker.nextNode()) if (walker.currentNode._kept) found.push(walker.currentNode);
+    for (const s of found) s.replaceWith(s._kept);
+  }
+  return n;
 }
 
 // Which screen is up. A screen's redraws stop once another has taken its place, so that an
@@ -133,6 +159,9 @@ export function scheduler(root, draw) {
       wanted = null;
       if (target) target.focus();
       else if (inside && !usable(focused)) refocus(root, focused, key);
+      // Still there and usable, but moved to a new place on the way (its container was made
+      // anew): the focus comes back to it.
+      else if (inside && document.activeElement !== focused) focused.focus({ preventScroll: true });
     });
   }
   render.focusOn = (selector) => {
@@ -186,35 +215,51 @@ function neighbour(root, el) {
 // (attributes, text, form values, handlers), so that a finger pressed on a button while the
 // screen redraws still lands on it. New elements are put in; those left over go.
 export function patchChildren(parent, nodes) {
+  nodes = nodes.map(real);
+  const old = [...parent.childNodes];
   const keyed = new Map();
-  for (const c of parent.childNodes) {
+  for (const c of old) {
     const k = nodeKey(c);
     if (k) keyed.set(k, c);
   }
-  let i = 0;
-  for (const want of nodes) {
+  // First which element on screen each wanted node becomes (an unkeyed one takes the first
+  // node on screen not yet taken, if it is alike), ...
+  const used = new Set();
+  let cursor = 0;
+  const here = () => {
+    while (cursor < old.length && used.has(old[cursor])) cursor += 1;
+    return old[cursor] || null;
+  };
+  const plan = nodes.map((want) => {
     const k = nodeKey(want);
-    const here = parent.childNodes[i] || null;
     let have = null;
     if (!fresh(want)) {
       // Kept by its screen: it goes in as it is, wherever it was.
       keyed.delete(k);
-    } else if (k) {
+      used.add(want);
+      return [want, null];
+    }
+    if (k) {
       have = keyed.get(k) || null;
       keyed.delete(k);
       if (have && !disposable(have)) have = null;
-    } else if (here && !nodeKey(here) && disposable(here) && here.nodeName === want.nodeName) {
-      have = here;
-    }
-    if (have && have !== want) {
-      if (have !== here) parent.insertBefore(have, here);
-      patch(have, want);
     } else {
-      parent.insertBefore(want, here);
+      const at = here();
+      if (at && !nodeKey(at) && disposable(at) && at.nodeName === want.nodeName) have = at;
     }
-    i += 1;
-  }
-  while (parent.childNodes.length > i) parent.lastChild.remove();
+    if (have) used.add(have);
+    return have ? [have, want] : [resolve(want), null];
+  });
+  // ...then those left over go, before anything is placed: the ones that stay keep their order
+  // and are not moved (a move takes a node out and back, dropping the focus and a press)...
+  for (const c of old) if (!used.has(c)) c.remove();
+  // ...and each goes to its place, moved only when it is not there yet.
+  plan.forEach(([node, want], i) => {
+    const at = parent.childNodes[i] || null;
+    if (at !== node) parent.insertBefore(node, at);
+    if (want) patch(node, want);
+  });
+  while (parent.childNodes.length > plan.length) parent.lastChild.remove();
 }
 
 // Made during this redraw (text is always taken as new).
@@ -238,7 +283,7 @@ function patch(have, want) {
     return;
   }
   if (have.nodeType !== 1 || have.nodeName !== want.nodeName) {
-    have.replaceWith(want);
+    have.replaceWith(resolve(want));
     return;
   }
   for (const a of [...have.attributes]) if (a.name !== 'style' && !want.hasAttribute(a.name)) have.removeAttribute(a.name);

@@ -429,6 +429,7 @@ def test_a_tournament_that_cannot_be_read_says_so_and_offers_to_try_again(partie
     p.d.execute_script("location.hash = '#/tournament/999999'")
     p.wait_css("#load-failed")
     assert p.text("#load-failed [role=alert]").startswith("Not found")
+    assert p.d.execute_script("return document.querySelector('#toast').hidden || !document.querySelector('#toast').textContent"), "said twice"
     p.shot("43c-tournament-load-failed")
     p.tap("#retry")
     p.wait_css("#load-failed")

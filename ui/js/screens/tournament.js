@@ -40,9 +40,10 @@ export function mount(root, [idText, tab = 'round']) {
       st.failed = null;
     } catch (e) {
       if (!up()) return;
-      app.error(e);
-      // Nothing to show yet: the screen says why and offers to try again, not "Loading" for ever.
+      // Nothing to show yet: the screen says why and offers to try again, not "Loading" for
+      // ever (said once, there, not also at the foot of the screen).
       if (!st.view) st.failed = e;
+      else app.error(e);
     }
     render();
   }

@@ -152,6 +152,12 @@ pub fn cursor_of(cursor: Option<&str>) -> Result<i64, Error> {
     }
 }
 
+/// The refusal of a cursor past the last change a hub ever gave (`bad_record`): the client
+/// forgets it and pulls from the start.
+pub fn cursor_not_given(since: i64) -> Error {
+    Error::bad_record(format!("this hub never gave the cursor {since}")).with_code("unknown_cursor")
+}
+
 /// The revision a record carries: absent is 0, else a whole number.
 pub fn revision_of(value: &Value) -> Result<i64, Error> {
     match value.get("revision") {
@@ -161,6 +167,32 @@ pub fn revision_of(value: &Value) -> Result<i64, Error> {
             .filter(|&r| r <= i64::MAX as u64)
             .map(|r| r as i64)
             .ok_or_else(|| Error::bad_record(format!("revision must be a whole number, not {v}"))),
+    }
+}
+
+/// `bad_record` when a text anywhere in a pushed record (a key, an id, a name) holds the NUL
+/// character: PostgreSQL's text cannot hold it, and both storages refuse alike, the record
+/// alone, so that one such record does not fail the whole push.
+pub fn no_nul(value: &Value) -> Result<(), Error> {
+    let nul = |s: &str| s.contains('\0');
+    let bad = match value {
+        Value::String(s) => nul(s),
+        Value::Array(list) => return list.iter().try_for_each(no_nul),
+        Value::Object(map) => {
+            if map.keys().any(|k| nul(k)) {
+                true
+            } else {
+                return map.values().try_for_each(no_nul);
+            }
+        }
+        _ => false,
+    };
+    if bad {
+        Err(Error::bad_record(
+            "a text of the record holds the NUL character",
+        ))
+    } else {
+        Ok(())
     }
 }
 
@@ -246,6 +278,7 @@ impl IncomingMatch {
     /// Reads and replays a pushed match: `bad_record`, `bad_setup`, `bad_action` or
     /// `illegal_action` when it is not a valid one.
     pub fn read(value: &Value) -> Result<Self, Error> {
+        no_nul(value)?;
         incoming_match(value)
     }
 
@@ -438,6 +471,7 @@ pub struct IncomingTournament {
 impl IncomingTournament {
     /// Reads and replays a pushed tournament record.
     pub fn read(value: &Value) -> Result<Self, Error> {
+        no_nul(value)?;
         let uid = id_of(value)?;
         let revision = revision_of(value)?;
         let record = TournamentRecord::from_value(value)?;

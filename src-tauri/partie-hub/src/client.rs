@@ -61,8 +61,26 @@ impl Failure {
     }
 }
 
-/// One request to the hub at `hub` (`http://HOST:PORT`), its status and JSON answer.
+/// One request to the hub at `hub` (`http://HOST:PORT`), its status and JSON answer; a
+/// refusal (a status other than 2xx) is a [`Failure::Refused`].
 async fn request(
+    hub: &str,
+    method: Method,
+    path_and_query: &str,
+    token: Option<&str>,
+    body: Option<Vec<u8>>,
+) -> Result<(StatusCode, Value), Failure> {
+    let (status, value) = answered(hub, method, path_and_query, token, body).await?;
+    if !status.is_success() {
+        let detail = value.get("detail").and_then(Value::as_str).unwrap_or("");
+        return Err(Failure::Refused(format!("{status}: {detail}")));
+    }
+    Ok((status, value))
+}
+
+/// One request and the hub's JSON answer with its status, refusals included (but 401, which
+/// is [`Failure::Unauthorized`]).
+async fn answered(
     hub: &str,
     method: Method,
     path_and_query: &str,
@@ -112,10 +130,6 @@ async fn request(
     }
     let value: Value = serde_json::from_slice(&bytes)
         .map_err(|_| Failure::Refused(format!("answered {status} with something not JSON")))?;
-    if !status.is_success() {
-        let detail = value.get("detail").and_then(Value::as_str).unwrap_or("");
-        return Err(Failure::Refused(format!("{status}: {detail}")));
-    }
     Ok((status, value))
 }
 
@@ -348,13 +362,31 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
             st.refused.truncate(20);
         });
     }
+    let mut started_again = false;
     loop {
         let since = s.sync_pulled(&join.hub).map_err(storage)?;
         let path = match &since {
             Some(c) => format!("/v1/records?since={}", query_escape(c)),
             None => "/v1/records".to_string(),
         };
-        let (_, page) = request(&join.hub, Method::GET, &path, Some(&join.token), None).await?;
+        let (answer, page) =
+            answered(&join.hub, Method::GET, &path, Some(&join.token), None).await?;
+        // A cursor the hub never gave: its database was replaced (a new data folder, another
+        // computer at the same address). Pulled again from the start, once: what this device
+        // has already is `already`, the rest comes.
+        if answer == StatusCode::BAD_REQUEST
+            && page.get("kind").and_then(Value::as_str) == Some("bad_record")
+            && since.is_some()
+            && !started_again
+        {
+            started_again = true;
+            s.set_sync_pulled(&join.hub, "0").map_err(storage)?;
+            continue;
+        }
+        if !answer.is_success() {
+            let detail = page.get("detail").and_then(Value::as_str).unwrap_or("");
+            return Err(Failure::Refused(format!("{answer}: {detail}")));
+        }
         let records = page
             .get("records")
             .and_then(Value::as_array)

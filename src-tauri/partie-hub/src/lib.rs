@@ -211,15 +211,17 @@ fn answer<T: serde::Serialize>(result: Result<T, Error>) -> Response {
 /// page and the event stream may give it as `?token=TOKEN` (a browser's address).
 async fn require_token(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
     let path = request.uri().path();
-    if path == "/v1/health" {
+    if path == "/v1/health" && request.method() == Method::GET {
         return next.run(request).await;
     }
+    // The scheme's name is case-insensitive (RFC 9110), the token is not.
     let bearer = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().as_bytes().to_vec());
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, t)| t.trim().as_bytes().to_vec());
     let in_query = || {
         let browser = request.method() == Method::GET && (path == "/" || path == "/v1/events");
         if !browser {
@@ -307,7 +309,7 @@ async fn pull(State(hub): State<Arc<Hub>>, Query(q): Query<HashMap<String, Strin
     answer(hub.storage.records_since(since, limit).await)
 }
 
-async fn tournament(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+async fn tournament(State(hub): State<Arc<Hub>>, Segments(id): Segments<String>) -> Response {
     answer(hub.storage.tournament_summary(id).await)
 }
 
@@ -332,7 +334,7 @@ fn season(text: &str) -> Result<i32, Error> {
 /// How many players the league's view lists.
 pub const LEAGUE_TOP: i64 = 50;
 
-async fn league(State(hub): State<Arc<Hub>>, Path(year): Path<String>) -> Response {
+async fn league(State(hub): State<Arc<Hub>>, Segments(year): Segments<String>) -> Response {
     let (pg, year) = match (league_of(&hub), season(&year)) {
         (Ok(pg), Ok(y)) => (pg, y),
         (Err(e), _) | (_, Err(e)) => return from_error(e),
@@ -342,7 +344,7 @@ async fn league(State(hub): State<Arc<Hub>>, Path(year): Path<String>) -> Respon
 
 async fn club_standings(
     State(hub): State<Arc<Hub>>,
-    Path((year, club)): Path<(String, String)>,
+    Segments((year, club)): Segments<(String, String)>,
 ) -> Response {
     let (pg, year) = match (league_of(&hub), season(&year)) {
         (Ok(pg), Ok(y)) => (pg, y),
@@ -384,6 +386,43 @@ async fn not_found() -> Response {
     error_response(StatusCode::NOT_FOUND, "not_found", "no such page")
 }
 
+/// A path the hub serves, asked with a method it does not take there: 405, as `{kind,
+/// detail}` like every other refusal (axum's own answer has an empty body).
+async fn wrong_method(method: Method, uri: axum::http::Uri) -> Response {
+    error_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "not_found",
+        format!("{} does not take {method}", uri.path()),
+    )
+}
+
+/// A route's path segments, refused as `{kind, detail}` (not axum's plain text) when they are
+/// not UTF-8 or hold the NUL character: such a segment names nothing the hub has, and
+/// PostgreSQL could not even be asked for it.
+struct Segments<T>(T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for Segments<T>
+where
+    S: Send + Sync,
+    T: serde::de::DeserializeOwned + Send,
+{
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Response> {
+        let nothing = |detail: String| error_response(StatusCode::NOT_FOUND, "not_found", detail);
+        if parts.uri.path().to_ascii_lowercase().contains("%00") {
+            return Err(nothing("a path segment holds the NUL character".into()));
+        }
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(v)) => Ok(Segments(v)),
+            Err(e) => Err(nothing(e.body_text())),
+        }
+    }
+}
+
 /// The hub's routes, behind the token check and the body limit.
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
@@ -395,6 +434,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/v1/league/{season}", get(league))
         .route("/v1/league/{season}/clubs/{club}", get(club_standings))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),

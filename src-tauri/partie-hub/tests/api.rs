@@ -20,6 +20,8 @@ on_both!(
     the_event_stream_tells_each_accepted_or_updated_record,
     a_change_made_by_another_program_reaches_the_stream_too,
     a_tournament_summary_by_id_or_the_current_one,
+    a_text_holding_nul_is_refused_record_by_record,
+    wrong_methods_and_paths_that_name_nothing_are_refused_as_json,
 );
 
 fn counts(a: &common::Answer) -> (u64, u64, u64, Vec<String>) {
@@ -311,6 +313,14 @@ async fn pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change(
     // From the start: every record once, the changed one last but one.
     let all = c.get("/v1/records").await;
     assert_eq!(ids(&all), ["m0", "m2", "m3", "m4", "m5", "m6", "m1", "m8"]);
+    // A cursor past the last change this hub gave (another hub's, or this one's before its
+    // database was replaced) is refused: the phone then pulls from the start.
+    let past = c3.parse::<i64>().unwrap() + 1;
+    let a = c.get(&format!("/v1/records?since={past}")).await;
+    assert_eq!(
+        (a.status, a.body["kind"].as_str()),
+        (400, Some("bad_record"))
+    );
     for bad in [
         "since=abc",
         "since=-1",
@@ -516,4 +526,81 @@ async fn the_binary_says_where_it_listens_first_and_partie_serve_starts_it() {
         &dir.path().join("tok"),
     );
     assert_eq!(hub.client().get("/v1/health").await.status, 200);
+}
+
+async fn a_text_holding_nul_is_refused_record_by_record(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
+    let c = hub.client();
+    let mut name = molkky("name", 1, 1);
+    name["sides"] = json!([["A\u{0}"], ["B"]]);
+    let mut key = molkky("key", 1, 1);
+    key["rules"] = json!({"tar\u{0}get": 10});
+    let a = c
+        .push(&[molkky("a\u{0}b", 1, 1), name, key, molkky("kept", 1, 1)])
+        .await;
+    // PostgreSQL's text cannot hold NUL: such a record used to fail the whole push there (500
+    // storage); both storages now refuse it alone and take the rest.
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(counts(&a), (1, 0, 0, vec!["bad_record".into(); 3]));
+    assert_eq!(a.body["refused"][0]["id"], "a\u{0}b");
+    let ids: Vec<Value> = c
+        .pull_all(10)
+        .await
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    assert_eq!(ids, vec![json!("kept")]);
+}
+
+async fn wrong_methods_and_paths_that_name_nothing_are_refused_as_json(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
+    let c = hub.client();
+    c.push(&[molkky("m", 1, 1)]).await;
+    for (method, path) in [
+        ("DELETE", "/v1/records"),
+        ("PUT", "/v1/tournaments/current"),
+        ("POST", "/v1/events"),
+    ] {
+        let a = c.send(method, path, Vec::new()).await;
+        assert_eq!(
+            (a.status, a.body["kind"].as_str()),
+            (405, Some("not_found")),
+            "{method} {path}: {}",
+            a.text
+        );
+        assert!(a.body["detail"].as_str().unwrap().contains(method));
+    }
+    // The health check takes no token, but only as a GET.
+    let anyone = c.with_token(None);
+    assert_eq!(
+        anyone.send("POST", "/v1/health", Vec::new()).await.status,
+        401
+    );
+    // A segment that is not UTF-8, or holds NUL, names nothing: 404, as JSON, on both storages.
+    for path in [
+        "/v1/tournaments/%FF",
+        "/v1/tournaments/%00",
+        "/v1/tournaments/a%00b",
+    ] {
+        let a = c.get(path).await;
+        assert_eq!(
+            (a.status, a.body["kind"].as_str()),
+            (404, Some("not_found")),
+            "{path}: {}",
+            a.text
+        );
+    }
+    // The scheme of Authorization is read whatever its case.
+    let answer = raw(
+        hub.addr,
+        format!(
+            "GET /v1/records HTTP/1.1\r\nHost: x\r\nAuthorization: bearer {}\r\nConnection: close\r\n\r\n",
+            hub.token
+        )
+        .as_bytes(),
+        Duration::from_secs(5),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.200}");
+    assert!(answer.contains("\"m\""));
 }

@@ -199,3 +199,65 @@ fn a_phone_that_left_the_hub_sends_nothing_more() {
     drop(syncer);
     host.stop();
 }
+
+#[test]
+fn a_phone_whose_hub_was_replaced_at_the_same_address_pulls_it_from_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("hub-token");
+    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    // A match of another device, stored in a hub's database.
+    let others_match = |db: &Path| {
+        let mut other = Store::open_in_memory().unwrap();
+        let m = other
+            .new_match("molkky", &Default::default(), &sides)
+            .unwrap();
+        other.play(m.id, &json!({"pins": [3]})).unwrap();
+        let (mut desk, _) = Store::open(db).unwrap();
+        desk.merge_records(&[other.export_match(m.id).unwrap()], Source::Device)
+            .unwrap();
+        m.uid
+    };
+    let has = |phone: &Store, uid: &str| {
+        phone
+            .records_since(None, 100)
+            .unwrap()
+            .records
+            .iter()
+            .any(|r| r["id"] == uid)
+    };
+    let first_db = dir.path().join("first.db");
+    for _ in 0..3 {
+        others_match(&first_db);
+    }
+    let host = Host::start(&first_db, "127.0.0.1:0", &token_file).unwrap();
+    let info = host.info();
+    let listen = host.addr().to_string();
+    let phone_db = dir.path().join("phone.db");
+    let (mut phone, _) = Store::open(&phone_db).unwrap();
+    phone.join_club(&info.address, &info.token).unwrap();
+    let syncer = Syncer::start(phone_db.clone());
+    eventually("the phone pulled the first hub's three matches", || {
+        phone.records_since(None, 100).unwrap().records.len() == 3
+    });
+    let cursor: i64 = phone
+        .sync_pulled(&info.address)
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(cursor >= 3);
+
+    // The hub is started again on a new data folder, at the same address with the same token:
+    // its change log starts again from 1, below the phone's cursor.
+    host.stop();
+    let second_db = dir.path().join("second.db");
+    let new_one = others_match(&second_db);
+    let host = Host::start(&second_db, &listen, &token_file).unwrap();
+    syncer.poke();
+    eventually("the phone pulled the new hub's match", || {
+        has(&phone, &new_one)
+    });
+    eventually("and says it is synced", || syncer.status().state == "ok");
+    drop(syncer);
+    host.stop();
+}

@@ -574,6 +574,12 @@ impl Store {
     /// latest change, at most `limit`; `bad_record` for a cursor this store did not give.
     pub fn records_since(&self, cursor: Option<&str>, limit: usize) -> Result<Page, Error> {
         let since = cursor_of(cursor)?;
+        // Past the last change ever given: a cursor of another hub, or of this one before its
+        // database was replaced. Refused, so that the phone pulls again from the start rather
+        // than wait, with empty pages, for the numbers to catch up with it.
+        if since > self.hand_out()? {
+            return Err(crate::merge::cursor_not_given(since));
+        }
         let changes = self.changes_since(since, limit.min(i64::MAX as usize) as i64)?;
         let records = changes
             .iter()

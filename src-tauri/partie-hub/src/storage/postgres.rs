@@ -19,9 +19,9 @@
 use deadpool_postgres::GenericClient;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use partie_core::merge::{
-    check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
-    refusal_id, take_action_times, tournament_served, trimmed, Decision, HeldMatch, IncomingMatch,
-    IncomingTournament, Link, MergeReport, RecordKind, Refusal, Taken,
+    check_table_setup, cursor_not_given, cursor_of, decide_match, decide_tournament, held_result,
+    kind_of, refusal_id, take_action_times, tournament_served, trimmed, Decision, HeldMatch,
+    IncomingMatch, IncomingTournament, Link, MergeReport, RecordKind, Refusal, Taken,
 };
 use partie_core::record::Record;
 use partie_core::store::{Change, Page};
@@ -894,6 +894,14 @@ impl PgStorage {
         let rows: Vec<(i64, String)> = self
             .read(move |c| {
                 Box::pin(async move {
+                    // Past the club's last change: a cursor this hub never gave (as in SQLite).
+                    let last: i64 = c
+                        .query_one("SELECT last_seq FROM club WHERE id = $1", &[&club])
+                        .await?
+                        .get(0);
+                    if since > last {
+                        return Err(ReadFail::Kind(cursor_not_given(since)));
+                    }
                     let rows = c
                         .query(
                             "SELECT seq, body FROM record WHERE club_id = $1 AND seq > $2

@@ -181,10 +181,51 @@ def test_killed_mid_game_resumes_exactly(partie):
     p.tap("#nav-back")
     p.wait_css("#unfinished")
     p.tap("#unfinished [data-discard]")
-    assert p.text("#unfinished [data-discard]") == "Tap again to discard"
+    p.wait_until("return document.querySelector('#unfinished [data-discard]').textContent === 'Tap again to discard'")
     assert p.count("#unfinished .match-row") == 1
     p.tap("#unfinished [data-discard]")
     p.wait_until("return !document.querySelector('#unfinished')")
+
+
+def test_an_armed_discard_stays_with_its_match_when_the_list_changes(partie):
+    """Discard is armed on one unfinished match; the other is played on (another window, a
+    phone's push) and the list reloads in another order: the armed button is still that match's,
+    and 4 s later each row's button is disarmed and named for its own match (the timer used to
+    change the button it was first drawn on, by then another match's)."""
+    p = partie
+    p.start()
+    ids = p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(async ({ ipc }) => {
+          const a = await ipc.newMatch('molkky', {}, [['Anna'], ['Bea']]);
+          await new Promise((r) => setTimeout(r, 20));
+          const b = await ipc.newMatch('molkky', {}, [['Cyril'], ['Dora']]);
+          return [a.id, b.id];
+        }).then(done, (e) => done(String(e)));""")
+    a, b = ids
+    p.go_hash("#/history")
+    p.go_hash("#/home")
+    p.wait_until("return document.querySelectorAll('#unfinished .match-row').length === 2")
+    order = p.d.execute_script("return [...document.querySelectorAll('#unfinished [data-discard]')].map(x => Number(x.dataset.discard))")
+    first = order[0]
+    other = order[1]
+    p.tap(f'#unfinished [data-discard="{first}"]')
+    p.wait_until(f"return document.querySelector('#unfinished [data-discard=\"{first}\"]').classList.contains('armed')")
+    # The other match is played on: it comes first once the list is read again.
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.play(arguments[0], {pins: [5]})).then(() => done(), (e) => done(String(e)));""", other)
+    p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    p.wait_until(f"return Number(document.querySelector('#unfinished [data-discard]').dataset.discard) === {other}")
+    label = lambda m: p.attr(f'#unfinished [data-discard="{m}"]', "aria-label")
+    names = {a: "Anna, Bea", b: "Cyril, Dora"}
+    assert label(first) == f"Tap again to discard {names[first]}"
+    assert label(other) == f"Discard {names[other]}"
+    time.sleep(4.3)
+    assert label(first) == f"Discard {names[first]}"
+    assert label(other) == f"Discard {names[other]}"
+    assert p.count("#unfinished .armed") == 0
+    assert p.count("#unfinished .match-row") == 2
 
 
 def test_damaged_history_is_set_aside_and_the_app_opens(partie):

@@ -14,9 +14,11 @@ function scoreLine(item) {
   return scores.join(' – ') + legs;
 }
 
-function matchRow(item, unfinished, reload) {
+// A row is keyed by its match: when the lists change (a discard, another device's match), each
+// row keeps its own elements, and a press or the focus stays with its match.
+function matchRow(item, unfinished, reload, redraw) {
   const winner = item.winner != null ? item.sides[item.winner] : null;
-  return h('li', { class: 'match-row' },
+  return h('li', { class: 'match-row', 'data-key': `${unfinished ? 'unfinished' : 'recent'}-${item.id}` },
     h('button', {
       class: 'match-open', type: 'button', 'data-match': item.id,
       onclick: () => app.go(`#/match/${item.id}`),
@@ -27,15 +29,16 @@ function matchRow(item, unfinished, reload) {
     h('span', { class: 'match-score', text: scoreLine(item) }),
     h('span', { class: 'match-when', text: ago(item.updated_at) }),
     winner && !unfinished ? h('span', { class: 'sr-only', text: t(winner.length > 1 ? 'winner' : 'winner_one', { names: names(winner) }) }) : null),
-    unfinished ? discardButton(item, reload) : null);
+    unfinished ? discardButton(item, reload, redraw) : null);
 }
 
 // Two taps to discard: the first arms the button for a few seconds (no system dialog, which
-// mobile webviews do not all show). Which button is armed is kept here, not in the button, so a
-// redraw of the lists (patched in place) keeps it armed.
+// mobile webviews do not all show). Which button is armed is kept here, not in the button, and
+// the button is drawn from it: a redraw of the lists keeps it armed, and the timer that disarms
+// it draws the screen again rather than change a button that may since be another match's.
 const armed = new Map(); // match id -> the timer that disarms it
 
-function discardButton(item, reload) {
+function discardButton(item, reload, redraw) {
   const on = armed.has(item.id);
   return h('button', {
     class: on ? 'btn small ghost discard armed' : 'btn small ghost discard', type: 'button', 'data-discard': item.id,
@@ -43,17 +46,9 @@ function discardButton(item, reload) {
     onclick: async (e) => {
       const btn = e.currentTarget;
       // The label a screen reader reads follows the button's state, and the change is said.
-      const label = (key) => `${t(key)} ${item.sides.map(names).join(', ')}`;
       if (!armed.has(item.id)) {
-        armed.set(item.id, setTimeout(() => {
-          armed.delete(item.id);
-          btn.textContent = t('discard');
-          btn.setAttribute('aria-label', label('discard'));
-          btn.classList.remove('armed');
-        }, 4000));
-        btn.textContent = t('discard_again');
-        btn.setAttribute('aria-label', label('discard_again'));
-        btn.classList.add('armed');
+        armed.set(item.id, setTimeout(() => { armed.delete(item.id); redraw(); }, 4000));
+        redraw();
         app.announce(t('discard_again'));
         return;
       }
@@ -91,7 +86,7 @@ export function mount(root) {
           }, h('span', { class: 'game-title', text: t(`game_${g}`) }), h('span', { class: 'game-hint', text: t(`game_${g}_hint`) })))),
         data && data.unfinished.length ? [
           h('h2', { text: t('unfinished') }),
-          h('ul', { class: 'match-list', id: 'unfinished' }, data.unfinished.map((m) => matchRow(m, true, load))),
+          h('ul', { class: 'match-list', id: 'unfinished' }, data.unfinished.map((m) => matchRow(m, true, load, render))),
         ] : null,
         h('div', { class: 'home-links' },
           h('button', { class: 'btn', type: 'button', id: 'open-history', onclick: () => app.go('#/history') }, t('history')),
@@ -99,7 +94,7 @@ export function mount(root) {
           h('button', { class: 'btn', type: 'button', id: 'open-club', onclick: () => app.go('#/club') }, t('club_night'))),
         h('h2', { text: t('recent') }),
         data && data.recent.length
-          ? h('ul', { class: 'match-list', id: 'recent' }, data.recent.map((m) => matchRow(m, false, load)))
+          ? h('ul', { class: 'match-list', id: 'recent' }, data.recent.map((m) => matchRow(m, false, load, render)))
           : h('p', { class: 'empty', text: data ? t('none_yet') : t('loading') })));
   const render = scheduler(root, draw);
   // Asked again on a discard, a data change or a return to the front: the latest answer wins.

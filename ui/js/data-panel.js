@@ -34,7 +34,7 @@ export function dataPanel() {
 
   function fileRow(name) {
     const backup = name.endsWith('.partie-backup');
-    return h('li', { class: 'file-row', 'data-file': name },
+    return h('li', { class: 'file-row', 'data-file': name, 'data-key': `file-${name}` },
       h('span', { class: 'file-name', text: name }),
       backup
         ? h('button', {

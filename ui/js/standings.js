@@ -26,7 +26,7 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
       cols.map(([key, label]) => h('th', { scope: 'col', 'data-col': key, title: t(`${label}_long`) }, t(label))),
       extra ? h('th', { scope: 'col', 'data-col': extra.key, title: t(`${extra.label}_long`) }, t(extra.label)) : null,
       withdraw ? h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('withdraw') })) : null)),
-    h('tbody', {}, rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : null, 'data-entrant': r.entrant },
+    h('tbody', {}, rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : null, 'data-entrant': r.entrant, 'data-key': `entrant-${r.entrant}` },
       h('td', { class: 'rank', text: r.rank }),
       h('th', { scope: 'row', class: 'name' }, h('span', { text: r.name }),
         r.withdrawn ? h('span', { class: 'tag', text: t('withdrawn') }) : null,

@@ -160,7 +160,7 @@ export function mount(root) {
       h('button', { class: 'btn ghost', type: 'button', id: 'host-stop', onclick: stopHost }, t('host_stop')));
   }
 
-  const row = (item) => h('li', { class: 'match-row' }, h('button', {
+  const row = (item) => h('li', { class: 'match-row', 'data-key': `tournament-${item.id}` }, h('button', {
     class: 'match-open', type: 'button', 'data-tournament': item.id, onclick: () => app.go(`#/tournament/${item.id}`),
   },
   h('span', { class: 'match-game', text: `${t(`game_${item.game}`)} · ${t(`system_${item.system}`)}` }),

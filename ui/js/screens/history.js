@@ -47,7 +47,7 @@ export function mount(root) {
   }
 
   function row(item) {
-    return h('li', { class: 'match-row' }, h('button', {
+    return h('li', { class: 'match-row', 'data-key': `match-${item.id}` }, h('button', {
       class: 'match-open', type: 'button', 'data-match': item.id, onclick: () => app.go(`#/match/${item.id}`),
     },
     h('span', { class: 'match-game', text: t(`game_${item.game}`) }),

@@ -170,7 +170,7 @@ export function mount(root, [id]) {
       gameSelect('board-game', st.board.game, (g) => { st.board.game = g; loadBoard(); }),
       h('div', { class: 'field-row' }, date('from', t('season_from')), date('to', t('season_to'))),
       rows && rows.length
-        ? h('ol', { class: 'board-list', id: 'leaderboard' }, rows.map((r) => h('li', { 'data-player': r.player, class: r.provisional ? 'provisional' : null },
+        ? h('ol', { class: 'board-list', id: 'leaderboard' }, rows.map((r) => h('li', { 'data-player': r.player, 'data-key': `board-${r.player}`, class: r.provisional ? 'provisional' : null },
           h('button', { class: 'link', type: 'button', onclick: () => app.go(`#/players/${r.player}`) }, r.name),
           r.provisional ? h('span', { class: 'tag', text: t('provisional') }) : null,
           h('span', { class: 'board-figures rating-figures', text: t('rating_line', { r: Math.round(r.rating), lo: Math.round(r.low), hi: Math.round(r.high), n: r.matches }) }))))
@@ -203,7 +203,7 @@ export function mount(root, [id]) {
     return h('section', { class: 'stats-card', id: 'player-tournaments' },
       h('h3', { text: t('tournaments') }),
       h('p', { class: 'stats-line', text: best ? t('tournaments_line', { n: list.length, best }) : t('tournaments_played', { n: list.length }) }),
-      h('ul', { class: 'match-list' }, list.map((x) => h('li', null, h('button', {
+      h('ul', { class: 'match-list' }, list.map((x) => h('li', { 'data-key': `tournament-${x.id}` }, h('button', {
         class: 'match-open', type: 'button', 'data-tournament': x.id, onclick: () => app.go(`#/tournament/${x.id}`),
       }, h('span', { class: 'match-game', text: t(`game_${x.game}`) }),
       h('span', { class: 'match-score', text: t(x.finished ? 'finished_rank' : 'current_rank', { rank: x.rank, of: x.of }) }))))));
@@ -252,7 +252,7 @@ export function mount(root, [id]) {
     return h('section', { class: 'players' },
       h('input', { id: 'player-search', type: 'search', value: st.query, placeholder: t('search'), 'aria-label': t('search'),
         oninput: (ev) => { st.query = ev.target.value; loadList(false); } }),
-      h('ul', { class: 'match-list', id: 'player-list' }, st.list.map((p) => h('li', null, h('button', {
+      h('ul', { class: 'match-list', id: 'player-list' }, st.list.map((p) => h('li', { 'data-key': `player-${p.id}` }, h('button', {
         class: 'match-open player-open', type: 'button', 'data-player': p.id, onclick: () => app.go(`#/players/${p.id}`),
       }, h('span', { class: 'match-game', text: p.name }),
       twins(p).length ? h('span', { class: 'dupe-warning', 'data-dupe': p.id, text: t('same_name_warning') }) : null)))),

@@ -273,12 +273,16 @@ class Partie:
         self.tap(button)
         self.wait_actions(before - 1)
 
-    def shot(self, name):
-        """Saves the current screen at phone and desktop size (back to phone size after)."""
+    def shot(self, name, at=None):
+        """Saves the current screen at phone and desktop size (back to phone size after),
+        scrolled to the top, or with the element `at` (a selector) in the middle."""
         for label, (w, h) in (("phone", PHONE), ("desktop", DESKTOP)):
             self.size(w, h)
             time.sleep(0.35)
-            self.d.execute_script("window.scrollTo(0, 0)")
+            if at:
+                self.d.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", at)
+            else:
+                self.d.execute_script("window.scrollTo(0, 0)")
             time.sleep(0.1)
             self.d.save_screenshot(str(SHOTS / f"{name}-{label}.png"))
         self.size(*PHONE)

@@ -306,7 +306,9 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.wait_css("#rule-target-error")
     assert p.text("#rule-target-error") == "Target: a whole number from 10 to 200."
     assert p.attr("#rule-target", "aria-invalid") == "true"
-    p.shot("12b-setup-rule-field-error")
+    # What was typed stays beside its error (not the last target taken, or none).
+    assert p.d.execute_script("return document.querySelector('#rule-target').value") == "5"
+    p.shot("12b-setup-rule-field-error", at="#rule-target")
     p.tap("#start")
     p.wait_until("return document.querySelector('#toast').textContent === 'Target: a whole number from 10 to 200.'")
     assert p.count("#pins") == 0

@@ -61,6 +61,9 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
   // Numbers typed that the rule cannot take (not a number, out of its range, not whole): said
   // at the field at once, in the user's language, and not sent.
   const wrong = {};
+  // ...and what was typed there stays in the field beside its error, to be corrected, rather
+  // than the last number taken.
+  const typed = {};
 
   /** The first rule typed wrong that applies, as an error to show; null when the form can be
    * sent. */
@@ -87,11 +90,12 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
     return h('label', { class: 'field', for: id }, h('span', { text: title }),
       h('input', {
         id, type: 'number', inputmode: 'numeric', 'data-key': id, min: spec.min, max: spec.max, step: spec.step,
-        value: r[k] ?? '', placeholder, 'aria-invalid': wrong[k] ? 'true' : null, 'aria-describedby': wrong[k] ? `${id}-error` : null,
+        value: wrong[k] ? typed[k] ?? '' : r[k] ?? '', placeholder, 'aria-invalid': wrong[k] ? 'true' : null, 'aria-describedby': wrong[k] ? `${id}-error` : null,
         onchange: (ev) => {
           const problem = numberProblem(ev.target, title, spec.min, spec.max);
           if (problem) {
             wrong[k] = problem;
+            typed[k] = ev.target.value;
             onChange(value());
             return;
           }

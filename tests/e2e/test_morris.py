@@ -328,7 +328,7 @@ def test_a_reload_that_comes_after_a_move_is_not_drawn_over_it(partie):
 def test_the_computers_answer_to_a_draw_offer_counts_only_where_it_was_asked(partie):
     """Alice offers a draw to the computer and takes her last move back before its answer
     comes: the answer judged another position, and is dropped (no draw is committed, no
-    refusal shown)."""
+    refusal shown); a notice says the offer lapsed."""
     p = new_game(partie, ["Alice"], computer=1)
     p.begin()
     p.wait_css("#mor-board")
@@ -346,6 +346,8 @@ def test_the_computers_answer_to_a_draw_offer_counts_only_where_it_was_asked(par
     assert p.attr("section.morris", "data-status") == "playing"
     assert actions(p) == 0
     assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")
+    # ...and Alice is told that her offer lapsed, rather than left waiting for an answer.
+    assert p.text("#notice") == "The draw offer lapsed: the position changed before the computer answered."
 
 
 def test_redo_tapped_while_an_undo_is_on_its_way_waits_and_loses_no_move(partie):

@@ -184,7 +184,10 @@ export function mount(root, [id], initial, info) {
         const up = stillUp();
         try {
           const accepts = await ipc.drawOffer(matchId);
-          if (st.view !== asked || !up()) return;
+          if (!up()) return;
+          // Taken back or moved on meanwhile: the offer lapsed, and the person is told so
+          // rather than left waiting for an answer.
+          if (st.view !== asked) { app.notice(t('mor_draw_lapsed')); return; }
           if (!accepts) { app.announce(t('mor_draw_declined')); app.error({ kind: 'illegal_action', code: 'draw_declined' }); render.focusOn('#offer-draw'); return; }
         } catch (e) { app.error(e); return; }
       }

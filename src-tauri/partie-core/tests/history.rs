@@ -521,11 +521,48 @@ fn backup_and_restore() {
         store.restore_from(&newer).unwrap_err().code,
         Some("database_too_new")
     );
+    // An old-looking file with a table named match and nothing else: it cannot be brought up
+    // to date, and it is refused before anything is replaced (it used to replace the history,
+    // then fail).
+    let hollow = dir.path().join("hollow.db");
+    Connection::open(&hollow)
+        .unwrap()
+        .execute_batch("CREATE TABLE match (x); PRAGMA user_version = 1;")
+        .unwrap();
+    assert_eq!(
+        store.restore_from(&hollow).unwrap_err().code,
+        Some("not_backup")
+    );
+    // A real backup with a side number made up: refused, not a list of a billion sides.
+    let odd = dir.path().join("odd.db");
+    std::fs::copy(&saved, &odd).unwrap();
+    Connection::open(&odd)
+        .unwrap()
+        .execute_batch("UPDATE match_player SET side = 1000000000 WHERE side = 1;")
+        .unwrap();
+    assert_eq!(
+        store.restore_from(&odd).unwrap_err().code,
+        Some("not_backup")
+    );
     assert_eq!(
         store.export_all().unwrap()["matches"],
         before,
         "refused restores change nothing"
     );
+    // The store still takes a match after them.
+    let m = store
+        .new_match("molkkout", &Map::new(), &sides(&[&["X"], &["Y"]]))
+        .unwrap();
+    store.play(m.id, &pins(&[12])).unwrap();
+    // The restored file is whole on disk, in WAL mode, and opens again with what it held.
+    drop(store);
+    let (mut store, _) = Store::open(&dir.path().join("partie.db")).unwrap();
+    assert_eq!(store.view(m.id).unwrap().actions, 1);
+    let mode: String = Connection::open(dir.path().join("partie.db"))
+        .unwrap()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
 }
 
 #[test]

@@ -354,7 +354,9 @@ impl Store {
     }
 
     /// Replaces the whole history with a backup. The backup is checked first (a Partie
-    /// database, not damaged, not from a newer app); on any refusal nothing changes.
+    /// database, not damaged, not from a newer app), then made ready in memory (brought up to
+    /// date, its figures derived): only a copy that came through whole replaces the history,
+    /// in one step, so on any refusal or failure nothing changes.
     pub fn restore_from(&mut self, path: &Path) -> Result<(), Error> {
         let bad = |why: &str| {
             Error::bad_record(format!("{}: {why}", path.display())).with_code("not_backup")
@@ -380,14 +382,43 @@ impl Store {
         if version < 1 || !has_matches {
             return Err(bad("not a Partie history"));
         }
+        let mut copy = Connection::open_in_memory()?;
+        rusqlite::backup::Backup::new(&src, &mut copy)?.run_to_completion(
+            i32::MAX,
+            std::time::Duration::ZERO,
+            None,
+        )?;
+        copy.pragma_update(None, "foreign_keys", true)?;
+        migrations::migrate(&mut copy)
+            .map_err(|e| bad(&format!("it cannot be brought up to date ({})", e.detail)))?;
+        // Sides are small numbers: the figures are gathered into a list per side, so a side
+        // number made up in a file would ask for more memory than there is.
+        let odd_side: i64 = copy
+            .query_row(
+                "SELECT count(*) FROM match_player WHERE side < 0 OR side > 63",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| bad(&format!("it cannot be read ({e})")))?;
+        if odd_side > 0 {
+            return Err(bad("a match in it has a side that cannot be"));
+        }
+        let mut ready = Store {
+            conn: copy,
+            live: None,
+            ratings: Default::default(),
+        };
+        ready
+            .derive_figures_after_upgrade(version)
+            .map_err(|e| bad(&format!("its figures cannot be derived ({})", e.detail)))?;
         // The ratings' watch and cache belong to the database being replaced.
         self.forget_ratings()?;
-        {
-            let backup = rusqlite::backup::Backup::new(&src, &mut self.conn)?;
-            backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
-        }
+        rusqlite::backup::Backup::new(&ready.conn, &mut self.conn)?.run_to_completion(
+            i32::MAX,
+            std::time::Duration::ZERO,
+            None,
+        )?;
         self.forget_live();
-        migrations::migrate(&mut self.conn)?;
-        self.derive_figures_after_upgrade(version)
+        Ok(())
     }
 }

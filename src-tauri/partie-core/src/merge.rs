@@ -158,15 +158,23 @@ pub fn cursor_not_given(since: i64) -> Error {
     Error::bad_record(format!("this hub never gave the cursor {since}")).with_code("unknown_cursor")
 }
 
-/// The revision a record carries: absent is 0, else a whole number.
+/// The highest revision a record may carry: far more changes than any record can have, and
+/// far enough from `i64::MAX` that the store's triggers, which add one per change, never
+/// overflow (SQLite would turn the sum into a float, which no read takes back).
+pub const MAX_REVISION: i64 = 1 << 50;
+
+/// The revision a record carries: absent is 0, else a whole number up to [`MAX_REVISION`].
 pub fn revision_of(value: &Value) -> Result<i64, Error> {
     match value.get("revision") {
         None => Ok(0),
         Some(v) => v
-            .as_u64()
-            .filter(|&r| r <= i64::MAX as u64)
-            .map(|r| r as i64)
-            .ok_or_else(|| Error::bad_record(format!("revision must be a whole number, not {v}"))),
+            .as_i64()
+            .filter(|r| (0..=MAX_REVISION).contains(r))
+            .ok_or_else(|| {
+                Error::bad_record(format!(
+                    "revision must be a whole number from 0 to {MAX_REVISION}, not {v}"
+                ))
+            }),
     }
 }
 
@@ -596,6 +604,25 @@ pub fn common_prefix(a: &[Value], b: &[Value]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_revision_is_a_whole_number_far_below_overflow() {
+        for ok in [0, 7, MAX_REVISION] {
+            assert_eq!(revision_of(&json!({"revision": ok})).unwrap(), ok);
+        }
+        assert_eq!(revision_of(&json!({})).unwrap(), 0);
+        for bad in [
+            json!(-1),
+            json!(MAX_REVISION + 1),
+            json!(i64::MAX),
+            json!(u64::MAX),
+            json!(1.5),
+            json!("3"),
+        ] {
+            let e = revision_of(&json!({ "revision": bad })).unwrap_err();
+            assert_eq!(e.kind, crate::ErrorKind::BadRecord, "{bad}");
+        }
+    }
 
     fn molkky(revision: i64, pins: &[u8]) -> Value {
         let actions: Vec<Value> = pins

@@ -295,6 +295,41 @@ fn a_file_import_takes_a_tournament_export_or_match_records() {
     let e = other.import_any(&bad.to_string()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::IllegalAction);
     assert_eq!(other.tournaments(10).unwrap().len(), 1);
+
+    // Two tables' matches, the second of which does not replay: nothing is written, not even
+    // the first (it used to stay in the history, without its tournament).
+    let mut fresh = Store::open_in_memory().unwrap();
+    let mut two: Value = serde_json::from_str(&tournament).unwrap();
+    let mut broken = two["matches"][0].clone();
+    broken["id"] = json!("broken");
+    broken["table"]["table"] = json!(1);
+    broken["actions"] = json!([{"pins": [13]}]);
+    two["matches"].as_array_mut().unwrap().push(broken);
+    assert_eq!(
+        fresh.import_any(&two.to_string()).unwrap_err().kind,
+        ErrorKind::BadAction
+    );
+    // A revision past what any record can have, as a store's triggers would overflow it.
+    let mut huge: Value = serde_json::from_str(&tournament).unwrap();
+    huge["revision"] = json!(i64::MAX);
+    assert_eq!(
+        fresh.import_any(&huge.to_string()).unwrap_err().kind,
+        ErrorKind::BadRecord
+    );
+    let mut huge: Value = serde_json::from_str(&tournament).unwrap();
+    huge["matches"][0]["revision"] = json!(i64::MAX);
+    assert_eq!(
+        fresh.import_any(&huge.to_string()).unwrap_err().kind,
+        ErrorKind::BadRecord
+    );
+    let mut huge: Value = serde_json::from_str(&matches).unwrap();
+    huge["matches"][0]["revision"] = json!(-1);
+    assert_eq!(
+        fresh.import_any(&huge.to_string()).unwrap_err().kind,
+        ErrorKind::BadRecord
+    );
+    assert!(fresh.tournaments(10).unwrap().is_empty());
+    assert_eq!(fresh.export_all().unwrap()["matches"], json!([]));
 }
 
 #[test]

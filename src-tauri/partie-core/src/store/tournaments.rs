@@ -509,6 +509,10 @@ impl Store {
     pub fn import_tournament(&mut self, value: &Value) -> Result<i64, Error> {
         let record = TournamentRecord::from_value(value)?;
         let t = record.replay()?;
+        let revision = match value.get("revision") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(crate::merge::revision_of(value)?),
+        };
         let uid = value["id"]
             .as_str()
             .map(str::to_string)
@@ -527,15 +531,27 @@ impl Store {
             .as_str()
             .and_then(parse_iso)
             .unwrap_or_else(now_ms);
-        // Matches first (their own import is one transaction each and skips those present),
-        // then the tournament and its links in one transaction.
-        let mut links = Vec::new();
-        for m in &matches {
+        // Every match is checked before anything is written: its table, its id, and that it
+        // replays (a refusal used to leave the matches before it in the history).
+        let mut tables = Vec::with_capacity(matches.len());
+        for (k, m) in matches.iter().enumerate() {
             let round = m["table"]["round"].as_i64();
             let table = m["table"]["table"].as_i64();
             let (Some(round), Some(table)) = (round, table) else {
                 return Err(Error::bad_record("a tournament's match needs its table"));
             };
+            if m["id"].as_str().is_none_or(str::is_empty) {
+                return Err(Error::bad_record(format!(
+                    "match {k} of the tournament has no id"
+                )));
+            }
+            super::transfer::incoming(k, m)?;
+            tables.push((round, table));
+        }
+        // Matches first (their own import is one transaction each and skips those present),
+        // then the tournament and its links in one transaction.
+        let mut links = Vec::new();
+        for (m, (round, table)) in matches.iter().zip(tables) {
             self.import(&json!({"format": 1, "matches": [m]}).to_string())?;
             let mid: i64 = self.conn.query_row(
                 "SELECT id FROM match WHERE uid = ?1",
@@ -569,7 +585,7 @@ impl Store {
         }
         write_summary(&tx, id, &t)?;
         // The revision it was exported with (the events just written counted one each).
-        if let Some(revision) = value["revision"].as_i64() {
+        if let Some(revision) = revision {
             tx.execute(
                 "UPDATE tournament SET revision = ?2 WHERE id = ?1",
                 params![id, revision],

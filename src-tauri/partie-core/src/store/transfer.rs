@@ -36,7 +36,7 @@ fn content_id(record: &Record) -> String {
 }
 
 /// One match of an import, checked: it replays, and its times are read.
-struct Incoming {
+pub(super) struct Incoming {
     uid: String,
     record: Record,
     started_at: i64,
@@ -52,7 +52,8 @@ struct Incoming {
     revision: Option<i64>,
 }
 
-fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
+/// A match of a file, read and replayed (`k` its place in the file, for the errors).
+pub(super) fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     let bad = |why: String| Error::bad_record(format!("match {k}: {why}"));
     // The record's own refusal keeps its kind: a file that is not a record is `bad_record`,
     // one whose setup or actions are refused says so (`bad_setup`, `bad_action`, ...). The
@@ -83,6 +84,10 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     };
     crate::games::check_computer(&record.game, record.sides.len(), &computer)
         .map_err(|e| bad(e.detail))?;
+    let revision = match obj.get("revision") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(crate::merge::revision_of(v).map_err(|e| bad(e.detail))?),
+    };
     Ok(Incoming {
         uid,
         computer,
@@ -92,7 +97,7 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         place: text("place"),
         notes: text("notes"),
         ats,
-        revision: obj.get("revision").and_then(Value::as_i64),
+        revision,
     })
 }
 

@@ -107,12 +107,23 @@ impl AppState {
         &self,
         f: impl FnOnce(&mut Store) -> Result<T, Error>,
     ) -> Result<T, Error> {
-        let mut guard = self
-            .store
-            .lock()
-            .map_err(|_| Error::storage("the database is in an unknown state"))?;
+        // A fault in a command (a bug, not bad input, which is refused) must not leave the app
+        // without its database: it is caught here, its transaction has rolled back, what the
+        // store kept in memory is forgotten, and the lock stays usable.
+        let mut guard = self.store.lock().unwrap_or_else(|e| e.into_inner());
         match guard.as_mut() {
-            Some(store) => f(store),
+            Some(store) => {
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut *store))) {
+                    Ok(out) => out,
+                    Err(_) => {
+                        store.forget_memory();
+                        Err(Error::storage(
+                            "the app met a fault it did not expect; what was saved before is kept",
+                        )
+                        .with_code("fault"))
+                    }
+                }
+            }
             None => Err(self
                 .startup
                 .error
@@ -482,4 +493,40 @@ pub fn run() {
         })
         .run(tauri::generate_context!())
         .expect("error while running Partie");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fault inside a command is answered as a typed error, and the next command still has
+    /// the database (the lock used to stay poisoned: every command then failed until a restart).
+    #[test]
+    fn a_fault_in_a_command_leaves_the_database_usable() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = AppState::open(dir.path().join("partie.db"));
+        let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+        let m = state
+            .with(|s| s.new_match("molkky", &Default::default(), &sides))
+            .unwrap();
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let fault = state.with(|s| -> Result<(), Error> {
+            s.play(m.id, &serde_json::json!({"pins": [5]}))?;
+            panic!("a bug half-way");
+        });
+        std::panic::set_hook(hook);
+        let e = fault.unwrap_err();
+        assert_eq!(
+            (e.kind, e.code),
+            (partie_core::ErrorKind::Storage, Some("fault"))
+        );
+        // The throw committed before the fault stands; the store answers as before.
+        let view = state.with(|s| s.view(m.id)).unwrap();
+        assert_eq!(view.actions, 1);
+        state
+            .with(|s| s.play(m.id, &serde_json::json!({"pins": [3]})))
+            .unwrap();
+        assert_eq!(state.with(|s| s.view(m.id)).unwrap().actions, 2);
+    }
 }

@@ -332,3 +332,40 @@ fn brute_force_agrees_with_the_shared_example() {
         vec![[0, 3], [4, 1], [5, 2]]
     );
 }
+
+/// Scores typed by hand may be as large as a u32: the standings saturate instead of overflowing
+/// (a panic in a debug build, which poisoned the app's store; wrapped figures in a release one).
+#[test]
+fn the_largest_scores_typed_by_hand_saturate_the_standings() {
+    let mut t = Tournament::setup(&json!({"game": "crokinole", "system": "swiss", "rounds": 3,
+        "entrants": names(4)}))
+    .unwrap();
+    let huge = u32::MAX;
+    for round in 1..=3 {
+        t = play(t, &json!({"pair": {}}));
+        let summary = t.summary();
+        for p in summary["pairings"].as_array().unwrap() {
+            t = play(
+                t,
+                &json!({"result": {"round": round, "table": p["table"], "winner": 0,
+                "scores": [huge, 0], "twenties": [huge, huge]}}),
+            );
+        }
+    }
+    let standings = t.summary()["standings"].clone();
+    for row in standings.as_array().unwrap() {
+        assert!(
+            row["game_points"].as_u64().unwrap() <= u64::from(huge),
+            "{row}"
+        );
+        assert!(
+            row["twenties"].as_u64().unwrap() <= u64::from(huge),
+            "{row}"
+        );
+    }
+    assert!(standings
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["game_points"].as_u64() == Some(u64::from(huge))));
+}

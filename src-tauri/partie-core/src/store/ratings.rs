@@ -76,6 +76,14 @@ pub struct ExpectedResult {
 }
 
 impl Store {
+    /// Forgets what the store keeps in memory beside the database (the match kept replayed,
+    /// the ratings): after a command that stopped half-way (a fault caught by the caller), the
+    /// next one reads what the database holds, which its transaction left whole.
+    pub fn forget_memory(&mut self) {
+        self.ratings.inner.replace(None);
+        self.forget_live();
+    }
+
     /// Drops the cached ratings (after the database was replaced under the connection).
     pub(crate) fn forget_ratings(&mut self) -> Result<(), Error> {
         self.ratings.inner.replace(None);

@@ -175,9 +175,12 @@ impl Table {
                             let e = m.sides[s];
                             let fig = &mut f[e];
                             fig.played += 1;
-                            own[e] += scores[s];
+                            // Scores typed by hand may be any u32: sums saturate rather
+                            // than overflow (a panic, or standings wrapped round).
+                            own[e] = own[e].saturating_add(scores[s]);
                             fig.score_diff += i64::from(scores[s]) - i64::from(scores[1 - s]);
-                            fig.twenties += twenties.map_or(0, |t| t[s]);
+                            fig.twenties =
+                                fig.twenties.saturating_add(twenties.map_or(0, |t| t[s]));
                             match winner {
                                 None => fig.draws += 1,
                                 Some(w) if *w == s => fig.wins += 1,
@@ -192,7 +195,7 @@ impl Table {
             fig.wins += free_wins[e];
             fig.match_points = 2 * fig.wins + fig.draws;
             let average = own[e].checked_div(fig.played).unwrap_or(0);
-            fig.game_points = own[e] + free_wins[e] * average;
+            fig.game_points = own[e].saturating_add(free_wins[e].saturating_mul(average));
             fig.withdrawn = withdrawn[e];
         }
         for m in &meetings {

@@ -4,6 +4,7 @@ use crate::error::ErrorKind;
 use crate::games::MatchState;
 use serde::Deserialize;
 use serde_json::Value;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// A refusal the scenario expects.
@@ -218,26 +219,32 @@ impl Checks<'_> {
 
 /// Every `*.json` file under the given files and folders, sorted within each folder.
 pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(p: &Path, out: &mut Vec<PathBuf>) {
+    // Each folder is walked once, by where it really is: links that lead back up (a cycle)
+    // would otherwise make the walk endless.
+    fn walk(p: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<PathBuf>) {
         if p.is_dir() {
+            if !seen.insert(p.canonicalize().unwrap_or_else(|_| p.to_path_buf())) {
+                return;
+            }
             let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
                 Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
                 Err(_) => return,
             };
             entries.sort();
             for e in entries {
-                walk(&e, out);
+                walk(&e, seen, out);
             }
         } else if p.extension().is_some_and(|e| e == "json") {
             out.push(p.to_path_buf());
         }
     }
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
     for p in paths {
         if p.is_file() {
             out.push(p.clone());
         } else {
-            walk(p, &mut out);
+            walk(p, &mut seen, &mut out);
         }
     }
     out

@@ -58,6 +58,19 @@ fn check_prints_one_line_per_scenario_and_a_total() {
     let (code, out) = partie(&["check", sub.join("good.json").to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
+
+    // Links back up the tree make a cycle: each folder is still read once, and check ends.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.path(), sub.join("up")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), sub.join("up-again")).unwrap();
+        let (code, again) = partie(&["check", dir.path().to_str().unwrap()]);
+        assert_eq!(
+            (code, again.lines().last()),
+            (1, Some("1 passed, 2 failed")),
+            "{again}"
+        );
+    }
 }
 
 #[test]

@@ -218,6 +218,33 @@ fn an_old_database_is_upgraded_and_keeps_its_matches() {
 }
 
 #[test]
+fn an_old_database_with_a_match_that_no_longer_replays_still_opens() {
+    // The figures an old file lacks are derived as it opens: one finished match that does not
+    // replay kept the whole history from opening.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations::migrate_to(&mut conn, 1).unwrap();
+        conn.execute_batch(
+            "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status)
+                 VALUES (1, 'bad', 'molkky', 1, '{\"target\":10}', 1, 1, 'won'),
+                        (2, 'good', 'molkky', 1, '{\"target\":10}', 1, 1, 'won');
+             INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea'),
+                                             (2, 0, 0, 1, 'Anna'), (2, 1, 0, 2, 'Bea');
+             INSERT INTO action VALUES (1, 0, '{\"pins\":[13]}', 2),
+                                       (2, 0, '{\"pins\":[10]}', 2);",
+        )
+        .unwrap();
+    }
+    let (mut store, report) = Store::open(&path).unwrap();
+    assert_eq!(report, OpenReport::Ok);
+    assert_eq!(store.schema_version().unwrap(), migrations::latest());
+    assert_eq!(store.view(2).unwrap().summary["scores"], json!([10, 0]));
+}
+
+#[test]
 fn a_database_from_a_newer_app_is_refused_and_left_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("new.db");

@@ -582,3 +582,21 @@ fn a_position_set_by_its_fen_is_the_position_played_to() {
         "a4,a7,b6,c4,d1,d6,e3,f2,f4/a1,b4,c3,c5,d3,d7,e4,e5,g7 b 0/0 0 3"
     );
 }
+
+#[test]
+fn a_quiet_move_count_at_its_largest_does_not_overflow() {
+    // With no quiet-move rule nothing bounds the count a FEN gives: a move from 65535 used to
+    // overflow it (a panic in a debug build).
+    let e = Engine::start();
+    e.send("setoption name QuietMoves value 0");
+    e.send("position fen a1,a4,b2/c3,c5,g7 w 0/0 0 65535 moves a1-d1");
+    let (text, _) = e.shown();
+    assert!(text.ends_with(" 65535"), "{text}");
+    let rules = MorrisRules {
+        quiet_moves: 0,
+        ..MorrisRules::default()
+    };
+    let pos = fen::read(rules, "a1,a4,b2/c3,c5,g7 w 0/0 0 65535").unwrap();
+    let after = pos.after(Token::parse("a1-d1").unwrap());
+    assert_eq!(fen::write(&after), text);
+}

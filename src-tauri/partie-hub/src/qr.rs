@@ -38,14 +38,18 @@ pub fn read_frame(bytes: &[u8]) -> Result<Option<String>, Error> {
     if pixels.len() != width * height {
         return Err(bad("its length does not match its size"));
     }
-    let mut image =
-        rqrr::PreparedImage::prepare_from_greyscale(width, height, |x, y| pixels[y * width + x]);
-    for grid in image.detect_grids() {
-        if let Ok((_, text)) = grid.decode() {
-            return Ok(Some(text));
-        }
-    }
-    Ok(None)
+    // rqrr has asserted on some real camera images (upstream issue 54): such a frame reads as
+    // no code, and the camera goes on to the next one, rather than fail the command.
+    std::panic::catch_unwind(|| {
+        let mut image = rqrr::PreparedImage::prepare_from_greyscale(width, height, |x, y| {
+            pixels[y * width + x]
+        });
+        image
+            .detect_grids()
+            .into_iter()
+            .find_map(|grid| grid.decode().ok().map(|(_, text)| text))
+    })
+    .or(Ok(None))
 }
 
 #[cfg(test)]

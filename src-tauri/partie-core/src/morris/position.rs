@@ -521,7 +521,9 @@ impl Position {
             Token::Place(p) | Token::Move(_, p) => {
                 if let Token::Move(a, _) = token {
                     self.board[t] &= !(1 << a);
-                    self.quiet += 1;
+                    // Saturates: a FEN may start the count anywhere (the engine protocol), and
+                    // with no quiet-move rule nothing bounds it.
+                    self.quiet = self.quiet.saturating_add(1);
                 } else {
                     self.in_hand[t] -= 1;
                 }

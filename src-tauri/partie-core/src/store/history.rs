@@ -373,10 +373,14 @@ impl Store {
         };
         let mut all = Vec::with_capacity(ids.len());
         for &id in &ids {
-            all.push((
-                id,
-                crate::stats::figures(&self.record(id)?, &self.computer(id)?)?,
-            ));
+            // A match that no longer replays (a file from an app whose rules took it) keeps no
+            // figures, rather than stop the rest: this runs as the app opens an upgraded file,
+            // and one such match would keep the whole history from opening.
+            match crate::stats::figures(&self.record(id)?, &self.computer(id)?) {
+                Ok(figures) => all.push((id, figures)),
+                Err(e) if e.kind == crate::error::ErrorKind::Storage => return Err(e),
+                Err(_) => continue,
+            }
         }
         let tx = self
             .conn
@@ -385,6 +389,6 @@ impl Store {
             write_figures(&tx, *id, figures)?;
         }
         tx.commit()?;
-        Ok(ids.len())
+        Ok(all.len())
     }
 }

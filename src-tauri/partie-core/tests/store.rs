@@ -182,27 +182,35 @@ fn rematch_has_the_same_players_and_rules() {
     assert_eq!(again.summary["scores"], json!([0, 0]));
 }
 
+/// A file of the first schema (`old.db` in `dir`) holding players Anna (1) and Bea (2) and what
+/// `sql` inserts.
+fn old_file(dir: &std::path::Path, sql: &str) -> std::path::PathBuf {
+    let path = dir.join("old.db");
+    let mut conn = Connection::open(&path).unwrap();
+    migrations::migrate_to(&mut conn, 1).unwrap();
+    conn.execute_batch(
+        "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);",
+    )
+    .unwrap();
+    conn.execute_batch(sql).unwrap();
+    assert_eq!(
+        conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+            .unwrap(),
+        1
+    );
+    path
+}
+
 #[test]
 fn an_old_database_is_upgraded_and_keeps_its_matches() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.db");
-    {
-        let mut conn = Connection::open(&path).unwrap();
-        migrations::migrate_to(&mut conn, 1).unwrap();
-        conn.execute_batch(
-            "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
-             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status)
-                 VALUES (1, 'old-1', 'molkky', 1, '{\"target\":10}', 1, 1, 'playing');
-             INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
-             INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 3);",
-        )
-        .unwrap();
-        assert_eq!(
-            conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
-                .unwrap(),
-            1
-        );
-    }
+    let path = old_file(
+        dir.path(),
+        "INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status)
+             VALUES (1, 'old-1', 'molkky', 1, '{\"target\":10}', 1, 1, 'playing');
+         INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
+         INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 3);",
+    );
     let (mut store, report) = Store::open(&path).unwrap();
     assert_eq!(report, OpenReport::Ok);
     assert_eq!(store.schema_version().unwrap(), migrations::latest());
@@ -222,22 +230,15 @@ fn an_old_database_with_a_match_that_no_longer_replays_still_opens() {
     // The figures an old file lacks are derived as it opens: one finished match that does not
     // replay kept the whole history from opening.
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.db");
-    {
-        let mut conn = Connection::open(&path).unwrap();
-        migrations::migrate_to(&mut conn, 1).unwrap();
-        conn.execute_batch(
-            "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
-             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status)
-                 VALUES (1, 'bad', 'molkky', 1, '{\"target\":10}', 1, 1, 'won'),
-                        (2, 'good', 'molkky', 1, '{\"target\":10}', 1, 1, 'won');
-             INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea'),
-                                             (2, 0, 0, 1, 'Anna'), (2, 1, 0, 2, 'Bea');
-             INSERT INTO action VALUES (1, 0, '{\"pins\":[13]}', 2),
-                                       (2, 0, '{\"pins\":[10]}', 2);",
-        )
-        .unwrap();
-    }
+    let path = old_file(
+        dir.path(),
+        "INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status)
+             VALUES (1, 'bad', 'molkky', 1, '{\"target\":10}', 1, 1, 'won'),
+                    (2, 'good', 'molkky', 1, '{\"target\":10}', 1, 1, 'won');
+         INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea'),
+                                         (2, 0, 0, 1, 'Anna'), (2, 1, 0, 2, 'Bea');
+         INSERT INTO action VALUES (1, 0, '{\"pins\":[13]}', 2), (2, 0, '{\"pins\":[10]}', 2);",
+    );
     let (mut store, report) = Store::open(&path).unwrap();
     assert_eq!(report, OpenReport::Ok);
     assert_eq!(store.schema_version().unwrap(), migrations::latest());

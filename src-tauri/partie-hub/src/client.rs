@@ -61,21 +61,18 @@ impl Failure {
     }
 }
 
-/// One request to the hub at `hub` (`http://HOST:PORT`), its status and JSON answer; a
-/// refusal (a status other than 2xx) is a [`Failure::Refused`].
-async fn request(
-    hub: &str,
-    method: Method,
-    path_and_query: &str,
-    token: Option<&str>,
-    body: Option<Vec<u8>>,
-) -> Result<(StatusCode, Value), Failure> {
-    let (status, value) = answered(hub, method, path_and_query, token, body).await?;
-    if !status.is_success() {
-        let detail = value.get("detail").and_then(Value::as_str).unwrap_or("");
-        return Err(Failure::Refused(format!("{status}: {detail}")));
+/// The answer of a request the hub took (2xx); a refusal is a [`Failure::Refused`].
+fn taken(answer: (StatusCode, Value)) -> Result<(StatusCode, Value), Failure> {
+    match answer {
+        (status, value) if !status.is_success() => Err(refusal(status, &value)),
+        ok => Ok(ok),
     }
-    Ok((status, value))
+}
+
+/// A hub's refusal, its status and detail.
+fn refusal(status: StatusCode, answer: &Value) -> Failure {
+    let detail = answer.get("detail").and_then(Value::as_str).unwrap_or("");
+    Failure::Refused(format!("{status}: {detail}"))
 }
 
 /// One request and the hub's JSON answer with its status, refusals included (but 401, which
@@ -148,11 +145,11 @@ pub fn check_hub(hub: &str, token: &str) -> Result<Value, Failure> {
     let (hub, token) = (hub.to_string(), token.to_string());
     std::thread::spawn(move || {
         runtime()?.block_on(async {
-            let (_, health) = request(&hub, Method::GET, "/v1/health", None, None).await?;
+            let (_, health) = taken(answered(&hub, Method::GET, "/v1/health", None, None).await?)?;
             if health.get("hub").and_then(Value::as_str) != Some("partie") {
                 return Err(Failure::Refused("it is not a Partie hub".into()));
             }
-            request(&hub, Method::GET, "/v1/records?limit=1", Some(&token), None).await?;
+            taken(answered(&hub, Method::GET, "/v1/records?limit=1", Some(&token), None).await?)?;
             Ok(health)
         })
     })
@@ -336,14 +333,16 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
         }
         let body = serde_json::to_vec(&json!({ "records": outbox.records }))
             .map_err(|e| Failure::Refused(e.to_string()))?;
-        let (_, answer) = request(
-            &join.hub,
-            Method::POST,
-            "/v1/records",
-            Some(&join.token),
-            Some(body),
-        )
-        .await?;
+        let (_, answer) = taken(
+            answered(
+                &join.hub,
+                Method::POST,
+                "/v1/records",
+                Some(&join.token),
+                Some(body),
+            )
+            .await?,
+        )?;
         let refused: Vec<Value> = answer
             .get("refused")
             .and_then(Value::as_array)
@@ -383,10 +382,7 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
             s.set_sync_pulled(&join.hub, "0").map_err(storage)?;
             continue;
         }
-        if !answer.is_success() {
-            let detail = page.get("detail").and_then(Value::as_str).unwrap_or("");
-            return Err(Failure::Refused(format!("{answer}: {detail}")));
-        }
+        let (_, page) = taken((answer, page))?;
         let records = page
             .get("records")
             .and_then(Value::as_array)

@@ -35,6 +35,25 @@ fn hub_revision(db: &Path, id: &str) -> Option<i64> {
         .map(|r| r["revision"].as_i64().unwrap_or(0))
 }
 
+/// Whether a device's database holds the record `uid`.
+fn holds(store: &Store, uid: &str) -> bool {
+    store
+        .records_since(None, 100)
+        .unwrap()
+        .records
+        .iter()
+        .any(|r| r["id"] == uid)
+}
+
+/// A phone (`phone.db` in `dir`) joined to the hub at `address`, with its sync thread started.
+fn joined_phone(dir: &Path, address: &str, token: &str) -> (Store, std::path::PathBuf, Syncer) {
+    let phone_db = dir.join("phone.db");
+    let (mut phone, _) = Store::open(&phone_db).unwrap();
+    phone.join_club(address, token).unwrap();
+    let syncer = Syncer::start(phone_db.clone());
+    (phone, phone_db, syncer)
+}
+
 #[test]
 fn a_hub_hosted_in_the_app_answers_checks_and_refuses_a_wrong_token() {
     let dir = tempfile::tempdir().unwrap();
@@ -93,10 +112,7 @@ fn a_phone_pushes_as_it_plays_waits_while_the_hub_is_away_and_pulls_the_others()
     let listen = host.addr().to_string();
 
     // The phone joins and plays; each play goes out when the sync thread is poked.
-    let phone_db = dir.path().join("phone.db");
-    let (mut phone, _) = Store::open(&phone_db).unwrap();
-    phone.join_club(&info.address, &info.token).unwrap();
-    let syncer = Syncer::start(phone_db.clone());
+    let (mut phone, phone_db, syncer) = joined_phone(dir.path(), &info.address, &info.token);
     let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
     let m = phone
         .new_match("molkky", &Default::default(), &sides)
@@ -147,12 +163,7 @@ fn a_phone_pushes_as_it_plays_waits_while_the_hub_is_away_and_pulls_the_others()
         hub_revision(&desk_db, &m.uid) == Some(4)
     });
     eventually("the other device's match is pulled", || {
-        phone
-            .records_since(None, 100)
-            .unwrap()
-            .records
-            .iter()
-            .any(|r| r["id"] == theirs.uid.as_str())
+        holds(&phone, &theirs.uid)
     });
     eventually("synced again, nothing waiting", || {
         syncer.status().state == "ok" && phone.club_waiting(&info.address).unwrap() == 0
@@ -171,10 +182,7 @@ fn a_phone_that_left_the_hub_sends_nothing_more() {
     let desk_db = dir.path().join("desk.db");
     let host = Host::start(&desk_db, "127.0.0.1:0", &dir.path().join("t")).unwrap();
     let info = host.info();
-    let phone_db = dir.path().join("phone.db");
-    let (mut phone, _) = Store::open(&phone_db).unwrap();
-    phone.join_club(&info.address, &info.token).unwrap();
-    let syncer = Syncer::start(phone_db.clone());
+    let (mut phone, _, syncer) = joined_phone(dir.path(), &info.address, &info.token);
     let sides = vec![vec!["A".to_string()], vec!["B".to_string()]];
     let first = phone
         .new_match("molkky", &Default::default(), &sides)
@@ -217,14 +225,6 @@ fn a_phone_whose_hub_was_replaced_at_the_same_address_pulls_it_from_the_start() 
             .unwrap();
         m.uid
     };
-    let has = |phone: &Store, uid: &str| {
-        phone
-            .records_since(None, 100)
-            .unwrap()
-            .records
-            .iter()
-            .any(|r| r["id"] == uid)
-    };
     let first_db = dir.path().join("first.db");
     for _ in 0..3 {
         others_match(&first_db);
@@ -232,10 +232,7 @@ fn a_phone_whose_hub_was_replaced_at_the_same_address_pulls_it_from_the_start() 
     let host = Host::start(&first_db, "127.0.0.1:0", &token_file).unwrap();
     let info = host.info();
     let listen = host.addr().to_string();
-    let phone_db = dir.path().join("phone.db");
-    let (mut phone, _) = Store::open(&phone_db).unwrap();
-    phone.join_club(&info.address, &info.token).unwrap();
-    let syncer = Syncer::start(phone_db.clone());
+    let (phone, _, syncer) = joined_phone(dir.path(), &info.address, &info.token);
     eventually("the phone pulled the first hub's three matches", || {
         phone.records_since(None, 100).unwrap().records.len() == 3
     });
@@ -255,7 +252,7 @@ fn a_phone_whose_hub_was_replaced_at_the_same_address_pulls_it_from_the_start() 
     let host = Host::start(&second_db, &listen, &token_file).unwrap();
     syncer.poke();
     eventually("the phone pulled the new hub's match", || {
-        has(&phone, &new_one)
+        holds(&phone, &new_one)
     });
     eventually("and says it is synced", || syncer.status().state == "ok");
     drop(syncer);

@@ -317,3 +317,38 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
         assert "Round 2" in browser.execute_script("return document.body.innerText")
     finally:
         browser.quit()
+
+
+def test_an_old_status_that_comes_after_the_hub_started_is_not_shown():
+    """The 1.5 s status poll asked just before Start answers late (the hub still off); the poll
+    Start asks for overtakes it. The late one is dropped: the title bar's chip says "Hub on" and
+    never goes back to nothing meanwhile (a slow answer used to be drawn over the newer one)."""
+    desk = Partie(env={"PARTIE_HUB_LISTEN": f"127.0.0.1:{free_port()}"})
+    try:
+        desk.start()
+        desk.tap("#open-club")
+        desk.wait_css("#host-start")
+        desk.d.execute_script("""
+            window.__asked = { club_status: 0 };
+            const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
+            let first = true;
+            window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
+                if (cmd !== 'club_status') return invoke(cmd, args);
+                window.__asked.club_status += 1;
+                if (!first) return invoke(cmd, args);
+                first = false;   // read now, with the hub off, and answered 2.5 s later
+                return invoke(cmd, args).then((v) => new Promise((r) => setTimeout(() => r(v), 2500)));
+            } };
+            const chip = document.querySelector('#sync-chip');
+            window.__chips = [];
+            setInterval(() => window.__chips.push(chip.hidden ? '' : chip.textContent), 40);""")
+        desk.wait_until("return window.__asked.club_status === 1", timeout=5)
+        desk.tap("#host-start")
+        desk.wait_text("#sync-chip", "Hub on")
+        time.sleep(3)                            # the old answer has come
+        chips = desk.d.execute_script("return window.__chips")
+        shown = chips.index(next(c for c in chips if "Hub on" in c))
+        assert all("Hub on" in c for c in chips[shown:]), chips[shown:]
+        assert desk.asked("club_status") >= 2
+    finally:
+        desk.close()

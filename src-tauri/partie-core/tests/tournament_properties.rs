@@ -369,3 +369,19 @@ fn the_largest_scores_typed_by_hand_saturate_the_standings() {
         .iter()
         .any(|r| r["game_points"].as_u64() == Some(u64::from(huge))));
 }
+
+/// A tiebreak list that repeats its keys many times ranks as the list of its distinct keys,
+/// and does not take the ranking one key deeper for each (it ran out of stack at registration,
+/// an abort no caller could catch).
+#[test]
+fn a_tiebreak_list_repeating_its_keys_ranks_as_its_distinct_keys() {
+    let many: Vec<&str> = ["wins", "score_diff"].repeat(100_000);
+    let t = Tournament::setup(&json!({"game": "molkky", "system": "round_robin",
+        "entrants": names(4), "tiebreaks": many}))
+    .unwrap();
+    let summary = t.summary();
+    let keys = summary["ranking_keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 3, "{keys:?}");
+    assert_eq!(keys[1..], [json!("wins"), json!("score_diff")]);
+    assert_eq!(summary["standings"].as_array().unwrap().len(), 4);
+}

@@ -150,8 +150,15 @@ impl Setup {
                 .collect::<Result<_, _>>()?,
             Some(other) => return Err(bad(format!("tiebreaks must be a list, not {other}"))),
         };
+        // A key given again ranks nothing more (entrants still tied on it stay tied): each is
+        // kept once, so that a long list repeating keys cannot make the ranking, which goes one
+        // key deeper for each, run out of stack.
         let mut keys = vec![first];
-        keys.extend(tiebreaks);
+        for k in tiebreaks {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
         Ok(Setup {
             game,
             rules,

@@ -44,27 +44,29 @@ impl Matching {
 
     /// The matching with `a` and `b` taken out of the graph, still maximum on what is left.
     ///
-    /// A path that could grow the smaller matching must end at a vertex that lost its mate
-    /// (otherwise it would have grown the maximum one before), so searching from those two is
-    /// enough.
+    /// One vertex at a time: with one vertex gone, a path that could grow the matching must end
+    /// at the vertex that lost its mate (otherwise it would have grown the maximum one before),
+    /// so one search from it restores a maximum matching, and the second vertex goes from that
+    /// one. Freeing both mates first and searching from each missed matchings: the first
+    /// search could pair the two freed vertices together where each had its own partner.
     pub fn without(&self, a: usize, b: usize, edge: &impl Fn(usize, usize) -> bool) -> Self {
         let mut m = self.clone();
-        let mut freed = Vec::with_capacity(2);
-        for v in [a, b] {
-            m.alive[v] = false;
-            if let Some(w) = m.mate[v].take() {
-                m.mate[w] = None;
-                if w != a && w != b {
-                    freed.push(w);
-                }
-            }
-        }
-        for v in freed {
-            if m.mate[v].is_none() {
-                m.augment_from(v, edge);
-            }
-        }
+        // `a` goes first, `b` still in the graph; then `b`, from the matching that gave.
+        m.take_out(a, b, edge);
+        m.take_out(b, b, edge);
         m
+    }
+
+    /// Takes `v` out; its mate, freed, searches a new one (unless it is `next`, which goes
+    /// next: a pair taken out together leaves a maximum matching as it is).
+    fn take_out(&mut self, v: usize, next: usize, edge: &impl Fn(usize, usize) -> bool) {
+        self.alive[v] = false;
+        if let Some(w) = self.mate[v].take() {
+            self.mate[w] = None;
+            if w != next && self.alive[w] {
+                self.augment_from(w, edge);
+            }
+        }
     }
 
     /// Searches an augmenting path from the exposed vertex `root` and flips it; whether found.
@@ -208,15 +210,28 @@ mod tests {
             };
             let m = Matching::maximum(n, &edge);
             assert_eq!(m.size(), brute(n, &edge, (1 << n) - 1), "trial {trial}");
-            if n >= 4 {
-                let w = m.without(0, 1, &edge);
-                assert_eq!(
-                    w.size(),
-                    brute(n, &edge, ((1 << n) - 1) & !3),
-                    "trial {trial} without 0 and 1"
-                );
+            // Every pair taken out, not only the first two (which missed the case below).
+            for a in 0..n {
+                for b in a + 1..n {
+                    assert_eq!(
+                        m.without(a, b, &edge).size(),
+                        brute(n, &edge, ((1 << n) - 1) & !(1 << a) & !(1 << b)),
+                        "trial {trial} without {a} and {b}"
+                    );
+                }
             }
         }
+    }
+
+    #[test]
+    fn taking_two_out_keeps_the_largest_matching_of_what_is_left() {
+        // Found by a review: 0 and 1 taken out free 2 and 3, which the old search paired with
+        // each other first, leaving 4 and 5 bare where 2-4 and 3-5 pair all four.
+        let edges = [(0, 2), (1, 3), (2, 3), (2, 4), (3, 5)];
+        let edge = |u: usize, v: usize| edges.contains(&(u.min(v), u.max(v)));
+        let m = Matching::maximum(6, &edge);
+        assert_eq!(m.size(), 2);
+        assert_eq!(m.without(0, 1, &edge).size(), 2);
     }
 
     #[test]

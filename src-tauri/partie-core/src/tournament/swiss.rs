@@ -136,3 +136,20 @@ impl System for Swiss {
         Box::new(self.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::pair_ranked;
+
+    #[test]
+    fn the_fewest_rematches_in_the_order_of_the_standings() {
+        // Six ranked entrants that have met but for 0-2, 1-3, 2-3, 2-4 and 3-5: one rematch at
+        // least, and the first pairing in the standings' order with one is 0-1, 2-4, 3-5 (the
+        // matching used to miss 2-4 and 3-5 once 0 and 1 were taken out, and paired 0-2, 1-3,
+        // and 4-5).
+        let fresh = [(0, 2), (1, 3), (2, 3), (2, 4), (3, 5)];
+        let met = |u: usize, v: usize| usize::from(!fresh.contains(&(u.min(v), u.max(v))));
+        let ranked: Vec<usize> = (0..6).collect();
+        assert_eq!(pair_ranked(&ranked, met), vec![[0, 1], [2, 4], [3, 5]]);
+    }
+}

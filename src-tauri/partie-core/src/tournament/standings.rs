@@ -209,14 +209,6 @@ impl Table {
         }
     }
 
-    /// Whether `a` and `b` have played each other (a forfeit is not a meeting).
-    pub fn met(&self, a: usize, b: usize) -> usize {
-        self.meetings
-            .iter()
-            .filter(|m| m.sides == [a, b] || m.sides == [b, a])
-            .count()
-    }
-
     /// Match points each member of `group` took from the others.
     fn head_to_head(&self, group: &[usize]) -> Vec<i64> {
         let pos = |e: usize| group.iter().position(|&g| g == e);

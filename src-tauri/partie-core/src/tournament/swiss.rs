@@ -106,7 +106,17 @@ impl System for Swiss {
                 first[m.sides[0]] += 1;
             }
         }
-        for (t, [high, low]) in pair_ranked(&ranked, |a, b| table.met(a, b))
+        // How often each two met, read once: the matching asks it for every pair many times,
+        // and `Table::met` counts through every match played (late rounds of a big field
+        // would spend minutes there).
+        let n = field.entrants.len();
+        let mut times = vec![0usize; n * n];
+        for m in &table.meetings {
+            let [a, b] = m.sides;
+            times[a * n + b] += 1;
+            times[b * n + a] += 1;
+        }
+        for (t, [high, low]) in pair_ranked(&ranked, |a, b| times[a * n + b])
             .into_iter()
             .enumerate()
         {

@@ -178,6 +178,15 @@ pub fn revision_of(value: &Value) -> Result<i64, Error> {
     }
 }
 
+/// The revision a file's record gives, if it gives one (`null` is none), checked as
+/// [`revision_of`] checks it.
+pub fn revision_given(value: &Value) -> Result<Option<i64>, Error> {
+    match value.get("revision") {
+        None | Some(Value::Null) => Ok(None),
+        Some(_) => revision_of(value).map(Some),
+    }
+}
+
 /// `bad_record` when a text anywhere in a pushed record (a key, an id, a name) holds the NUL
 /// character: PostgreSQL's text cannot hold it, and both storages refuse alike, the record
 /// alone, so that one such record does not fail the whole push.

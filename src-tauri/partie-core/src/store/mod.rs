@@ -110,11 +110,16 @@ impl Store {
     pub fn open_in_memory() -> Result<Store, Error> {
         let mut conn = Connection::open_in_memory()?;
         Self::prepare(&mut conn)?;
-        Ok(Store {
+        Ok(Self::over(conn))
+    }
+
+    /// A store over a connection already prepared, with nothing kept in memory yet.
+    fn over(conn: Connection) -> Store {
+        Store {
             conn,
             live: None,
             ratings: Default::default(),
-        })
+        }
     }
 
     /// Derives the player figures a file from before [`migrations::FIGURES_SINCE`] lacks, and
@@ -159,11 +164,7 @@ impl Store {
         // Refuse a newer database before anything (even the journal mode) touches the file.
         migrations::refuse_newer(&conn).map_err(Some)?;
         let found = Self::prepare(&mut conn).map_err(Some)?;
-        let mut store = Store {
-            conn,
-            live: None,
-            ratings: Default::default(),
-        };
+        let mut store = Self::over(conn);
         store.derive_figures_after_upgrade(found).map_err(Some)?;
         Ok(store)
     }

@@ -228,25 +228,28 @@ impl Store {
     /// Applies one event: checked by the rules, committed, then shown. On refusal nothing is
     /// written.
     pub fn tournament_event(&mut self, id: i64, event: &Value) -> Result<TournamentView, Error> {
-        self.tournament_events(id, std::slice::from_ref(event))
+        self.tournament_events(id, |_| vec![event.clone()])
     }
 
     /// Withdraws an entrant, with the forfeit of the match it still has to play in the current
     /// round ([`Tournament::withdrawal`]): both or neither are committed, and one undo takes
     /// both back.
     pub fn withdraw(&mut self, id: i64, entrant: usize) -> Result<TournamentView, Error> {
-        self.refuse_hub_tournament(id)?;
-        let (_, _, state) = self.tournament_state(id)?;
-        self.tournament_events(id, &state.withdrawal(entrant))
+        self.tournament_events(id, |state| state.withdrawal(entrant))
     }
 
-    /// Plays `events` in order and commits them in one transaction: the first refusal leaves
-    /// the tournament as it was.
-    fn tournament_events(&mut self, id: i64, events: &[Value]) -> Result<TournamentView, Error> {
+    /// Plays the events `step` makes of the tournament as it stands, in order, and commits
+    /// them in one transaction: the first refusal leaves the tournament as it was.
+    fn tournament_events(
+        &mut self,
+        id: i64,
+        step: impl FnOnce(&Tournament) -> Vec<Value>,
+    ) -> Result<TournamentView, Error> {
         self.refuse_hub_tournament(id)?;
         let (_, record, mut state) = self.tournament_state(id)?;
+        let events = step(&state);
         let mut states = Vec::with_capacity(events.len());
-        for event in events {
+        for event in &events {
             state = state.play_json(event).map_err(|r| r.error)?;
             states.push(state.clone());
         }
@@ -267,10 +270,10 @@ impl Store {
         self.refuse_hub_tournament(id)?;
         let (_, mut record, before) = self.tournament_state(id)?;
         let take = before.undo_len(&record.events);
-        let Some(last) = record.events.pop() else {
+        let dropped = record.events.split_off(record.events.len() - take);
+        let Some(last) = dropped.last() else {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         };
-        record.events.truncate(record.events.len() + 1 - take);
         let state = replay_checked(id, &record)?;
         let tx = self
             .conn
@@ -509,10 +512,7 @@ impl Store {
     pub fn import_tournament(&mut self, value: &Value) -> Result<i64, Error> {
         let record = TournamentRecord::from_value(value)?;
         let t = record.replay()?;
-        let revision = match value.get("revision") {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(crate::merge::revision_of(value)?),
-        };
+        let revision = crate::merge::revision_given(value)?;
         let uid = value["id"]
             .as_str()
             .map(str::to_string)
@@ -531,8 +531,7 @@ impl Store {
             .as_str()
             .and_then(parse_iso)
             .unwrap_or_else(now_ms);
-        // Every match is checked before anything is written: its table, its id, and that it
-        // replays (a refusal used to leave the matches before it in the history).
+        // Each match needs its table and its id (its link is found by it)...
         let mut tables = Vec::with_capacity(matches.len());
         for (k, m) in matches.iter().enumerate() {
             let round = m["table"]["round"].as_i64();
@@ -545,14 +544,13 @@ impl Store {
                     "match {k} of the tournament has no id"
                 )));
             }
-            super::transfer::incoming(k, m)?;
             tables.push((round, table));
         }
-        // Matches first (their own import is one transaction each and skips those present),
-        // then the tournament and its links in one transaction.
+        // ...then the matches go in as one import (all checked before any is written, those
+        // present skipped), then the tournament and its links in one transaction.
+        self.import(&json!({"format": 1, "matches": matches}).to_string())?;
         let mut links = Vec::new();
         for (m, (round, table)) in matches.iter().zip(tables) {
-            self.import(&json!({"format": 1, "matches": [m]}).to_string())?;
             let mid: i64 = self.conn.query_row(
                 "SELECT id FROM match WHERE uid = ?1",
                 [m["id"].as_str().unwrap_or_default()],

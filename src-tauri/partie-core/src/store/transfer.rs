@@ -36,7 +36,7 @@ fn content_id(record: &Record) -> String {
 }
 
 /// One match of an import, checked: it replays, and its times are read.
-pub(super) struct Incoming {
+struct Incoming {
     uid: String,
     record: Record,
     started_at: i64,
@@ -52,8 +52,7 @@ pub(super) struct Incoming {
     revision: Option<i64>,
 }
 
-/// A match of a file, read and replayed (`k` its place in the file, for the errors).
-pub(super) fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
+fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     let bad = |why: String| Error::bad_record(format!("match {k}: {why}"));
     // The record's own refusal keeps its kind: a file that is not a record is `bad_record`,
     // one whose setup or actions are refused says so (`bad_setup`, `bad_action`, ...). The
@@ -84,10 +83,7 @@ pub(super) fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     };
     crate::games::check_computer(&record.game, record.sides.len(), &computer)
         .map_err(|e| bad(e.detail))?;
-    let revision = match obj.get("revision") {
-        None | Some(Value::Null) => None,
-        Some(_) => Some(crate::merge::revision_of(v).map_err(|e| bad(e.detail))?),
-    };
+    let revision = crate::merge::revision_given(v).map_err(|e| bad(e.detail))?;
     Ok(Incoming {
         uid,
         computer,
@@ -393,8 +389,7 @@ impl Store {
             std::time::Duration::ZERO,
             None,
         )?;
-        copy.pragma_update(None, "foreign_keys", true)?;
-        migrations::migrate(&mut copy)
+        Store::prepare(&mut copy)
             .map_err(|e| bad(&format!("it cannot be brought up to date ({})", e.detail)))?;
         // Sides are small numbers: the figures are gathered into a list per side, so a side
         // number made up in a file would ask for more memory than there is.
@@ -408,11 +403,7 @@ impl Store {
         if odd_side > 0 {
             return Err(bad("a match in it has a side that cannot be"));
         }
-        let mut ready = Store {
-            conn: copy,
-            live: None,
-            ratings: Default::default(),
-        };
+        let mut ready = Store::over(copy);
         ready
             .derive_figures_after_upgrade(version)
             .map_err(|e| bad(&format!("its figures cannot be derived ({})", e.detail)))?;

@@ -106,9 +106,9 @@ impl System for Swiss {
                 first[m.sides[0]] += 1;
             }
         }
-        // How often each two met, read once: the matching asks it for every pair many times,
-        // and `Table::met` counts through every match played (late rounds of a big field
-        // would spend minutes there).
+        // How often each two met, read once into a table: the matching asks it for every pair
+        // many times, and counting through every match played each time would cost late rounds
+        // of a big field minutes.
         let n = field.entrants.len();
         let mut times = vec![0usize; n * n];
         for m in &table.meetings {

@@ -46,6 +46,37 @@ fn swiss(n: usize, rounds: usize, played: usize) -> (Value, Vec<Value>) {
     (setup, events)
 }
 
+/// A whole round robin of `n` entrants, one side winning each match by the table's parity.
+fn round_robin(n: usize) -> (Value, Vec<Value>) {
+    let setup = json!({
+        "game": "molkky",
+        "system": "round_robin",
+        "entrants": (0..n).map(|i| json!([format!("Player {i}")])).collect::<Vec<_>>(),
+    });
+    let mut t = Tournament::setup(&setup).unwrap();
+    let mut events = Vec::new();
+    for r in 1..n {
+        events.push(json!({"pair": {}}));
+        t = t.play(&Event::Pair).unwrap();
+        let tables: Vec<u64> = t.summary()["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["table"].as_u64().unwrap())
+            .collect();
+        for table in tables {
+            let winner = table % 2;
+            let scores = if winner == 0 { [50, 31] } else { [20, 50] };
+            let e =
+                json!({"result": {"round": r, "table": table, "winner": winner, "scores": scores}});
+            t = t.play_json(&e).unwrap();
+            events.push(e);
+        }
+    }
+    assert_eq!(t.summary()["status"], "finished");
+    (setup, events)
+}
+
 /// A finished 64-entrant, 9-round Swiss Mölkky night in a database file: every one of its 288
 /// matches scored in the app (a short game each) and linked to its table.
 fn stored_night(dir: &std::path::Path) -> (partie_core::store::Store, i64) {
@@ -135,6 +166,22 @@ fn bench(c: &mut Criterion) {
                 .unwrap()
         })
     });
+
+    // A long record: a round robin of 128 entrants, 127 rounds and 8,128 results. Each event
+    // is played in place; a copy of the field at each one made this quadratic.
+    let (setup, events) = round_robin(128);
+    let long = json!({"format": 1, "tournament": setup, "events": events}).to_string();
+    let mut group = c.benchmark_group("long");
+    group.sample_size(10);
+    group.bench_function("replay_round_robin_128_entrants_8128_results", |b| {
+        b.iter(|| {
+            partie_core::tournament::TournamentRecord::from_json(black_box(&long))
+                .unwrap()
+                .replay()
+                .unwrap()
+        })
+    });
+    group.finish();
 
     let (setup, events) = swiss(256, 9, 8);
     let big = replay(&setup, &events).unwrap();

@@ -321,6 +321,46 @@ proptest! {
             }
         }
     }
+
+    /// Events that read well and that the moment refuses (a result already in, a pairing
+    /// while a round is open or the tournament is over, a second withdrawal): the state is
+    /// played in place, so the refusal must come before any change, in every system.
+    #[test]
+    fn an_event_refused_in_its_context_changes_nothing(
+        system in prop_oneof![Just("round_robin"), Just("swiss"), Just("pools_knockout")],
+        n in 3usize..=10,
+        seed in any::<u64>(),
+    ) {
+        let (setup, events) = random_tournament(system, n, seed);
+        let cut = (seed % (events.len() as u64 + 1)) as usize;
+        let t = partie_core::tournament::replay(&setup, &events[..cut]).unwrap();
+        let mut tries: Vec<Value> = events[..cut]
+            .iter()
+            .filter(|e| e.get("result").is_some() || e.get("withdraw").is_some())
+            .cloned()
+            .collect();
+        tries.push(json!({"pair": {}}));
+        tries.push(json!({"enter": ["Late"]}));
+        tries.push(json!({"withdraw": 0}));
+        if let Some(Value::Object(last)) = events[..cut].iter().rev().find(|e| e.get("result").is_some()) {
+            let mut draw = last["result"].clone();
+            draw["winner"] = Value::Null;
+            draw["scores"] = json!([1, 1]);
+            tries.push(json!({ "result": draw }));
+        }
+        let mut t = t;
+        for e in tries {
+            let before = format!("{t:?}");
+            t = match t.play_json(&e) {
+                // Legal here (a withdrawal, a pairing, a late entrant): go on from it.
+                Ok(next) => next,
+                Err(r) => {
+                    prop_assert_eq!(format!("{:?}", r.state), before, "{} refused: {}", e, r.error);
+                    r.state
+                }
+            };
+        }
+    }
 }
 
 #[test]

@@ -249,13 +249,19 @@ impl Tournament {
                 Error::illegal("the tournament is over").with_code("tournament_over"),
             ));
         }
-        let mut next = self.clone();
+        // Applied in place, not to a copy: a replay of tens of thousands of events (a round
+        // robin of 256 entrants) would copy the whole field at each one. `apply` checks
+        // everything before it changes anything, so a refusal hands back the state as it was
+        // (`a_refused_event_leaves_the_tournament_as_it_was`).
+        let mut next = self;
         match next.apply(event) {
             Ok(()) => Ok(next),
-            Err(e) => Err(Refused::new(self, e)),
+            Err(e) => Err(Refused::new(next, e)),
         }
     }
 
+    /// Applies an event: every check comes before the first change, so that an `Err` leaves
+    /// the state untouched.
     fn apply(&mut self, event: &Event) -> Result<(), Error> {
         match event {
             Event::Pair => {

@@ -263,18 +263,18 @@ pub fn link_of(value: &Value) -> Result<Option<Link>, Error> {
     }))
 }
 
-/// A pushed match, read and replayed: what every hub's storage (this SQLite store, the hub's
-/// PostgreSQL backend) decides on, so that they decide the same way.
+/// A pushed match as it reads, before it is replayed: enough to decide on a match the store
+/// holds. The API decides a known id by its revision and setup before anything is replayed (a
+/// lower revision is `already`, the same one with other actions a `conflict`, whatever those
+/// actions are worth), so the replay is a second step ([`PushedMatch::replay`]).
 #[derive(Debug, Clone)]
-pub struct IncomingMatch {
+pub struct PushedMatch {
     /// Its id.
     pub uid: String,
     /// Its revision (absent: 0).
     pub revision: i64,
     /// The record, its actions without their `at` times.
     pub record: Record,
-    /// The record replayed.
-    pub state: MatchState,
     /// Each action's time (ms), the start when it had none.
     pub ats: Vec<i64>,
     /// Its start (ms); now when the record does not say.
@@ -291,17 +291,53 @@ pub struct IncomingMatch {
     pub link: Option<Link>,
 }
 
-impl IncomingMatch {
-    /// Reads and replays a pushed match: `bad_record`, `bad_setup`, `bad_action` or
-    /// `illegal_action` when it is not a valid one.
+/// A pushed match, read and replayed: what every hub's storage (this SQLite store, the hub's
+/// PostgreSQL backend) stores, so that they store the same. It reads as its
+/// [`PushedMatch`] (through `Deref`): a replayed match is a pushed one with its state.
+#[derive(Debug, Clone)]
+pub struct IncomingMatch {
+    /// The match as pushed.
+    pub pushed: PushedMatch,
+    /// The record replayed.
+    pub state: MatchState,
+}
+
+impl std::ops::Deref for IncomingMatch {
+    type Target = PushedMatch;
+
+    fn deref(&self) -> &PushedMatch {
+        &self.pushed
+    }
+}
+
+impl PushedMatch {
+    /// Reads a pushed match without replaying it: `bad_record` when it is not one.
     pub fn read(value: &Value) -> Result<Self, Error> {
         no_nul(value)?;
-        incoming_match(value)
+        pushed_match(value)
+    }
+
+    /// Replays it: `bad_setup`, `bad_action` or `illegal_action` (or `bad_setup` for the
+    /// sides the computer plays) when it is not a valid match.
+    pub fn replay(&self) -> Result<MatchState, Error> {
+        let state = self.record.replay()?;
+        crate::games::check_computer(&self.record.game, self.record.sides.len(), &self.computer)?;
+        Ok(state)
     }
 
     /// Its sides, names trimmed (as stored and compared).
     pub fn sides(&self) -> Vec<Vec<String>> {
         trimmed(&self.record.sides)
+    }
+}
+
+impl IncomingMatch {
+    /// Reads and replays a pushed match: `bad_record`, `bad_setup`, `bad_action` or
+    /// `illegal_action` when it is not a valid one.
+    pub fn read(value: &Value) -> Result<Self, Error> {
+        let pushed = PushedMatch::read(value)?;
+        let state = pushed.replay()?;
+        Ok(IncomingMatch { pushed, state })
     }
 
     /// When it ended (ms), if it is over: the time the record gives, else its last action's.
@@ -400,11 +436,7 @@ pub enum Decision {
 /// The rules of `docs/hub.md` ("The API") for a match the store holds: another setup or the
 /// same revision with other actions is a conflict (`Err`, its detail); an older or identical
 /// revision is [`Decision::Already`]; a newer one replaces it.
-pub fn decide_match(
-    held: &HeldMatch,
-    m: &IncomingMatch,
-    source: Source,
-) -> Result<Decision, String> {
+pub fn decide_match(held: &HeldMatch, m: &PushedMatch, source: Source) -> Result<Decision, String> {
     let same_link = match source {
         Source::Device => held.link == m.link.as_ref(),
         // A device may hold a match whose tournament it has not pulled yet.
@@ -437,7 +469,7 @@ pub fn decide_match(
 
 /// The result a held match's actions came to, if they finish it (what a newer revision is
 /// compared with, to take back or enter its table's result).
-pub fn held_result(m: &IncomingMatch, held_actions: &[Value]) -> Option<crate::MatchResult> {
+pub fn held_result(m: &PushedMatch, held_actions: &[Value]) -> Option<crate::MatchResult> {
     let mut old = m.record.clone();
     old.actions = held_actions.to_vec();
     old.replay().ok().and_then(|s| s.result())
@@ -447,7 +479,7 @@ pub fn held_result(m: &IncomingMatch, held_actions: &[Value]) -> Option<crate::M
 /// (`illegal_action`), and the match is its pairing's: the tournament's game and rules, the
 /// pairing's entrants in order (`bad_setup`). Whether another match plays that table already is
 /// the store's to check.
-pub fn check_table_setup(t: &Tournament, m: &IncomingMatch, link: &Link) -> Result<(), Error> {
+pub fn check_table_setup(t: &Tournament, m: &PushedMatch, link: &Link) -> Result<(), Error> {
     let pairing = t
         .field()
         .rounds
@@ -470,40 +502,63 @@ pub fn check_table_setup(t: &Tournament, m: &IncomingMatch, link: &Link) -> Resu
     Ok(())
 }
 
-/// A pushed tournament record, read and replayed.
+/// A pushed tournament record as it reads, before its events are replayed: enough to decide on
+/// a tournament the store holds (as [`PushedMatch`] for a match).
 #[derive(Debug, Clone)]
-pub struct IncomingTournament {
+pub struct PushedTournament {
     /// Its id.
     pub uid: String,
     /// Its revision (absent: 0).
     pub revision: i64,
     /// Its setup and events.
     pub record: TournamentRecord,
-    /// The events replayed.
-    pub state: Tournament,
     /// Its creation (ms) as the record says it.
     pub created_at: Option<i64>,
 }
 
-impl IncomingTournament {
-    /// Reads and replays a pushed tournament record.
+impl PushedTournament {
+    /// Reads a pushed tournament record without replaying it: `bad_record` when it is not one.
     pub fn read(value: &Value) -> Result<Self, Error> {
         no_nul(value)?;
         let uid = id_of(value)?;
         let revision = revision_of(value)?;
         let record = TournamentRecord::from_value(value)?;
-        let state = record.replay()?;
         let created_at = value
             .get("created_at")
             .and_then(Value::as_str)
             .and_then(parse_iso);
-        Ok(IncomingTournament {
+        Ok(PushedTournament {
             uid,
             revision,
             record,
-            state,
             created_at,
         })
+    }
+}
+
+/// A pushed tournament record, read and replayed; it reads as its [`PushedTournament`].
+#[derive(Debug, Clone)]
+pub struct IncomingTournament {
+    /// The record as pushed.
+    pub pushed: PushedTournament,
+    /// The events replayed.
+    pub state: Tournament,
+}
+
+impl std::ops::Deref for IncomingTournament {
+    type Target = PushedTournament;
+
+    fn deref(&self) -> &PushedTournament {
+        &self.pushed
+    }
+}
+
+impl IncomingTournament {
+    /// Reads and replays a pushed tournament record.
+    pub fn read(value: &Value) -> Result<Self, Error> {
+        let pushed = PushedTournament::read(value)?;
+        let state = pushed.record.replay()?;
+        Ok(IncomingTournament { pushed, state })
     }
 }
 
@@ -531,7 +586,7 @@ pub fn tournament_served(
 pub fn decide_tournament(
     held: &TournamentRecord,
     held_revision: i64,
-    t: &IncomingTournament,
+    t: &PushedTournament,
     source: Source,
 ) -> Result<Decision, String> {
     let uid = &t.uid;
@@ -561,7 +616,7 @@ pub fn decide_tournament(
     })
 }
 
-fn incoming_match(value: &Value) -> Result<IncomingMatch, Error> {
+fn pushed_match(value: &Value) -> Result<PushedMatch, Error> {
     let uid = id_of(value)?;
     let revision = revision_of(value)?;
     let link = link_of(value)?;
@@ -575,18 +630,15 @@ fn incoming_match(value: &Value) -> Result<IncomingMatch, Error> {
     };
     let started_at = time("started_at").unwrap_or_else(crate::time::now_ms);
     let ats = take_action_times(&mut record, started_at);
-    let state = record.replay()?;
     let computer: Computer = match obj.get("computer") {
         None | Some(Value::Null) => Computer::new(),
         Some(v) => serde_json::from_value(v.clone())
             .map_err(|e| Error::bad_record(format!("computer: {e}")))?,
     };
-    crate::games::check_computer(&record.game, record.sides.len(), &computer)?;
-    Ok(IncomingMatch {
+    Ok(PushedMatch {
         uid,
         revision,
         record,
-        state,
         ats,
         started_at,
         finished_at: time("finished_at"),

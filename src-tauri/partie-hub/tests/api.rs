@@ -15,6 +15,7 @@ on_both!(
     a_push_takes_what_replays_and_refuses_the_rest_record_by_record,
     pushing_the_same_body_twice_or_at_once_stores_it_once,
     an_undo_after_a_push_arrives_as_a_newer_revision_and_conflicts_are_refused,
+    a_known_record_is_decided_by_its_revision_before_it_is_replayed,
     malformed_and_oversized_bodies_are_refused_whole,
     pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change,
     the_event_stream_tells_each_accepted_or_updated_record,
@@ -201,6 +202,75 @@ async fn an_undo_after_a_push_arrives_as_a_newer_revision_and_conflicts_are_refu
     );
     assert_eq!(a.body["refused"][0]["id"], "m");
     assert_eq!(c.pull_all(100).await[0]["revision"], 5);
+}
+
+async fn a_known_record_is_decided_by_its_revision_before_it_is_replayed(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
+    let c = hub.client();
+    let tournament = |revision: i64, events: Value| {
+        json!({"format": 1, "id": "t", "revision": revision,
+               "tournament": {"game": "molkky", "system": "round_robin",
+                              "entrants": [["P0"], ["P1"], ["P2"], ["P3"]]},
+               "events": events})
+    };
+    assert_eq!(
+        counts(
+            &c.push(&[molkky("m", 5, 3), tournament(3, json!([{"pair": {}}]))])
+                .await
+        ),
+        (2, 0, 0, vec![])
+    );
+    // Records that do not replay (a throw of 13 pins, a second pairing of a round not played).
+    let broken = |revision: i64| {
+        let mut m = molkky("m", revision, 3);
+        m["actions"][2] = json!({"pins": [13]});
+        m
+    };
+    let mut elsewhere = broken(9);
+    elsewhere["sides"] = json!([["A"], ["C"]]);
+    let twice = json!([{"pair": {}}, {"pair": {}}]);
+    // A lower revision is `already` and the same revision with other content or another setup
+    // a `conflict`, whatever the actions are worth (docs/hub.md): not their replay's error.
+    let a = c
+        .push(&[
+            broken(4),
+            broken(5),
+            elsewhere,
+            tournament(2, twice.clone()),
+            tournament(3, twice.clone()),
+        ])
+        .await;
+    assert_eq!(
+        counts(&a),
+        (
+            0,
+            0,
+            2,
+            vec!["conflict".into(), "conflict".into(), "conflict".into()]
+        )
+    );
+    // Only a newer revision is replayed, and refused with its kind.
+    let a = c.push(&[broken(6), tournament(4, twice)]).await;
+    assert_eq!(counts(&a).3, vec!["bad_action", "illegal_action"]);
+    let all = c.pull_all(100).await;
+    let revision = |id: &str| {
+        all.iter()
+            .find(|r| r["id"] == id)
+            .map(|r| r["revision"].clone())
+    };
+    assert_eq!(
+        (revision("m"), revision("t")),
+        (Some(json!(5)), Some(json!(3)))
+    );
+    // A newer revision with the same events replaces it: `updated`, as a match is.
+    let a = c.push(&[tournament(5, json!([{"pair": {}}]))]).await;
+    assert_eq!(counts(&a), (0, 1, 0, vec![]));
+    let again = c.pull_all(100).await;
+    let t = again.iter().find(|r| r["id"] == "t").unwrap();
+    assert_eq!(
+        (t["revision"].clone(), t["events"].clone()),
+        (json!(5), json!([{"pair": {}}]))
+    );
 }
 
 async fn malformed_and_oversized_bodies_are_refused_whole(backend: Backend) {

@@ -22,7 +22,7 @@ use crate::error::{Error, ErrorKind};
 use crate::merge::{
     check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
     refusal_id, tournament_served, trimmed, Decision, HeldMatch, IncomingMatch, IncomingTournament,
-    Link, Taken,
+    Link, PushedMatch, PushedTournament, Taken,
 };
 pub use crate::merge::{MergeReport, RecordKind, Refusal, Source, MAX_ID_CHARS};
 use crate::record::FORMAT;
@@ -243,8 +243,11 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
 }
 
 fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken, Refused> {
-    let m = IncomingMatch::read(value)?;
-    let Some(old) = stored_match(tx, &m.uid)? else {
+    // A known match is decided by its revision and setup before it is replayed (docs/hub.md).
+    let pushed = PushedMatch::read(value)?;
+    let Some(old) = stored_match(tx, &pushed.uid)? else {
+        let state = pushed.replay()?;
+        let m = IncomingMatch { pushed, state };
         let tid = match (&m.link, source) {
             (Some(link), Source::Device) => Some(check_table(tx, &m, link)?),
             (Some(link), Source::Hub) => tx
@@ -293,10 +296,12 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         revision: old.revision,
         actions: &actions,
     };
-    let from = match decide_match(&held, &m, source).map_err(conflict)? {
+    let from = match decide_match(&held, &pushed, source).map_err(conflict)? {
         Decision::Already => return Ok(Taken::Already),
         Decision::Replace { from } => from,
     };
+    let state = pushed.replay()?;
+    let m = IncomingMatch { pushed, state };
     // What a finished table match entered changes only when its result does.
     let old_result = if old.status != "playing" {
         held_result(&m, &actions)
@@ -366,8 +371,8 @@ fn write_tournament(
 }
 
 fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<Taken, Refused> {
-    let incoming = IncomingTournament::read(value)?;
-    let uid = &incoming.uid;
+    let pushed = PushedTournament::read(value)?;
+    let uid = &pushed.uid.clone();
     let known: Option<(i64, i64)> = tx
         .query_row(
             "SELECT id, revision FROM tournament WHERE uid = ?1",
@@ -376,6 +381,8 @@ fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<T
         )
         .optional()?;
     let Some((id, old_revision)) = known else {
+        let state = pushed.record.replay()?;
+        let incoming = IncomingTournament { pushed, state };
         let created = incoming.created_at.unwrap_or_else(super::now_ms);
         tx.execute(
             "INSERT INTO tournament (uid, setup, created_at, updated_at, status) VALUES (?1, ?2, ?3, ?3, 'registering')",
@@ -393,11 +400,13 @@ fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<T
         return Ok(Taken::Accepted);
     };
     let (_, old) = stored(tx, id)?;
-    let from = match decide_tournament(&old, old_revision, &incoming, source).map_err(conflict)? {
+    let from = match decide_tournament(&old, old_revision, &pushed, source).map_err(conflict)? {
         Decision::Already => return Ok(Taken::Already),
         Decision::Replace { from } => from,
     };
-    let same = old.events == incoming.record.events;
+    let state = pushed.record.replay()?;
+    let incoming = IncomingTournament { pushed, state };
+    // Replaced, if only its revision: `updated`, as for a match (docs/hub.md).
     write_tournament(
         tx,
         id,
@@ -406,7 +415,7 @@ fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<T
         &incoming.state,
         incoming.revision,
     )?;
-    Ok(if same { Taken::Already } else { Taken::Updated })
+    Ok(Taken::Updated)
 }
 
 impl Store {

@@ -18,15 +18,17 @@
 
 use deadpool_postgres::GenericClient;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use partie_core::games::MatchState;
 use partie_core::merge::{
     check_table_setup, cursor_not_given, cursor_of, decide_match, decide_tournament, held_result,
     kind_of, refusal_id, take_action_times, tournament_served, trimmed, Decision, HeldMatch,
-    IncomingMatch, IncomingTournament, Link, MergeReport, RecordKind, Refusal, Taken,
+    IncomingMatch, IncomingTournament, Link, MergeReport, PushedMatch, PushedTournament,
+    RecordKind, Refusal, Taken,
 };
 use partie_core::record::Record;
 use partie_core::store::{Change, Page};
 use partie_core::time::parse_iso;
-use partie_core::tournament::TournamentRecord;
+use partie_core::tournament::{Tournament, TournamentRecord};
 use partie_core::{Error, ErrorKind};
 use serde_json::{json, Value};
 use std::fmt;
@@ -253,9 +255,11 @@ pub struct PgStorage {
 }
 
 /// A pushed record read and replayed before the transaction (pure work, done off the database).
+/// The replay's outcome is kept beside the record as read: a known record is decided by its
+/// revision and setup first (docs/hub.md), and only a new or newer one needs the replay.
 enum Read {
-    Match(Box<IncomingMatch>),
-    Tournament(Box<IncomingTournament>),
+    Match(Box<PushedMatch>, Result<MatchState, Error>),
+    Tournament(Box<PushedTournament>, Result<Tournament, Error>),
     Refused(Error),
 }
 
@@ -265,12 +269,18 @@ fn read(value: &Value) -> Read {
         (true, None) => Read::Refused(Error::bad_record(
             "neither a match (no game) nor a tournament",
         )),
-        (true, Some(RecordKind::Match)) => match IncomingMatch::read(value) {
-            Ok(m) => Read::Match(Box::new(m)),
+        (true, Some(RecordKind::Match)) => match PushedMatch::read(value) {
+            Ok(m) => {
+                let replayed = m.replay();
+                Read::Match(Box::new(m), replayed)
+            }
             Err(e) => Read::Refused(e),
         },
-        (true, Some(RecordKind::Tournament)) => match IncomingTournament::read(value) {
-            Ok(t) => Read::Tournament(Box::new(t)),
+        (true, Some(RecordKind::Tournament)) => match PushedTournament::read(value) {
+            Ok(t) => {
+                let replayed = t.record.replay();
+                Read::Tournament(Box::new(t), replayed)
+            }
             Err(e) => Read::Refused(e),
         },
     }
@@ -341,8 +351,8 @@ impl<C: GenericClient + Sync> Push<'_, C> {
     async fn merge(&mut self, read: Read) -> Result<Taken, Refused> {
         match read {
             Read::Refused(e) => Err(Refused::Kind(e)),
-            Read::Match(m) => self.merge_match(&m).await,
-            Read::Tournament(t) => self.merge_tournament(&t).await,
+            Read::Match(m, replayed) => self.merge_match(*m, replayed).await,
+            Read::Tournament(t, replayed) => self.merge_tournament(*t, replayed).await,
         }
     }
 
@@ -543,22 +553,30 @@ impl<C: GenericClient + Sync> Push<'_, C> {
         Ok(())
     }
 
-    async fn merge_match(&mut self, m: &IncomingMatch) -> Result<Taken, Refused> {
+    async fn merge_match(
+        &mut self,
+        pushed: PushedMatch,
+        replayed: Result<MatchState, Error>,
+    ) -> Result<Taken, Refused> {
         let row = self
             .tx
             .query_opt(
                 "SELECT revision, body, t_uid, t_round, t_table, status FROM record
                  WHERE club_id = $1 AND kind = 'match' AND uid = $2",
-                &[&self.club, &m.uid],
+                &[&self.club, &pushed.uid],
             )
             .await?;
         let Some(row) = row else {
+            let m = IncomingMatch {
+                pushed,
+                state: replayed?,
+            };
             if let Some(link) = &m.link {
-                self.check_table(m, link).await?;
+                self.check_table(&m, link).await?;
             }
-            self.write_match(m).await?;
+            self.write_match(&m).await?;
             if m.state.is_over() {
-                self.enter_result(m).await?;
+                self.enter_result(&m).await?;
             }
             return Ok(Taken::Accepted);
         };
@@ -575,7 +593,7 @@ impl<C: GenericClient + Sync> Push<'_, C> {
         let status: Option<String> = row.get(5);
         let held_value = parse_body(&body)?;
         let mut held = Record::from_value(held_value.clone())
-            .map_err(|e| Error::storage(format!("match {}: {}", m.uid, e.detail)))?;
+            .map_err(|e| Error::storage(format!("match {}: {}", pushed.uid, e.detail)))?;
         take_action_times(&mut held, 0);
         let sides = trimmed(&held.sides);
         let facts = HeldMatch {
@@ -586,25 +604,28 @@ impl<C: GenericClient + Sync> Push<'_, C> {
             revision,
             actions: &held.actions,
         };
-        match decide_match(&facts, m, partie_core::store::Source::Device).map_err(conflict)? {
+        match decide_match(&facts, &pushed, partie_core::store::Source::Device).map_err(conflict)? {
             Decision::Already => return Ok(Taken::Already),
             Decision::Replace { .. } => {}
         }
+        let mut m = IncomingMatch {
+            pushed,
+            state: replayed?,
+        };
         // What a finished table match entered changes only when its result does.
         let old_result = if status.as_deref() != Some("playing") {
-            held_result(m, &held.actions)
+            held_result(&m, &held.actions)
         } else {
             None
         };
         let new_result = m.state.result();
         // The start the hub holds stays (the SQLite store keeps its row's).
-        let mut m = m.clone();
         if let Some(start) = held_value
             .get("started_at")
             .and_then(Value::as_str)
             .and_then(parse_iso)
         {
-            m.started_at = start;
+            m.pushed.started_at = start;
         }
         self.write_match(&m).await?;
         if let Some(link) = &link {
@@ -620,8 +641,16 @@ impl<C: GenericClient + Sync> Push<'_, C> {
         Ok(Taken::Updated)
     }
 
-    async fn merge_tournament(&mut self, t: &IncomingTournament) -> Result<Taken, Refused> {
-        let Some((revision, body)) = self.tournament_row(&t.uid).await? else {
+    async fn merge_tournament(
+        &mut self,
+        pushed: PushedTournament,
+        replayed: Result<Tournament, Error>,
+    ) -> Result<Taken, Refused> {
+        let Some((revision, body)) = self.tournament_row(&pushed.uid).await? else {
+            let t = IncomingTournament {
+                pushed,
+                state: replayed?,
+            };
             let created = t.created_at.unwrap_or_else(partie_core::time::now_ms);
             let served = tournament_served(&t.uid, t.revision, created, &t.record);
             self.write_tournament(&t.uid, t.revision, &served, t.record.events.len())
@@ -630,12 +659,16 @@ impl<C: GenericClient + Sync> Push<'_, C> {
         };
         let held_value = parse_body(&body)?;
         let held = stored_tournament(&body)?;
-        match decide_tournament(&held, revision, t, partie_core::store::Source::Device)
+        match decide_tournament(&held, revision, &pushed, partie_core::store::Source::Device)
             .map_err(conflict)?
         {
             Decision::Already => return Ok(Taken::Already),
             Decision::Replace { .. } => {}
         }
+        let t = IncomingTournament {
+            pushed,
+            state: replayed?,
+        };
         let created = held_value
             .get("created_at")
             .and_then(Value::as_str)
@@ -668,11 +701,8 @@ impl<C: GenericClient + Sync> Push<'_, C> {
                 )
                 .await?;
         }
-        Ok(if held.events == t.record.events {
-            Taken::Already
-        } else {
-            Taken::Updated
-        })
+        // Replaced, if only its revision: `updated`, as for a match (docs/hub.md).
+        Ok(Taken::Updated)
     }
 }
 

@@ -5,7 +5,8 @@
 //!   answer in the app (levels 4 and 5 stop on their clock: 0.4 s, and 2.5 s while placing
 //!   then 1.5 s);
 //! - the exact endgame tables (three against three, four against three), with and without
-//!   flying.
+//!   flying;
+//! - replaying a long record whose moving phase has no removal (the repetition rule's count).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use partie_core::morris::endgame::Table;
@@ -32,7 +33,63 @@ fn game(tokens: &[&str]) -> Morris {
     g
 }
 
+/// A long game with no removal under `quiet_moves: 0` (no limit), every position at most twice:
+/// three pieces a side, flying, `moves` moves chosen by a fixed generator. Its record's actions.
+fn long_quiet_game(moves: usize) -> (Map<String, serde_json::Value>, Vec<serde_json::Value>) {
+    let rules: Map<String, serde_json::Value> =
+        serde_json::from_value(json!({"pieces": 3, "quiet_moves": 0})).unwrap();
+    let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+    let mut g = Morris::setup(&rules, &sides).unwrap();
+    let mut seen = std::collections::HashMap::new();
+    let mut actions = Vec::new();
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    while actions.len() < moves {
+        let pos = *g.position();
+        let quiet: Vec<_> = g
+            .legal()
+            .into_iter()
+            .filter(|&t| !pos.closes_mill(t))
+            .filter(|&t| {
+                !pos.after(t).is_moving() || seen.get(&pos.after(t).key()).copied().unwrap_or(0) < 2
+            })
+            .collect();
+        assert!(
+            !quiet.is_empty(),
+            "the generator ran out of moves at {}",
+            actions.len()
+        );
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let t = quiet[(x % quiet.len() as u64) as usize];
+        g = g.play(&Action::Token(t)).unwrap();
+        if g.position().is_moving() {
+            *seen.entry(g.position().key()).or_insert(0u8) += 1;
+        }
+        actions.push(json!(t.to_string()));
+    }
+    assert!(g.outcome().is_none());
+    (rules, actions)
+}
+
 fn bench(c: &mut Criterion) {
+    // Replaying a record whose moving phase has no removal: the repetition count must not
+    // look back through every position of that phase at each move.
+    let (rules, actions) = long_quiet_game(20_000);
+    let record = partie_core::Record {
+        format: partie_core::record::FORMAT,
+        game: "morris".into(),
+        rules,
+        sides: vec![vec!["A".into()], vec!["B".into()]],
+        actions,
+    };
+    let mut group = c.benchmark_group("morris_replay");
+    group.sample_size(10);
+    group.bench_function("replay_20000_moves_no_removal", |b| {
+        b.iter(|| black_box(&record).replay().unwrap())
+    });
+    group.finish();
+
     let start = game(&[]);
     let middle = game(&MIDDLE);
     let mut group = c.benchmark_group("morris");

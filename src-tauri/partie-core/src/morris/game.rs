@@ -10,6 +10,7 @@ use crate::game::{check_sides, replay, tally, Computer, Counters, Game, Refused}
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::collections::HashMap;
 
 /// One action of a Morris record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,11 +60,30 @@ impl Action {
 pub struct Morris {
     pos: Position,
     repetitions: Repetitions,
+    /// How many times each moving-phase position has come since the last removal, for the
+    /// repetition rule at every move. [`Repetitions::count`] looks back through the whole
+    /// phase, which made a long phase without a removal (`quiet_moves: 0`) replay in
+    /// quadratic time: a pushed record of a million moves would have taken hours.
+    seen: HashMap<u64, u8>,
     played: Vec<(u8, Action)>,
     end: Option<Outcome>,
 }
 
 impl Morris {
+    /// Counts the position just reached by `t` (as [`Repetitions::push`] does: the moving
+    /// phase only, a removal starting afresh) and says how many times it has come.
+    fn seen_again(&mut self, t: Token) -> u8 {
+        if !self.pos.is_moving() {
+            return 0;
+        }
+        if matches!(t, Token::Remove(_)) {
+            self.seen.clear();
+        }
+        let n = self.seen.entry(self.pos.key()).or_insert(0);
+        *n = n.saturating_add(1);
+        *n
+    }
+
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.pos
@@ -260,6 +280,7 @@ impl Game for Morris {
         Ok(Morris {
             pos: Position::start(rules),
             repetitions: Repetitions::default(),
+            seen: HashMap::new(),
             played: Vec::new(),
             end: None,
         })
@@ -281,10 +302,8 @@ impl Game for Morris {
                 }
                 self.pos = self.pos.after(t);
                 self.repetitions.push(t, &self.pos);
-                self.end = if self
-                    .repetitions
-                    .reached(self.pos.rules().repetition, &self.pos)
-                {
+                let limit = self.pos.rules().repetition;
+                self.end = if limit > 0 && self.seen_again(t) >= limit {
                     Some(Outcome::Drawn(Reason::Repetition))
                 } else {
                     self.pos.outcome()
@@ -525,5 +544,68 @@ impl Serialize for MoveTargets<'_> {
                     from(&run[0]).map(|a| (POINTS[a as usize], Names(run.iter().filter_map(to))))
                 }),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The counts the repetition rule reads agree with [`Repetitions::count`] (the search's
+    /// look back) at every move of random games, removals, flying and the end by repetition
+    /// included.
+    #[test]
+    fn the_counted_positions_agree_with_the_look_back() {
+        let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+        let mut ends = 0;
+        for (seed, rules) in [
+            json!({"quiet_moves": 0, "repetition": 5}),
+            json!({"quiet_moves": 0, "repetition": 2, "pieces": 3}),
+            json!({"repetition": 3, "pieces": 4, "diagonals": true}),
+        ]
+        .iter()
+        .cycle()
+        .take(30)
+        .enumerate()
+        {
+            let rules: Map<String, Value> = serde_json::from_value(rules.clone()).unwrap();
+            let mut g = Morris::setup(&rules, &sides).unwrap();
+            let mut rng = Rng::new(seed as u64);
+            // Each side's last move, stepped back half the time, so that positions come again.
+            let mut last = [None, None];
+            for _ in 0..600 {
+                let legal = g.legal();
+                if legal.is_empty() {
+                    break;
+                }
+                let side = g.pos.turn() as usize;
+                let back = match last[side] {
+                    Some(Token::Move(a, b)) if rng.below(2) == 0 => Some(Token::Move(b, a)),
+                    _ => None,
+                };
+                let t = back
+                    .filter(|t| legal.contains(t))
+                    .unwrap_or_else(|| legal[rng.below(legal.len() as u64) as usize]);
+                last[side] = Some(t);
+                g = g.play(&Action::Token(t)).unwrap();
+                let counted = g.seen.get(&g.pos.key()).copied().unwrap_or(0) as usize;
+                let looked = if g.pos.is_moving() {
+                    g.repetitions.count(g.pos.key())
+                } else {
+                    0
+                };
+                assert_eq!(counted, looked, "seed {seed} after {t}");
+                let limit = g.rules().repetition as usize;
+                let repeated = g.outcome() == Some(Outcome::Drawn(Reason::Repetition));
+                assert_eq!(
+                    repeated,
+                    limit > 0 && looked >= limit,
+                    "seed {seed} after {t}"
+                );
+                ends += usize::from(repeated);
+            }
+        }
+        assert!(ends > 0, "some game ends by repetition");
     }
 }

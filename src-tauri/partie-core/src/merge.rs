@@ -139,17 +139,40 @@ pub fn kind_of(value: &Value) -> Option<RecordKind> {
     }
 }
 
-/// Where a page of `GET /v1/records` starts: none is the start, else the change number a
-/// store gave as its cursor; `bad_record` for anything else.
-pub fn cursor_of(cursor: Option<&str>) -> Result<i64, Error> {
-    match cursor {
-        None => Ok(0),
-        Some(c) => c
-            .parse::<i64>()
-            .ok()
-            .filter(|&n| n >= 0)
-            .ok_or_else(|| Error::bad_record(format!("{c:?} is not a cursor"))),
+/// Where a page of `GET /v1/records` starts, for the hub named `hub` (its identity): none is
+/// the start; a cursor is `NAME.SEQ`, the hub's name and the change number it gave, or a bare
+/// number (what hubs gave before they had names, taken as it was). `bad_record` for anything
+/// else, and with code `unknown_cursor` for another hub's name: the client forgets the cursor
+/// and pulls from the start.
+pub fn cursor_of(cursor: Option<&str>, hub: &str) -> Result<i64, Error> {
+    let Some(c) = cursor else {
+        return Ok(0);
+    };
+    let not = || Error::bad_record(format!("{c:?} is not a cursor"));
+    let (name, seq) = match c.split_once('.') {
+        Some((name, seq)) => (Some(name), seq),
+        None => (None, c),
+    };
+    let seq = seq
+        .parse::<i64>()
+        .ok()
+        .filter(|&n| n >= 0 && !seq.starts_with('+'))
+        .ok_or_else(not)?;
+    match name {
+        Some(name) if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+            Err(not())
+        }
+        Some(name) if name != hub => Err(Error::bad_record(format!(
+            "the cursor {c:?} is another hub's (this one is {hub})"
+        ))
+        .with_code("unknown_cursor")),
+        _ => Ok(seq),
     }
+}
+
+/// The cursor a hub named `hub` hands out after the change `seq`.
+pub fn cursor_at(hub: &str, seq: i64) -> String {
+    format!("{hub}.{seq}")
 }
 
 /// The refusal of a cursor past the last change a hub ever gave (`bad_record`): the client
@@ -682,6 +705,30 @@ mod tests {
         ] {
             let e = revision_of(&json!({ "revision": bad })).unwrap_err();
             assert_eq!(e.kind, crate::ErrorKind::BadRecord, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_cursor_names_its_hub_and_another_hubs_is_unknown() {
+        let hub = "3f9a0c1d2e4b5a69";
+        assert_eq!(cursor_of(None, hub), Ok(0));
+        assert_eq!(cursor_of(Some(&cursor_at(hub, 42)), hub), Ok(42));
+        // A bare number: what hubs gave before they had names.
+        assert_eq!(cursor_of(Some("7"), hub), Ok(7));
+        let other = cursor_of(Some("0123456789abcdef.42"), hub).unwrap_err();
+        assert_eq!(
+            (other.kind, other.code),
+            (crate::ErrorKind::BadRecord, Some("unknown_cursor"))
+        );
+        for bad in [
+            "", "-1", "+3", "x", ".5", "a b.5", "abc.", "abc.-1", "abc.1.2", "1e3",
+        ] {
+            let e = cursor_of(Some(bad), hub).unwrap_err();
+            assert_eq!(
+                (e.kind, e.code),
+                (crate::ErrorKind::BadRecord, None),
+                "{bad:?}"
+            );
         }
     }
 

@@ -421,3 +421,31 @@ fn a_database_of_schema_7_keeps_its_revisions_and_counts_on_from_them() {
     store.undo(1).unwrap();
     assert_eq!(store.export_match(1).unwrap()["revision"], 7);
 }
+
+#[test]
+fn each_database_has_its_own_name_as_a_hub_kept_across_openings_and_upgrades() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hub.db");
+    let name = {
+        let (store, _) = Store::open(&path).unwrap();
+        store.hub_name().unwrap()
+    };
+    assert_eq!(name.len(), 16);
+    assert!(name.bytes().all(|b| b.is_ascii_hexdigit()), "{name}");
+    let (mut store, _) = Store::open(&path).unwrap();
+    assert_eq!(store.hub_name().unwrap(), name, "kept when opened again");
+    push(&mut store, &[molkky("m", 1, 1)]);
+    let page = store.records_since(None, 10).unwrap();
+    assert_eq!(page.cursor.split_once('.').unwrap().0, name);
+    // Another database, and one upgraded from the schema before names: each its own.
+    let other = Store::open_in_memory().unwrap().hub_name().unwrap();
+    let old = dir.path().join("old.db");
+    {
+        let mut conn = Connection::open(&old).unwrap();
+        migrations::migrate_to(&mut conn, migrations::MIGRATIONS.len() - 1).unwrap();
+    }
+    let (upgraded, _) = Store::open(&old).unwrap();
+    let upgraded = upgraded.hub_name().unwrap();
+    assert_eq!(upgraded.len(), 16);
+    assert!(name != other && name != upgraded && other != upgraded);
+}

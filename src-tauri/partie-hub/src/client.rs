@@ -321,15 +321,43 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
     }
 }
 
-/// One round: the whole outbox out, then every page the hub has for this device.
+/// One round: the whole outbox out, then every page the hub has for this device. A hub that
+/// refuses this device's cursor as not its own is another database at this address (or this
+/// one from an older copy): the device forgets what it was said to hold and does the round
+/// again, once, from the start both ways.
 async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
-    let storage = |e: Error| Failure::Refused(format!("this device's database: {}", e.detail));
+    push_outbox(s, join, status).await?;
+    match pull_pages(s, join, status).await? {
+        Pulled::All => Ok(()),
+        Pulled::NotItsCursor => {
+            s.club_forget(&join.hub).map_err(storage)?;
+            push_outbox(s, join, status).await?;
+            match pull_pages(s, join, status).await? {
+                Pulled::All => Ok(()),
+                Pulled::NotItsCursor => Err(Failure::Refused(
+                    "the hub refuses the cursor it gave from the start".into(),
+                )),
+            }
+        }
+    }
+}
+
+fn storage(e: Error) -> Failure {
+    Failure::Refused(format!("this device's database: {}", e.detail))
+}
+
+/// Pushes the whole outbox, a batch at a time.
+async fn push_outbox(
+    s: &mut Store,
+    join: &ClubJoin,
+    status: &Mutex<SyncStatus>,
+) -> Result<(), Failure> {
     loop {
         let outbox = s.club_outbox(&join.hub, PUSH_BATCH).map_err(storage)?;
         if outbox.records.is_empty() {
             // Nothing to send, but the log may have moved past pulled records.
             s.club_pushed(&join.hub, &outbox, &[]).map_err(storage)?;
-            break;
+            return Ok(());
         }
         let body = serde_json::to_vec(&json!({ "records": outbox.records }))
             .map_err(|e| Failure::Refused(e.to_string()))?;
@@ -361,7 +389,22 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
             st.refused.truncate(20);
         });
     }
-    let mut started_again = false;
+}
+
+/// How a pull ended.
+enum Pulled {
+    /// Every page the hub had.
+    All,
+    /// The hub refused the cursor as one it never gave.
+    NotItsCursor,
+}
+
+/// Pulls every page the hub has after this device's cursor.
+async fn pull_pages(
+    s: &mut Store,
+    join: &ClubJoin,
+    status: &Mutex<SyncStatus>,
+) -> Result<Pulled, Failure> {
     loop {
         let since = s.sync_pulled(&join.hub).map_err(storage)?;
         let path = match &since {
@@ -370,17 +413,12 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
         };
         let (answer, page) =
             answered(&join.hub, Method::GET, &path, Some(&join.token), None).await?;
-        // A cursor the hub never gave: its database was replaced (a new data folder, another
-        // computer at the same address). Pulled again from the start, once: what this device
-        // has already is `already`, the rest comes.
+        // (The only `bad_record` a page asked with a cursor can get: a cursor it does not take.)
         if answer == StatusCode::BAD_REQUEST
             && page.get("kind").and_then(Value::as_str) == Some("bad_record")
             && since.is_some()
-            && !started_again
         {
-            started_again = true;
-            s.set_sync_pulled(&join.hub, "0").map_err(storage)?;
-            continue;
+            return Ok(Pulled::NotItsCursor);
         }
         let (_, page) = taken((answer, page))?;
         let records = page
@@ -392,7 +430,7 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
             return Err(Failure::Refused("a page without a cursor".into()));
         };
         if records.is_empty() {
-            return Ok(());
+            return Ok(Pulled::All);
         }
         s.club_pulled(&join.hub, &records, cursor)
             .map_err(storage)?;

@@ -385,12 +385,31 @@ async fn pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change(
     assert_eq!(ids(&all), ["m0", "m2", "m3", "m4", "m5", "m6", "m1", "m8"]);
     // A cursor past the last change this hub gave (another hub's, or this one's before its
     // database was replaced) is refused: the phone then pulls from the start.
-    let past = c3.parse::<i64>().unwrap() + 1;
+    let (name, seq) = c3
+        .split_once('.')
+        .expect("a cursor is the hub's name and a number");
+    let past = format!("{name}.{}", seq.parse::<i64>().unwrap() + 1);
     let a = c.get(&format!("/v1/records?since={past}")).await;
     assert_eq!(
         (a.status, a.body["kind"].as_str()),
         (400, Some("bad_record"))
     );
+    // Another hub's cursor is refused even below this log's end: its name is not this one's.
+    let others = c
+        .get(&format!("/v1/records?since=0123456789abcdef.{seq}"))
+        .await;
+    assert_eq!(
+        (others.status, others.body["kind"].as_str()),
+        (400, Some("bad_record"))
+    );
+    assert_eq!(
+        c2.split_once('.').unwrap().0,
+        name,
+        "one name for every page"
+    );
+    // A bare number (what a hub gave before its cursors had its name) is still taken.
+    let bare = c.get(&format!("/v1/records?since={seq}")).await;
+    assert_eq!((bare.status, ids(&bare).len()), (200, 0));
     for bad in [
         "since=abc",
         "since=-1",

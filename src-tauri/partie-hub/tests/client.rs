@@ -210,6 +210,21 @@ fn a_phone_that_left_the_hub_sends_nothing_more() {
 
 #[test]
 fn a_phone_whose_hub_was_replaced_at_the_same_address_pulls_it_from_the_start() {
+    // The new hub's change log is shorter than the phone's cursor.
+    replaced_hub(3, 1);
+}
+
+#[test]
+fn a_phone_whose_replaced_hub_has_more_changes_than_its_cursor_still_starts_again() {
+    // The new hub's log has grown past the phone's cursor: only the hub's name in the cursor
+    // tells the two apart.
+    replaced_hub(1, 4);
+}
+
+/// A phone pulls `before` matches of other devices from a hub and pushes one of its own; the
+/// hub is then started on a new data folder holding `after` other matches, at the same address
+/// with the same token. The phone pulls all of them and pushes its match to the new hub.
+fn replaced_hub(before: usize, after: usize) {
     let dir = tempfile::tempdir().unwrap();
     let token_file = dir.path().join("hub-token");
     let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
@@ -226,35 +241,48 @@ fn a_phone_whose_hub_was_replaced_at_the_same_address_pulls_it_from_the_start() 
         m.uid
     };
     let first_db = dir.path().join("first.db");
-    for _ in 0..3 {
+    for _ in 0..before {
         others_match(&first_db);
     }
     let host = Host::start(&first_db, "127.0.0.1:0", &token_file).unwrap();
     let info = host.info();
     let listen = host.addr().to_string();
-    let (phone, _, syncer) = joined_phone(dir.path(), &info.address, &info.token);
-    eventually("the phone pulled the first hub's three matches", || {
-        phone.records_since(None, 100).unwrap().records.len() == 3
-    });
-    let cursor: i64 = phone
-        .sync_pulled(&info.address)
-        .unwrap()
-        .unwrap()
-        .parse()
+    let (mut phone, _, syncer) = joined_phone(dir.path(), &info.address, &info.token);
+    let own = phone
+        .new_match("molkky", &Default::default(), &sides)
         .unwrap();
-    assert!(cursor >= 3);
-
-    // The hub is started again on a new data folder, at the same address with the same token:
-    // its change log starts again from 1, below the phone's cursor.
-    host.stop();
-    let second_db = dir.path().join("second.db");
-    let new_one = others_match(&second_db);
-    let host = Host::start(&second_db, &listen, &token_file).unwrap();
+    phone.play(own.id, &json!({"pins": [5]})).unwrap();
     syncer.poke();
-    eventually("the phone pulled the new hub's match", || {
-        holds(&phone, &new_one)
+    eventually("the phone pulled the first hub's matches", || {
+        phone.records_since(None, 100).unwrap().records.len() == before + 1
+    });
+    eventually("and pushed its own", || {
+        hub_revision(&first_db, &own.uid).is_some()
     });
     eventually("and says it is synced", || syncer.status().state == "ok");
+    let cursor = phone.sync_pulled(&info.address).unwrap().unwrap();
+    let (name, seq) = cursor.split_once('.').expect("a cursor names its hub");
+    assert_eq!(name.len(), 16, "{cursor}");
+    assert!(seq.parse::<usize>().unwrap() >= before, "{cursor}");
+
+    host.stop();
+    let second_db = dir.path().join("second.db");
+    let new_ones: Vec<String> = (0..after).map(|_| others_match(&second_db)).collect();
+    let host = Host::start(&second_db, &listen, &token_file).unwrap();
+    syncer.poke();
+    eventually("the phone pulled every match of the new hub", || {
+        new_ones.iter().all(|m| holds(&phone, m))
+    });
+    eventually("and pushed its own match to it", || {
+        hub_revision(&second_db, &own.uid).is_some()
+    });
+    eventually("and says it is synced", || syncer.status().state == "ok");
+    let cursor = phone.sync_pulled(&info.address).unwrap().unwrap();
+    assert_ne!(
+        cursor.split_once('.').unwrap().0,
+        name,
+        "the new hub's cursor"
+    );
     drop(syncer);
     host.stop();
 }

@@ -200,6 +200,23 @@ impl Store {
         Ok(())
     }
 
+    /// Forgets what `hub` was said to hold (its cursor, the matches it answered for, how far
+    /// the outbox went), so that everything is pulled and pushed again: for a hub that refused
+    /// this device's cursor as not its own, another database at the same address (a new data
+    /// folder, another computer) or this one restored from an older copy. What it holds
+    /// already it answers `already`.
+    pub fn club_forget(&mut self, hub: &str) -> Result<(), Error> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM club_seen WHERE hub = ?1", [hub])?;
+        tx.execute(
+            "INSERT INTO sync_peer (hub, pushed, pulled) VALUES (?1, 0, '0')
+             ON CONFLICT (hub) DO UPDATE SET pushed = 0, pulled = '0'",
+            [hub],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Merges a page pulled from `hub`, then notes what the hub holds, marks the tournaments it
     /// runs and keeps the page's cursor. A device killed in between pulls the page again, which
     /// changes nothing the second time.

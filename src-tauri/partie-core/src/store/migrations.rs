@@ -230,6 +230,15 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE player_stats ADD COLUMN score INTEGER;
     UPDATE player_stats SET score = (SELECT json_extract(m.summary, '$.scores[' || player_stats.side || ']')
                                      FROM match m WHERE m.id = player_stats.match_id);",
+    // 9: the database's identity as a hub, a random name given once, written into the cursors
+    //    it hands out (docs/hub.md, "Pages"): a device that kept a cursor of another database
+    //    at the same address (a new data folder, another computer) is told so, even when this
+    //    one's change log has grown past that cursor's number.
+    "CREATE TABLE hub_identity (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        name TEXT NOT NULL
+    );
+    INSERT INTO hub_identity (id, name) VALUES (1, lower(hex(randomblob(8))));",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

@@ -582,7 +582,8 @@ impl Store {
     /// The records changed since `cursor` (none: from the start), each once, in order of their
     /// latest change, at most `limit`; `bad_record` for a cursor this store did not give.
     pub fn records_since(&self, cursor: Option<&str>, limit: usize) -> Result<Page, Error> {
-        let since = cursor_of(cursor)?;
+        let name = self.hub_name()?;
+        let since = cursor_of(cursor, &name)?;
         // Past the last change ever given: a cursor of another hub, or of this one before its
         // database was replaced. Refused, so that the phone pulls again from the start rather
         // than wait, with empty pages, for the numbers to catch up with it.
@@ -595,10 +596,19 @@ impl Store {
             .map(|c| self.sync_record(c.record, &c.id))
             .collect::<Result<Vec<_>, _>>()?;
         let cursor = match changes.last() {
-            Some(c) => c.seq.to_string(),
+            Some(c) => crate::merge::cursor_at(&name, c.seq),
             None => cursor.map_or_else(|| "0".to_string(), str::to_string),
         };
         Ok(Page { records, cursor })
+    }
+
+    /// This database's name as a hub (migration 9): random, given once, in every cursor it
+    /// hands out.
+    pub fn hub_name(&self) -> Result<String, Error> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT name FROM hub_identity WHERE id = 1")?
+            .query_row([], |r| r.get(0))?)
     }
 
     /// The tournament changed most recently (the big screen's), by id.

@@ -20,9 +20,9 @@ use deadpool_postgres::GenericClient;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use partie_core::games::MatchState;
 use partie_core::merge::{
-    check_table_setup, cursor_not_given, cursor_of, decide_match, decide_tournament, held_result,
-    kind_of, refusal_id, take_action_times, tournament_served, trimmed, Decision, HeldMatch,
-    IncomingMatch, IncomingTournament, Link, MergeReport, PushedMatch, PushedTournament,
+    check_table_setup, cursor_at, cursor_not_given, cursor_of, decide_match, decide_tournament,
+    held_result, kind_of, refusal_id, take_action_times, tournament_served, trimmed, Decision,
+    HeldMatch, IncomingMatch, IncomingTournament, Link, MergeReport, PushedMatch, PushedTournament,
     RecordKind, Refusal, Taken,
 };
 use partie_core::record::Record;
@@ -75,6 +75,10 @@ pub const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (club_id, uid, side, seat)
      );
      CREATE INDEX league_result_by_season ON league_result (season, club_id, name);",
+    // 2: each club's name in the cursors it hands out (docs/hub.md, "Pages"), random and given
+    //    once (a volatile default is drawn anew for every row, the clubs already there too).
+    "ALTER TABLE club ADD COLUMN cursor_name text NOT NULL
+         DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 16);",
 ];
 
 /// The schema version this hub writes: the number of its migrations.
@@ -918,17 +922,22 @@ impl PgStorage {
 
     /// A page of `GET /v1/records`: the club's records changed since `cursor`.
     pub async fn records_since(&self, cursor: Option<String>, limit: usize) -> Result<Page, Error> {
-        let since = cursor_of(cursor.as_deref())?;
         let club = self.club;
         let limit = limit.min(i64::MAX as usize) as i64;
-        let rows: Vec<(i64, String)> = self
+        let given = cursor.clone();
+        let (name, rows): (String, Vec<(i64, String)>) = self
             .read(move |c| {
+                let given = given.clone();
                 Box::pin(async move {
+                    let row = c
+                        .query_one(
+                            "SELECT last_seq, cursor_name FROM club WHERE id = $1",
+                            &[&club],
+                        )
+                        .await?;
+                    let (last, name): (i64, String) = (row.get(0), row.get(1));
+                    let since = cursor_of(given.as_deref(), &name).map_err(ReadFail::Kind)?;
                     // Past the club's last change: a cursor this hub never gave (as in SQLite).
-                    let last: i64 = c
-                        .query_one("SELECT last_seq FROM club WHERE id = $1", &[&club])
-                        .await?
-                        .get(0);
                     if since > last {
                         return Err(ReadFail::Kind(cursor_not_given(since)));
                     }
@@ -939,12 +948,12 @@ impl PgStorage {
                             &[&club, &since, &limit],
                         )
                         .await?;
-                    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+                    Ok((name, rows.iter().map(|r| (r.get(0), r.get(1))).collect()))
                 })
             })
             .await?;
         let cursor = match rows.last() {
-            Some((seq, _)) => seq.to_string(),
+            Some((seq, _)) => cursor_at(&name, *seq),
             None => cursor.unwrap_or_else(|| "0".to_string()),
         };
         let records = rows

@@ -229,6 +229,33 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.wait_css("#pins")
         assert p.scores() == [3, 0], "the discarded match is back with its throw"
 
+        # Two discards in a row: Undo takes back the latest, then offers the one before it (a
+        # second discard used to make the first one final).
+        p.tap("#nav-back")
+        p.wait_css("#unfinished")
+        p.tap("#new-molkky")
+        p.wait_css("#new-player")
+        p.begin()
+        p.wait_css("#pins")
+        p.throw(5)
+        p.tap("#nav-back")
+        p.wait_until("return document.querySelectorAll('#unfinished .match-row').length === 2")
+        scores = sorted(p.texts("#unfinished .match-score"))
+        for left in (2, 1):
+            p.tap("#unfinished [data-discard]")
+            p.wait_until("return document.querySelector('#unfinished [data-discard]').classList.contains('armed')")
+            p.tap("#unfinished [data-discard]")
+            p.wait_until(f"return document.querySelectorAll('#unfinished .match-row').length === {left - 1}")
+        p.wait_css("#undo-bar:not([hidden])")
+        p.shot("34b-undo-two-discards")
+        p.tap("#undo-last")
+        p.wait_until("return document.querySelectorAll('#unfinished .match-row').length === 1")
+        assert not p.d.execute_script("return document.querySelector('#undo-bar').hidden"), "the first discard is still offered"
+        p.tap("#undo-last")
+        p.wait_until("return document.querySelectorAll('#unfinished .match-row').length === 2")
+        p.wait_until("return document.querySelector('#undo-bar').hidden")
+        assert sorted(p.texts("#unfinished .match-score")) == scores, "both matches are back as they were"
+
         # Anna's statistics: the charts, head to head with Bea, the leaderboard.
         p.d.execute_script("location.hash = '#/players'")
         p.wait_css("#leaderboard")
@@ -273,11 +300,12 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         whole = q.d.execute_script(
             "return Array.from(document.querySelectorAll('#file-list [data-import]')).map(b => b.dataset.import).find(n => !n.includes('-match-'))")
         q.tap(f'#file-list [data-import="{whole}"]')
-        q.wait_until("return document.querySelector('#notice').textContent.startsWith('3 imported')")
+        # (Four matches: two finished, and two left unfinished above.)
+        q.wait_until("return document.querySelector('#notice').textContent.startsWith('4 imported')")
         q.tap(f'#file-list [data-import="{whole}"]')     # again: nothing is duplicated
-        q.wait_until("return document.querySelector('#notice').textContent.startsWith('0 imported, 3 already here')")
+        q.wait_until("return document.querySelector('#notice').textContent.startsWith('0 imported, 4 already here')")
         q.d.execute_script("location.hash = '#/history'")
-        q.wait_until("return document.querySelectorAll('#history-list .match-row').length === 3")
+        q.wait_until("return document.querySelectorAll('#history-list .match-row').length === 4")
         q.shot("38-imported-history")
     finally:
         q.close()

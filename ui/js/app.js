@@ -77,21 +77,12 @@ export const app = {
   },
 
   // Offers to take back what was just done (a discarded match), for a few seconds; `focus`
-  // gives its Undo the focus (the control that did it went with what it did).
+  // gives its Undo the focus (the control that did it went with what it did). Offers made
+  // while the bar is up wait under the latest: Undo takes back the latest, then the bar offers
+  // the one before it, so a second discard does not make the first one final.
   offerUndo(text, onUndo, { focus = false } = {}) {
-    const bar = document.getElementById('undo-bar');
-    bar.replaceChildren();
-    const label = document.createElement('span');
-    label.textContent = text;
-    const btn = document.createElement('button');
-    btn.className = 'btn small';
-    btn.type = 'button';
-    btn.id = 'undo-last';
-    btn.textContent = t('undo');
-    btn.addEventListener('click', async () => { hideNote(bar); await onUndo(); });
-    bar.append(label, btn);
-    showNote(bar, 10000);
-    if (focus) btn.focus();
+    undoable.push({ text, onUndo });
+    showUndo(focus);
     // A region shown from hidden is often not read: said aloud instead.
     app.announce(text);
   },
@@ -143,6 +134,44 @@ function showBanner() {
 // The notes at the foot of the screen stack in one strip, and the screen makes room for it:
 // its bottom bars (Throw, Score the round, Start) stand above the strip and its last lines
 // scroll clear of it, so a note never covers what the next tap needs.
+// What the undo bar can still take back, the latest last; emptied when the bar's time is up.
+const undoable = [];
+
+function showUndo(focus) {
+  const bar = document.getElementById('undo-bar');
+  const top = undoable[undoable.length - 1];
+  if (!top) {
+    hideNote(bar);
+    return;
+  }
+  bar.replaceChildren();
+  const label = document.createElement('span');
+  label.textContent = top.text;
+  const btn = document.createElement('button');
+  btn.className = 'btn small';
+  btn.type = 'button';
+  btn.id = 'undo-last';
+  btn.textContent = t('undo');
+  let taking = false;
+  btn.addEventListener('click', async () => {
+    // A double tap takes back one thing, not two.
+    if (taking) return;
+    taking = true;
+    const keyboard = document.activeElement === btn;
+    const entry = undoable.pop();
+    await entry.onUndo();
+    if (undoable.length) {
+      showUndo(keyboard);
+      app.announce(undoable[undoable.length - 1].text);
+    } else {
+      hideNote(bar);
+    }
+  });
+  bar.append(label, btn);
+  showNote(bar, 10000);
+  if (focus) btn.focus();
+}
+
 function showNote(el, ms) {
   el.hidden = false;
   clearTimeout(noteTimers.get(el));
@@ -152,6 +181,7 @@ function showNote(el, ms) {
 
 function hideNote(el) {
   clearTimeout(noteTimers.get(el));
+  if (el.id === 'undo-bar') undoable.length = 0;
   // A note that goes with the focus in it (the undo bar's time is up) gives it to the screen.
   const had = el.contains(document.activeElement);
   el.hidden = true;

@@ -7,19 +7,16 @@ use partie_core::tournament::{replay, Event, Tournament};
 use serde_json::{json, Value};
 use std::hint::black_box;
 
-/// A Swiss night of `n` entrants and `rounds` rounds with `played` rounds played: results
-/// drawn from a small generator with few distinct scores, so that many entrants stay equal.
-fn swiss(n: usize, rounds: usize, played: usize) -> (Value, Vec<Value>) {
-    let setup = json!({
-        "game": "molkky",
-        "system": "swiss",
-        "rounds": rounds,
-        "entrants": (0..n).map(|i| json!([format!("Player {i}")])).collect::<Vec<_>>(),
-    });
-    let mut t = Tournament::setup(&setup).unwrap();
+/// Plays `rounds` rounds of the tournament `setup`: each round's pairing, then for each of its
+/// tables the result event `result(round, table)` gives. The state and the events.
+fn play_rounds(
+    setup: &Value,
+    rounds: usize,
+    mut result: impl FnMut(usize, u64) -> Value,
+) -> (Tournament, Vec<Value>) {
+    let mut t = Tournament::setup(setup).unwrap();
     let mut events = Vec::new();
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    for r in 1..=played {
+    for r in 1..=rounds {
         events.push(json!({"pair": {}}));
         t = t.play(&Event::Pair).unwrap();
         let tables: Vec<u64> = t.summary()["pairings"]
@@ -29,20 +26,35 @@ fn swiss(n: usize, rounds: usize, played: usize) -> (Value, Vec<Value>) {
             .map(|p| p["table"].as_u64().unwrap())
             .collect();
         for table in tables {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let (winner, scores) = match x % 5 {
-                0 => (Value::Null, [1, 1]),
-                1 | 2 => (json!(0), [2, x % 2]),
-                _ => (json!(1), [x % 2, 2]),
-            };
-            let e =
-                json!({"result": {"round": r, "table": table, "winner": winner, "scores": scores}});
+            let e = result(r, table);
             t = t.play_json(&e).unwrap();
             events.push(e);
         }
     }
+    (t, events)
+}
+
+/// A Swiss night of `n` entrants and `rounds` rounds with `played` rounds played: results
+/// drawn from a small generator with few distinct scores, so that many entrants stay equal.
+fn swiss(n: usize, rounds: usize, played: usize) -> (Value, Vec<Value>) {
+    let setup = json!({
+        "game": "molkky",
+        "system": "swiss",
+        "rounds": rounds,
+        "entrants": (0..n).map(|i| json!([format!("Player {i}")])).collect::<Vec<_>>(),
+    });
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let (_, events) = play_rounds(&setup, played, |r, table| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let (winner, scores) = match x % 5 {
+            0 => (Value::Null, [1, 1]),
+            1 | 2 => (json!(0), [2, x % 2]),
+            _ => (json!(1), [x % 2, 2]),
+        };
+        json!({"result": {"round": r, "table": table, "winner": winner, "scores": scores}})
+    });
     (setup, events)
 }
 
@@ -53,26 +65,11 @@ fn round_robin(n: usize) -> (Value, Vec<Value>) {
         "system": "round_robin",
         "entrants": (0..n).map(|i| json!([format!("Player {i}")])).collect::<Vec<_>>(),
     });
-    let mut t = Tournament::setup(&setup).unwrap();
-    let mut events = Vec::new();
-    for r in 1..n {
-        events.push(json!({"pair": {}}));
-        t = t.play(&Event::Pair).unwrap();
-        let tables: Vec<u64> = t.summary()["pairings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["table"].as_u64().unwrap())
-            .collect();
-        for table in tables {
-            let winner = table % 2;
-            let scores = if winner == 0 { [50, 31] } else { [20, 50] };
-            let e =
-                json!({"result": {"round": r, "table": table, "winner": winner, "scores": scores}});
-            t = t.play_json(&e).unwrap();
-            events.push(e);
-        }
-    }
+    let (t, events) = play_rounds(&setup, n - 1, |r, table| {
+        let winner = table % 2;
+        let scores = if winner == 0 { [50, 31] } else { [20, 50] };
+        json!({"result": {"round": r, "table": table, "winner": winner, "scores": scores}})
+    });
     assert_eq!(t.summary()["status"], "finished");
     (setup, events)
 }

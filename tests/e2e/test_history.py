@@ -248,9 +248,25 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
             p.wait_until(f"return document.querySelectorAll('#unfinished .match-row').length === {left - 1}")
         p.wait_css("#undo-bar:not([hidden])")
         p.shot("34b-undo-two-discards")
-        p.tap("#undo-last")
+        # A double tap: the second tap lands on the Undo offered next, as soon as it is there;
+        # it takes back nothing.
+        second = p.d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const first = document.querySelector('#undo-last');
+            first.click();
+            const start = performance.now();
+            (function poll() {
+              const next = document.querySelector('#undo-last');
+              if (next && next !== first) { next.click(); done(true); }
+              else if (performance.now() - start > 5000) done(false);
+              else setTimeout(poll, 5);
+            })();""")
+        assert second, "the bar offered the first discard after the second was taken back"
         p.wait_until("return document.querySelectorAll('#unfinished .match-row').length === 1")
+        time.sleep(0.3)
+        assert p.count("#unfinished .match-row") == 1, "a double tap takes back one discard"
         assert not p.d.execute_script("return document.querySelector('#undo-bar').hidden"), "the first discard is still offered"
+        time.sleep(0.5)
         p.tap("#undo-last")
         p.wait_until("return document.querySelectorAll('#unfinished .match-row').length === 2")
         p.wait_until("return document.querySelector('#undo-bar').hidden")

@@ -42,3 +42,15 @@ test('errors read in the user language, by code first', () => {
   assert.equal(errorText({ kind: 'from_the_future', detail: 'd' }), 'The history could not be saved. Nothing was changed. (d)');
   assert.equal(t('to_throw', { name: 'Anna' }), 'Anna to throw');
 });
+
+test('what a hub refuses and why a sync failed are said in the user language', () => {
+  // The kinds a push can refuse a record with (docs/hub.md), each with words of its own.
+  for (const kind of ['conflict', 'bad_record', 'bad_setup', 'bad_action', 'illegal_action', 'not_found']) {
+    for (const lang of ['en', 'fr']) assert.ok(S[lang][`refused.${kind}`], `${lang} refused.${kind}`);
+  }
+  setLanguage('fr');
+  assert.equal(errorText({ kind: 'bad_record', code: 'hub_refused', detail: '500 Internal Server Error: disk' }),
+    'Le hub a refusé la demande de cet appareil (500 Internal Server Error: disk).');
+  assert.equal(errorText({ kind: 'not_found', code: 'hub_unreachable', detail: 'x' }), S.fr['code.hub_unreachable']);
+  setLanguage('en');
+});

@@ -136,6 +136,10 @@ function showBanner() {
 // scroll clear of it, so a note never covers what the next tap needs.
 // What the undo bar can still take back, the latest last; emptied when the bar's time is up.
 const undoable = [];
+// While an undo runs, and for a moment after the bar offers the one before it, a tap or a
+// held Enter on the Undo that takes its place is not a second undo: a double tap takes back
+// one thing.
+let undoCalmUntil = 0;
 
 function showUndo(focus) {
   const bar = document.getElementById('undo-bar');
@@ -152,17 +156,22 @@ function showUndo(focus) {
   btn.type = 'button';
   btn.id = 'undo-last';
   btn.textContent = t('undo');
-  let taking = false;
   btn.addEventListener('click', async () => {
-    // A double tap takes back one thing, not two.
-    if (taking) return;
-    taking = true;
+    if (performance.now() < undoCalmUntil) return;
+    undoCalmUntil = Infinity;
     const keyboard = document.activeElement === btn;
     const entry = undoable.pop();
-    await entry.onUndo();
-    if (undoable.length) {
+    const next = undoable[undoable.length - 1];
+    try {
+      await entry.onUndo();
+    } finally {
+      undoCalmUntil = performance.now() + 600;
+    }
+    // A discard made while this undo ran has drawn the bar already (with its own focus).
+    if (undoable[undoable.length - 1] !== next) return;
+    if (next) {
       showUndo(keyboard);
-      app.announce(undoable[undoable.length - 1].text);
+      app.announce(next.text);
     } else {
       hideNote(bar);
     }

@@ -493,9 +493,14 @@ fn backup_and_restore() {
         .unwrap()
         .id;
     store.play(m, &pins(&[12])).unwrap();
+    let name = store.hub_name().unwrap();
     store.restore_from(&saved).unwrap();
     assert_eq!(store.export_all().unwrap()["matches"], before);
     assert_eq!(store.view(m).unwrap_err().kind, ErrorKind::NotFound);
+    // The restored history is not the hub a phone last pulled from: a new name for its cursors.
+    let restored = store.hub_name().unwrap();
+    assert_eq!(restored.len(), 16);
+    assert_ne!(restored, name);
 
     let junk = dir.path().join("junk.db");
     std::fs::write(&junk, b"not a database at all, sorry".repeat(100)).unwrap();

@@ -38,8 +38,12 @@ pub enum Failure {
     Unreachable(String),
     /// The hub refused the club token.
     Unauthorized,
-    /// Something answered that is not a Partie hub, or a hub refused the request.
+    /// Something answered that is not a Partie hub.
     Refused(String),
+    /// The hub answered with a typed refusal (`{kind, detail}`): its status and detail.
+    Hub(String),
+    /// This device's own database failed.
+    Device(Error),
 }
 
 impl Failure {
@@ -57,6 +61,9 @@ impl Failure {
             Failure::Refused(why) => {
                 Error::bad_record(format!("the hub at {hub}: {why}")).with_code("not_a_hub")
             }
+            Failure::Hub(why) => Error::bad_record(format!("the hub at {hub} refused: {why}"))
+                .with_code("hub_refused"),
+            Failure::Device(e) => e.clone(),
         }
     }
 }
@@ -72,7 +79,11 @@ fn taken(answer: (StatusCode, Value)) -> Result<(StatusCode, Value), Failure> {
 /// A hub's refusal, its status and detail.
 fn refusal(status: StatusCode, answer: &Value) -> Failure {
     let detail = answer.get("detail").and_then(Value::as_str).unwrap_or("");
-    Failure::Refused(format!("{status}: {detail}"))
+    if answer.get("kind").is_some_and(Value::is_string) {
+        Failure::Hub(format!("{status}: {detail}"))
+    } else {
+        Failure::Refused(format!("{status}: {detail}"))
+    }
 }
 
 /// One request and the hub's JSON answer with its status, refusals included (but 401, which
@@ -173,8 +184,9 @@ pub struct SyncStatus {
     pub last_sync: Option<i64>,
     /// When the last round was tried.
     pub last_try: Option<i64>,
-    /// Why the last round failed.
-    pub error: Option<String>,
+    /// Why the last round failed, as the app's typed error (the screens translate its code or
+    /// kind; its detail is in English).
+    pub error: Option<Error>,
     /// Records the hub refused, latest push first (at most 20): `{id, kind, detail}`.
     pub refused: Vec<Value>,
     /// Records pulled since the app started.
@@ -312,9 +324,9 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
                 st.state = match f {
                     Failure::Unreachable(_) => "unreachable",
                     Failure::Unauthorized => "unauthorized",
-                    Failure::Refused(_) => "refused",
+                    Failure::Refused(_) | Failure::Hub(_) | Failure::Device(_) => "refused",
                 };
-                st.error = Some(f.to_error(&join.hub).detail);
+                st.error = Some(f.to_error(&join.hub));
             }
         });
         wait = PULL_EVERY;
@@ -343,7 +355,7 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
 }
 
 fn storage(e: Error) -> Failure {
-    Failure::Refused(format!("this device's database: {}", e.detail))
+    Failure::Device(e)
 }
 
 /// Pushes the whole outbox, a batch at a time.
@@ -449,4 +461,25 @@ fn query_escape(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hubs_typed_refusal_and_a_stranger_are_told_apart() {
+        let hub = "http://127.0.0.1:7878";
+        let refused = refusal(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &json!({"kind": "storage", "detail": "disk full"}),
+        );
+        assert_eq!(refused.to_error(hub).code, Some("hub_refused"));
+        assert!(refused.to_error(hub).detail.contains("disk full"));
+        let stranger = refusal(StatusCode::NOT_FOUND, &json!({"error": "nope"}));
+        assert_eq!(stranger.to_error(hub).code, Some("not_a_hub"));
+        // This device's own database failing is said as that error, not as the hub's.
+        let device = Failure::Device(Error::storage("disk full"));
+        assert_eq!(device.to_error(hub), Error::storage("disk full"));
+    }
 }

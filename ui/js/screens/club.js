@@ -3,7 +3,7 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, latest, STALE } from '../dom.js';
-import { t, ago } from '../i18n.js';
+import { t, ago, has, errorText } from '../i18n.js';
 import { app } from '../app.js';
 import { el } from '../svg.js';
 import { canScan, startScan } from '../scan.js';
@@ -111,10 +111,13 @@ export function mount(root) {
         h('dl', { class: 'sync-figures' },
           h('dt', { text: t('sync_last') }), h('dd', { id: 'sync-last', text: sync.last_sync ? ago(sync.last_sync) : t('sync_never') }),
           h('dt', { text: t('sync_waiting_label') }), h('dd', { id: 'sync-waiting', text: String(s.waiting) })),
-        sync.error ? h('p', { class: 'sync-error', text: sync.error }) : null,
+        sync.error ? h('p', { class: 'sync-error', id: 'sync-error', text: errorText(sync.error) }) : null,
         sync.refused.length ? h('div', { class: 'sync-refused', id: 'sync-refused' },
           h('h3', { text: t('sync_refused_title') }),
-          h('ul', {}, sync.refused.map((r) => h('li', { text: `${r.id ?? '?'}: ${r.kind} — ${r.detail}` })))) : null,
+          // Said in the user's language by its kind; the hub's own detail (English) under it.
+          h('ul', {}, sync.refused.map((r) => h('li', {},
+            h('span', { class: 'refused-what', text: `${r.id ?? '?'}: ${t(has(`refused.${r.kind}`) ? `refused.${r.kind}` : 'refused.other')}` }),
+            h('small', { class: 'refused-detail', text: r.detail ?? '' }))))) : null,
         h('p', { class: 'hint', text: t('joined_hint') }),
         h('div', { class: 'end-row' },
           h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().catch((e) => app.error(e)) }, t('sync_now')),

@@ -407,6 +407,12 @@ impl Store {
         ready
             .derive_figures_after_upgrade(version)
             .map_err(|e| bad(&format!("its figures cannot be derived ({})", e.detail)))?;
+        // A restored history is not the hub it was copied from: a phone that kept that hub's
+        // cursor, or noted what it held, must be told to start again (docs/hub.md, "Pages").
+        ready.conn.execute(
+            "UPDATE hub_identity SET name = lower(hex(randomblob(8)))",
+            [],
+        )?;
         // The ratings' watch and cache belong to the database being replaced.
         self.forget_ratings()?;
         rusqlite::backup::Backup::new(&ready.conn, &mut self.conn)?.run_to_completion(

@@ -252,7 +252,7 @@ impl Tournament {
         // Applied in place, not to a copy: a replay of tens of thousands of events (a round
         // robin of 256 entrants) would copy the whole field at each one. `apply` checks
         // everything before it changes anything, so a refusal hands back the state as it was
-        // (`a_refused_event_leaves_the_tournament_as_it_was`).
+        // (tests/tournament_properties.rs, `an_event_refused_in_its_context_changes_nothing`).
         let mut next = self;
         match next.apply(event) {
             Ok(()) => Ok(next),

@@ -138,11 +138,10 @@ fn a_phone_pushes_as_it_plays_waits_while_the_hub_is_away_and_pulls_the_others()
         syncer.status().state == "unreachable"
     });
     assert_eq!(phone.club_waiting(&info.address).unwrap(), 1);
-    assert!(syncer
-        .status()
-        .error
-        .unwrap()
-        .contains("no club hub answered"));
+    // The typed error the screen translates by its code.
+    let error = syncer.status().error.unwrap();
+    assert_eq!(error.code, Some("hub_unreachable"));
+    assert!(error.detail.contains("no club hub answered"));
 
     // Meanwhile another device's match reached the hub's database.
     let mut other = Store::open_in_memory().unwrap();

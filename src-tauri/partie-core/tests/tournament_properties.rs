@@ -425,3 +425,88 @@ fn a_tiebreak_list_repeating_its_keys_ranks_as_its_distinct_keys() {
     assert_eq!(keys[1..], [json!("wins"), json!("score_diff")]);
     assert_eq!(summary["standings"].as_array().unwrap().len(), 4);
 }
+
+#[test]
+fn every_entrant_sitting_out_a_round_is_in_the_summary() {
+    // A round robin of five loses an entrant after round 1: in round 2 the dummy's opponent
+    // and the withdrawn entrant's scheduled opponent both sit out (the summary kept only one).
+    let setup = json!({"game": "molkky", "system": "round_robin", "entrants": names(5)});
+    let mut two_byes = 0;
+    for gone in 0..5 {
+        let mut t = Tournament::setup(&setup).unwrap();
+        t = play(t, &json!({"pair": {}}));
+        for p in t.summary()["pairings"].as_array().unwrap().clone() {
+            t = play(
+                t,
+                &json!({"result": {"round": 1, "table": p["table"], "winner": 0, "scores": [2, 0]}}),
+            );
+        }
+        t = play(t, &json!({"withdraw": gone}));
+        t = play(t, &json!({"pair": {}}));
+        let s = t.summary();
+        let sitting: Vec<u64> = match &s["bye"] {
+            Value::Array(l) => l.iter().map(|b| b.as_u64().unwrap()).collect(),
+            Value::Null => vec![],
+            b => vec![b.as_u64().unwrap()],
+        };
+        let playing: Vec<u64> = s["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|p| {
+                p["sides"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| e.as_u64().unwrap())
+            })
+            .collect();
+        // Every active entrant plays or sits out, once.
+        let mut all: Vec<u64> = sitting.iter().chain(&playing).copied().collect();
+        all.sort();
+        let active: Vec<u64> = (0..5).filter(|&e| e != gone as u64).collect();
+        assert_eq!(all, active, "entrant {gone} withdrawn: {s}");
+        two_byes += usize::from(sitting.len() == 2);
+    }
+    assert!(
+        two_byes > 0,
+        "some withdrawal leaves two entrants sitting out"
+    );
+}
+
+#[test]
+fn a_knockout_walkover_is_in_the_summary() {
+    // Four pools of three then a knockout of the best two of each: once the quarter-finals
+    // are played, a winner withdraws before the semi-finals are paired, and the winner it was
+    // to meet goes through without a match.
+    let setup = json!({"game": "molkky", "system": "pools_knockout", "pool_size": 3, "advance": 2,
+                       "entrants": names(12)});
+    let mut t = Tournament::setup(&setup).unwrap();
+    let first_knockout_round_played = |s: &Value| {
+        s["bracket"]["main"].as_array().is_some_and(|m| {
+            !m.is_empty()
+                && m[0]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|x| !x["winner"].is_null())
+        })
+    };
+    while !first_knockout_round_played(&t.summary()) {
+        t = play(t, &json!({"pair": {}}));
+        let round = t.summary()["round"].clone();
+        for p in t.summary()["pairings"].as_array().unwrap().clone() {
+            t = play(
+                t,
+                &json!({"result": {"round": round, "table": p["table"], "winner": 0, "scores": [2, 0]}}),
+            );
+        }
+    }
+    let semis = t.summary()["bracket"]["main"][0].clone();
+    let gone = semis[0]["winner"].as_u64().unwrap();
+    let through = semis[1]["winner"].as_u64().unwrap();
+    t = play(t, &json!({"withdraw": gone}));
+    t = play(t, &json!({"pair": {}}));
+    let s = t.summary();
+    assert_eq!(s["walkovers"], json!([through]), "{s}");
+}

@@ -177,6 +177,7 @@ export function mount(root, [idText, tab = 'round']) {
             h('ul', { class: 'table-list waiting', id: 'waiting' }, later.map((p) => tableCard(p, s, boards.get(p.table), linked.get(p.table), knockout))),
           ] : null,
           byes.length ? h('p', { class: 'bye-line', id: 'bye' }, t('bye_for', { names: byes.map((e) => entrantName(s, e)).join(', ') })) : null,
+          s.walkovers?.length ? h('p', { class: 'bye-line', id: 'walkovers' }, t('walkover_for', { names: s.walkovers.map((e) => entrantName(s, e)).join(', ') })) : null,
         ],
       s.status === 'finished'
         ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { tabindex: -1, 'data-focus': true, text: t('champion_is', { name: entrantName(s, s.champion) }) }))

@@ -41,7 +41,8 @@ export function mount(root, [idText]) {
               h('span', { class: 'wall-sides' }, p.sides.map((e, i) => h('span', { class: won === i ? 'won' : null }, entrantName(s, e), won === i ? wonMark() : null))),
               h('span', { class: 'wall-result', text: p.result ? resultText(s, p) : '' }));
           })),
-          byes.length ? h('p', { class: 'wall-bye', text: t('bye_for', { names: byes.map((e) => entrantName(s, e)).join(', ') }) }) : null),
+          byes.length ? h('p', { class: 'wall-bye', text: t('bye_for', { names: byes.map((e) => entrantName(s, e)).join(', ') }) }) : null,
+          s.walkovers?.length ? h('p', { class: 'wall-bye', text: t('walkover_for', { names: s.walkovers.map((e) => entrantName(s, e)).join(', ') }) }) : null),
         h('section', { class: 'wall-standings', 'aria-label': t('standings') },
           h('h2', { text: t('standings') }),
           standingsTable(s, { limit: 16, id: 'wall-standings' }))));

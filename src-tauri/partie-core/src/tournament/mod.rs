@@ -505,6 +505,12 @@ impl Tournament {
         put("rounds", self.system.rounds(&self.field).into());
         put("pairings", json(&pairings));
         put("bye", self.system.bye(round));
+        // Knockout sides through because their opponent withdrew: they play no match this
+        // round, and the screens list them beside the bye.
+        put(
+            "walkovers",
+            json(&round.map_or(&[][..], |r| r.walkovers.as_slice())),
+        );
         put("standings", json(&self.standings()));
         put("champion", json(&self.champion()));
         put("boards", json(&self.boards()));

@@ -26,11 +26,15 @@ pub trait System: std::fmt::Debug + Send + Sync {
     /// The champion once the tournament is finished.
     fn champion(&self, field: &Field) -> Option<usize>;
 
-    /// The summary's `bye` for a round: one entrant or null, or a list where a round has many.
+    /// The summary's `bye` for a round: one entrant or null, or a list where a round has many
+    /// (a round robin whose odd field also lost an entrant: the dummy's opponent and the
+    /// withdrawn entrant's both sit out).
     fn bye(&self, round: Option<&Round>) -> Value {
-        round
-            .and_then(|r| r.byes.first())
-            .map_or(Value::Null, |b| b.entrant.into())
+        match round.map_or(&[][..], |r| r.byes.as_slice()) {
+            [] => Value::Null,
+            [one] => one.entrant.into(),
+            many => many.iter().map(|b| Value::from(b.entrant)).collect(),
+        }
     }
 
     /// Keys the system adds to the summary (a knockout's `bracket`).

@@ -1,0 +1,145 @@
+"""The big-screen page the hub serves (src-tauri/partie-hub/src/page.html), in headless
+Chromium at 1920x1080, against a stand-in for the hub on loopback that answers what the test
+says: a field too long for the screen is shown a page at a time at a size that fits, withdrawn
+entrants and walkovers are said in words, and a hub that answers an error or goes away leaves
+the page marked stale (in its header, always on screen) until the hub answers again. The
+stand-in lets the test choose the moment each answer changes, which the real hub cannot."""
+import json
+import queue
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import SHOTS, ROOT
+from test_club_night import BIG, chromium
+
+PAGE = (ROOT / "src-tauri" / "partie-hub" / "src" / "page.html").read_bytes()
+
+
+def summary(n):
+    """A Swiss Mölkky tournament of `n` entrants in round 2: entrant 3 withdrew, entrant 5 is
+    through without a match (as a knockout's walkover would be), the last one has the bye."""
+    names = [f"Player {i + 1}" for i in range(n)]
+    standings = [{"rank": i + 1, "entrant": i, "name": names[i], "match_points": 2 * ((n - i) // 10),
+                  "game_points": n - i, "wins": 1, "draws": 0, "losses": 1, "withdrawn": i == 3}
+                 for i in range(n)]
+    playing = [e for e in range(n - 1) if e not in (3, 5)]
+    pairings = [{"table": t, "sides": [playing[2 * t], playing[2 * t + 1]], "result": None}
+                for t in range(len(playing) // 2)]
+    return {"status": "playing", "game": "molkky", "system": "swiss", "round": 2, "rounds": 5,
+            "pairings": pairings, "bye": n - 1, "walkovers": [5], "standings": standings,
+            "champion": None, "entrants": names, "ranking_keys": ["match_points"], "boards": []}
+
+
+class Hub:
+    """What the stand-in answers: `answer` is a summary, or an HTTP status to refuse with."""
+
+    def __init__(self):
+        self.answer = summary(4)
+        self.events = queue.Queue()
+        hub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                if self.path.startswith("/v1/events"):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    end = time.time() + 60
+                    while time.time() < end and not hub.closed:
+                        try:
+                            hub.events.get(timeout=0.2)
+                            self.wfile.write(b"event: record\ndata: {}\n\n")
+                        except queue.Empty:
+                            self.wfile.write(b": still here\n\n")
+                        self.wfile.flush()
+                    return
+                if self.path.startswith("/v1/tournaments/current"):
+                    answer = hub.answer
+                    if isinstance(answer, int):
+                        body = json.dumps({"kind": "storage", "detail": "disk"}).encode()
+                        self.send_response(answer)
+                    else:
+                        body = json.dumps(answer).encode()
+                        self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(PAGE)))
+                self.end_headers()
+                self.wfile.write(PAGE)
+
+        self.closed = False
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/?token=t"
+
+    def tell(self):
+        """A `record` event on the stream: the page asks for the summary again."""
+        self.events.put(1)
+
+    def stop(self):
+        self.closed = True
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
+    hub = Hub()
+    hub.answer = summary(40)
+    b = chromium()
+    try:
+        wait = WebDriverWait(b, 15)
+        b.get(hub.url)
+        wait.until(lambda b: b.execute_script("return document.querySelector('#note').textContent.startsWith('Updated')"))
+        rows = b.execute_script("return document.querySelectorAll('#standings tr').length - 1")
+        assert 10 <= rows < 40, f"{rows} standings rows on one page"
+        assert b.execute_script("return document.querySelector('#standings-page').textContent") == "1/3"
+        # Nothing runs off the bottom of the screen: every table and line ends above it.
+        bottom = b.execute_script("""return Math.max(...[...document.querySelectorAll('main tr, #bye, #walkovers, #note')]
+                                        .map((e) => e.getBoundingClientRect().bottom))""")
+        assert bottom <= BIG[1], f"the page runs to {bottom}px"
+        names = b.execute_script("return [...document.querySelectorAll('#standings td:nth-child(2)')].map((td) => td.textContent)")
+        assert "Player 4 (withdrawn)" in names
+        assert b.execute_script("return document.querySelector('#walkovers').textContent") == "Through without a match: Player 6"
+        assert b.execute_script("return document.querySelector('#bye').textContent") == "Bye: Player 40"
+        b.save_screenshot(str(SHOTS / "77-big-screen-long-field-1920.png"))
+        # The pages take turns.
+        WebDriverWait(b, 13).until(lambda b: b.execute_script("return document.querySelector('#standings-page').textContent") == "2/3")
+        first = b.execute_script("return document.querySelector('#standings td:nth-child(2)').textContent")
+        assert first == f"Player {rows + 1}"
+
+        # The hub answers an error: the page keeps what it showed, dimmed, and says so on top.
+        hub.answer = 500
+        hub.tell()
+        wait.until(lambda b: b.execute_script("return document.body.classList.contains('stale')"))
+        assert "error (500)" in b.execute_script("return document.querySelector('#note').textContent")
+        note_top = b.execute_script("return document.querySelector('#note').getBoundingClientRect().top")
+        assert note_top < 150, "the stale notice is in the header"
+        b.save_screenshot(str(SHOTS / "77b-big-screen-stale-1920.png"))
+        # It answers again: fresh.
+        hub.answer = summary(6)
+        hub.tell()
+        wait.until(lambda b: not b.execute_script("return document.body.classList.contains('stale')"))
+        assert b.execute_script("return document.querySelectorAll('#standings tr').length - 1") == 6
+        assert b.execute_script("return document.querySelector('#standings-page').textContent") == ""
+
+        # The hub goes away: the event stream breaks and the page says it is stale at once.
+        hub.stop()
+        wait.until(lambda b: b.execute_script("return document.body.classList.contains('stale')"))
+        assert b.execute_script("return document.querySelector('#note').textContent") == "The hub does not answer; trying again…"
+    finally:
+        b.quit()
+        if not hub.closed:
+            hub.stop()

@@ -135,6 +135,20 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         assert b.execute_script("return document.querySelectorAll('#standings tr').length - 1") == 6
         assert b.execute_script("return document.querySelector('#standings-page').textContent") == ""
 
+        # A pools tournament while its pools play: the standings go pool by pool, each ranked
+        # within itself (a pool's winner is not 4th of the field).
+        pools = summary(6)
+        pools.update(system="pools_knockout", pools=[[0, 3, 4], [1, 2, 5]], bracket={"main": [], "consolation": []})
+        hub.answer = pools
+        hub.tell()
+        wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 2)
+        rows = b.execute_script(
+            "return [...document.querySelectorAll('#standings tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent"
+            " ?? tr.children[0].textContent + ' ' + tr.children[1].textContent)")
+        assert rows == ["Pool A", "1 Player 1", "2 Player 4 (withdrawn)", "3 Player 5",
+                        "Pool B", "1 Player 2", "2 Player 3", "3 Player 6"], rows
+        b.save_screenshot(str(SHOTS / "77c-big-screen-pools-1920.png"))
+
         # The hub goes away: the event stream breaks and the page says it is stale at once.
         hub.stop()
         wait.until(lambda b: b.execute_script("return document.body.classList.contains('stale')"))

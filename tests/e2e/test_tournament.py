@@ -324,7 +324,22 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
         for x in summary(p)["pairings"]:
             a, b = x["sides"]
             enter_result(p, x["table"], *((1, 0) if a < b else (0, 1)))
-        p.shot(f"45-cup-pools-round-{rnd}") if rnd == 1 else None
+        if rnd == 1:
+            p.shot("45-cup-pools-round-1")
+            # While the pools play, the standings go pool by pool, each ranked within itself.
+            p.tap("#tab-standings")
+            p.wait_pressed("#tab-standings")
+            p.wait_css("#standings .pool-head")
+            assert p.texts("#standings .pool-head") == ["Pool A", "Pool B", "Pool C"]
+            ranks = p.d.execute_script(
+                "return [...document.querySelectorAll('#standings tbody')].map((b) => [...b.querySelectorAll('td.rank')].map((td) => td.textContent))")
+            assert ranks == [["1", "2", "3", "4"]] * 3, ranks
+            pools = p.d.execute_script(
+                "return [...document.querySelectorAll('#standings tbody')].map((b) => [...b.querySelectorAll('tr[data-entrant]')].map((tr) => Number(tr.dataset.entrant)).sort((x, y) => x - y))")
+            assert pools == [sorted(x) for x in summary(p)["pools"]]
+            p.shot("45b-cup-pool-standings")
+            p.tap("#tab-round")
+            p.wait_pressed("#tab-round")
         pair(p, rnd + 1)
     s = summary(p)
     # Pool winners 0, 1, 2 and runners-up 5, 4, 3 in the main knockout; the top seeds get byes.

@@ -14,10 +14,30 @@ function columns(summary) {
   return [...first, 'played', 'wins', 'draws', 'losses'].map((k) => [k, `col_${k}`]);
 }
 
+// While a pools tournament plays its pools, what counts is the place in one's pool (who goes
+// through): the standings are shown pool by pool, each ranked within itself. Once the bracket
+// is drawn, the whole field again. Each group: {label, rows}; one group without a label else.
+function groups(summary) {
+  const inPools = summary.pools?.length > 1 && !(summary.bracket?.main?.length);
+  if (!inPools) return [{ label: null, rows: summary.standings }];
+  return summary.pools.map((pool, i) => ({
+    label: t('pool_n', { n: String.fromCharCode(65 + (i % 26)) }),
+    rows: summary.standings.filter((r) => pool.includes(r.entrant)).map((r, k) => ({ ...r, rank: k + 1 })),
+  }));
+}
+
 // `extra`: one more column, {key, label, value(row)} (the rating change over the night).
 export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings', extra = null } = {}) {
   const cols = columns(summary);
-  const rows = summary.standings.slice(0, limit);
+  const width = 2 + cols.length + (extra ? 1 : 0) + (withdraw ? 1 : 0);
+  const row = (r) => h('tr', { class: r.withdrawn ? 'withdrawn' : null, 'data-entrant': r.entrant, 'data-key': `entrant-${r.entrant}` },
+      h('td', { class: 'rank', text: r.rank }),
+      h('th', { scope: 'row', class: 'name' }, h('span', { text: r.name }),
+        r.withdrawn ? h('span', { class: 'tag', text: t('withdrawn') }) : null,
+        r.byes ? h('span', { class: 'tag', text: r.byes > 1 ? t('byes_n', { n: r.byes }) : t('bye') }) : null),
+      cols.map(([key]) => h('td', { 'data-col': key, text: key === 'score_diff' && r[key] > 0 ? `+${r[key]}` : r[key] })),
+      extra ? h('td', { 'data-col': extra.key, text: extra.value(r) }) : null,
+      withdraw ? h('td', {}, r.withdrawn ? null : withdraw(r)) : null);
   return h('div', { class: 'table-scroll' }, h('table', { class: 'standings', id },
     h('caption', { class: 'sr-only', text: t('standings') }),
     h('thead', {}, h('tr', {},
@@ -26,14 +46,9 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
       cols.map(([key, label]) => h('th', { scope: 'col', 'data-col': key, title: t(`${label}_long`) }, t(label))),
       extra ? h('th', { scope: 'col', 'data-col': extra.key, title: t(`${extra.label}_long`) }, t(extra.label)) : null,
       withdraw ? h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('withdraw') })) : null)),
-    h('tbody', {}, rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : null, 'data-entrant': r.entrant, 'data-key': `entrant-${r.entrant}` },
-      h('td', { class: 'rank', text: r.rank }),
-      h('th', { scope: 'row', class: 'name' }, h('span', { text: r.name }),
-        r.withdrawn ? h('span', { class: 'tag', text: t('withdrawn') }) : null,
-        r.byes ? h('span', { class: 'tag', text: r.byes > 1 ? t('byes_n', { n: r.byes }) : t('bye') }) : null),
-      cols.map(([key]) => h('td', { 'data-col': key, text: key === 'score_diff' && r[key] > 0 ? `+${r[key]}` : r[key] })),
-      extra ? h('td', { 'data-col': extra.key, text: extra.value(r) }) : null,
-      withdraw ? h('td', {}, r.withdrawn ? null : withdraw(r)) : null)))));
+    groups(summary).map((g, i) => h('tbody', { 'data-key': `group-${i}` },
+      g.label ? h('tr', { class: 'pool-head' }, h('th', { scope: 'rowgroup', colspan: width, text: g.label })) : null,
+      g.rows.slice(0, limit).map(row)))));
 }
 
 export function entrantName(summary, e) {

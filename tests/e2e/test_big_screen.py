@@ -23,8 +23,9 @@ def summary(n):
     """A Swiss Mölkky tournament of `n` entrants in round 2: entrant 3 withdrew, entrant 5 is
     through without a match (as a knockout's walkover would be), the last one has the bye."""
     names = [f"Player {i + 1}" for i in range(n)]
-    standings = [{"rank": i + 1, "entrant": i, "name": names[i], "match_points": 2 * ((n - i) // 10),
-                  "game_points": n - i, "wins": 1, "draws": 0, "losses": 1, "withdrawn": i == 3}
+    standings = [{"rank": i + 1, "entrant": i, "name": names[i], "match_points": 2 * (i < n // 2),
+                  "game_points": n - i, "wins": int(i < n // 2), "draws": 0, "losses": int(i >= n // 2),
+                  "withdrawn": i == 3}
                  for i in range(n)]
     playing = [e for e in range(n - 1) if e not in (3, 5)]
     pairings = [{"table": t, "sides": [playing[2 * t], playing[2 * t + 1]], "result": None}
@@ -138,7 +139,9 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         # A pools tournament while its pools play: the standings go pool by pool, each ranked
         # within itself (a pool's winner is not 4th of the field).
         pools = summary(6)
-        pools.update(system="pools_knockout", pools=[[0, 3, 4], [1, 2, 5]], bracket={"main": [], "consolation": []})
+        pools.update(system="pools_knockout", pools=[[0, 3, 4], [1, 2, 5]], bracket={"main": [], "consolation": []},
+                     pairings=[{"table": 0, "sides": [0, 4], "result": None}, {"table": 1, "sides": [1, 2], "result": None}],
+                     bye=[5], walkovers=[])
         hub.answer = pools
         hub.tell()
         wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 2)
@@ -147,7 +150,20 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
             " ?? tr.children[0].textContent + ' ' + tr.children[1].textContent)")
         assert rows == ["Pool A", "1 Player 1", "2 Player 4 (withdrawn)", "3 Player 5",
                         "Pool B", "1 Player 2", "2 Player 3", "3 Player 6"], rows
+        # The tables say their pool too.
+        tables = "return [...document.querySelectorAll('#boards tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent ?? tr.children[0].textContent)"
+        assert b.execute_script(tables) == ["Pool A", "1", "Pool B", "2"]
         b.save_screenshot(str(SHOTS / "77c-big-screen-pools-1920.png"))
+        # In the knockouts the tables say which one they are part of, and the standings are
+        # the field's again.
+        knockouts = dict(pools, round=3, bye=[], bracket={"main": [[{"sides": [0, 1], "winner": None}]],
+                                                          "consolation": [[{"sides": [2, 4], "winner": None}]]},
+                         pairings=[{"table": 0, "sides": [0, 1], "result": None}, {"table": 1, "sides": [2, 4], "result": None}])
+        hub.answer = knockouts
+        hub.tell()
+        wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 0)
+        assert b.execute_script(tables) == ["Main knockout", "1", "Consolation", "2"]
+        b.save_screenshot(str(SHOTS / "77d-big-screen-knockouts-1920.png"))
 
         # The hub goes away: the event stream breaks and the page says it is stale at once.
         hub.stop()

@@ -301,6 +301,19 @@ def swiss_night(p, exports):
     assert summary(p, "events") == events - 2
 
 
+def card_groups(p):
+    """The round tab's tables: {table: what its card says it is part of}."""
+    p.wait_css(".table-card")
+    cards = p.d.execute_script(
+        "return [...document.querySelectorAll('.table-card')].map((li) => [li.dataset.table, li.querySelector('.table-group')?.textContent])")
+    return {int(k): v for k, v in cards}
+
+
+def card_groups_of(s):
+    """What the knockout round's tables should say: the main knockout holds entrants 0 to 5."""
+    return {x["table"]: "Main knockout" if x["sides"][0] < 6 else "Consolation" for x in s["pairings"]}
+
+
 def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     p = partie
     open_new_tournament(p)
@@ -325,6 +338,11 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
             a, b = x["sides"]
             enter_result(p, x["table"], *((1, 0) if a < b else (0, 1)))
         if rnd == 1:
+            # Each table says its pool.
+            pools = summary(p)["pools"]
+            want = {x["table"]: "Pool " + "ABC"[next(i for i, pool in enumerate(pools) if x["sides"][0] in pool)]
+                    for x in summary(p)["pairings"]}
+            assert card_groups(p) == want
             p.shot("45-cup-pools-round-1")
             # While the pools play, the standings go pool by pool, each ranked within itself.
             p.tap("#tab-standings")
@@ -346,6 +364,20 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     assert s["bracket"]["main"][0][0]["sides"] == [0, None]
     assert sorted(e for m in s["bracket"]["main"][0] for e in m["sides"] if e is not None) == [0, 1, 2, 3, 4, 5]
     assert sorted(s["bye"]) == [0, 1, 6, 7]
+    # Each table says which knockout it is part of: main (entrants 0 to 5) or consolation.
+    assert card_groups(p) == card_groups_of(s)
+    # So does the big screen's.
+    p.tap("#big-screen")
+    p.wait_css("#wall-tables .wall-group")
+    wall = p.d.execute_script(
+        "return [...document.querySelectorAll('#wall-tables [data-table]')].map((li) => [li.dataset.table, li.querySelector('.wall-group').textContent])")
+    assert {int(k): v for k, v in wall} == card_groups_of(s)
+    p.size(*BIG)
+    time.sleep(0.5)
+    p.d.save_screenshot(str(SHOTS / "46a-cup-knockouts-wall-1920.png"))
+    p.size(1280, 800)
+    p.tap("#leave-wall")
+    p.wait_css("#round-title")
     # A draw is refused in a knockout: the form offers no draw button.
     p.tap(f"#enter-{s['pairings'][0]['table']}")
     p.wait_css(f"#result-form-{s['pairings'][0]['table']}")

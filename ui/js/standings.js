@@ -17,13 +17,28 @@ function columns(summary) {
 // While a pools tournament plays its pools, what counts is the place in one's pool (who goes
 // through): the standings are shown pool by pool, each ranked within itself. Once the bracket
 // is drawn, the whole field again. Each group: {label, rows}; one group without a label else.
+const poolName = (i) => t('pool_n', { n: String.fromCharCode(65 + (i % 26)) });
+const playingPools = (summary) => summary.pools?.length > 1 && !(summary.bracket?.main?.length);
+
 function groups(summary) {
-  const inPools = summary.pools?.length > 1 && !(summary.bracket?.main?.length);
-  if (!inPools) return [{ label: null, rows: summary.standings }];
+  if (!playingPools(summary)) return [{ label: null, rows: summary.standings }];
   return summary.pools.map((pool, i) => ({
-    label: t('pool_n', { n: String.fromCharCode(65 + (i % 26)) }),
+    label: poolName(i),
     rows: summary.standings.filter((r) => pool.includes(r.entrant)).map((r, k) => ({ ...r, rank: k + 1 })),
   }));
+}
+
+// What a table of a pools tournament is part of, said on its card: its pool while the pools
+// play, its knockout once there are two (their entrants are apart). null for other systems.
+export function tableGroup(summary, p) {
+  if (playingPools(summary)) {
+    const i = summary.pools.findIndex((pool) => pool.includes(p.sides[0]));
+    return i < 0 ? null : poolName(i);
+  }
+  const b = summary.bracket;
+  if (!b?.consolation?.length) return null;
+  const holds = (rounds) => rounds.some((r) => r.some((m) => m.sides.includes(p.sides[0])));
+  return holds(b.main) ? t('main_bracket') : holds(b.consolation) ? t('consolation_bracket') : null;
 }
 
 // `extra`: one more column, {key, label, value(row)} (the rating change over the night).

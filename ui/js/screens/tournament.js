@@ -7,7 +7,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, stillUp, loads } from '../dom.js';
 import { t, language, errorText } from '../i18n.js';
 import { app } from '../app.js';
-import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantOf, entrantProblem } from '../standings.js';
+import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantOf, entrantProblem, tableGroup } from '../standings.js';
 import { gameInfo } from '../games.js';
 
 const TABS = ['round', 'standings', 'bracket'];
@@ -137,9 +137,11 @@ export function mount(root, [idText, tab = 'round']) {
   function tableCard(p, summary, board, linked, knockout) {
     const names = p.sides.map((e) => entrantName(summary, e));
     const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
+    const group = tableGroup(summary, p);
     return h('li', { class: `table-card${p.result ? ' done' : ''}`, 'data-table': p.table },
       h('div', { class: 'table-head' },
         h('span', { class: 'table-no', text: t('table_n', { n: p.table + 1 }) }),
+        group ? h('span', { class: 'table-group', text: group }) : null,
         board ? h('span', { class: 'board-no', text: t(board.wave ? 'board_next' : 'board_n', { n: board.board + 1 }) }) : null,
         linked && !p.result ? h('span', { class: 'tag', text: t(`match_${linked.status}`) }) : null),
       h('div', { class: 'table-sides' },

@@ -6,7 +6,7 @@ import { ipc } from '../ipc.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import { standingsTable, entrantName, resultText, wonMark } from '../standings.js';
+import { standingsTable, entrantName, resultText, wonMark, tableGroup } from '../standings.js';
 
 const REFRESH_MS = 2000;
 
@@ -35,9 +35,11 @@ export function mount(root, [idText]) {
           h('h2', { text: t('tab_round') }),
           h('ol', { class: 'wall-tables', id: 'wall-tables' }, s.pairings.map((p) => {
             const b = boards.get(p.table);
+            const group = tableGroup(s, p);
             const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
             return h('li', { class: `wall-table${p.result ? ' done' : ''}${b?.wave ? ' waiting' : ''}`, 'data-table': p.table },
-              h('span', { class: 'wall-board', text: b?.wave ? t('waiting_short') : t('board_n', { n: (b?.board ?? p.table) + 1 }) }),
+              h('span', { class: 'wall-board' }, b?.wave ? t('waiting_short') : t('board_n', { n: (b?.board ?? p.table) + 1 }),
+                group ? h('small', { class: 'wall-group', text: group }) : null),
               h('span', { class: 'wall-sides' }, p.sides.map((e, i) => h('span', { class: won === i ? 'won' : null }, entrantName(s, e), won === i ? wonMark() : null))),
               h('span', { class: 'wall-result', text: p.result ? resultText(s, p) : '' }));
           })),

@@ -219,6 +219,19 @@ class Partie:
                 return before ? later().then(() => invoke(cmd, args)) : invoke(cmd, args).then(later);
             } };""", command, ms, before)
 
+    def fail_command(self, command, error, times=1):
+        """Makes one Rust command refuse with `error` ({kind, detail}) the next `times` times
+        it is called in this window, without running, as a full disk would."""
+        self.d.execute_script("""
+            const [command, error, times] = arguments;
+            let left = times;
+            const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
+            window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
+                if (cmd !== command || left <= 0) return invoke(cmd, args);
+                left -= 1;
+                return Promise.reject(error);
+            } };""", command, error, times)
+
     def asked(self, command):
         """How many times the window called `command` since `slow_command` slowed it."""
         return self.d.execute_script("return window.__asked[arguments[0]]", command)

@@ -48,12 +48,20 @@ class Hub:
                 pass
 
             def do_GET(self):
+                if hub.refuse and self.path.startswith("/v1/"):
+                    body = json.dumps({"kind": "unauthorized", "detail": "token"}).encode()
+                    self.send_response(401)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
                 if self.path.startswith("/v1/events"):
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
                     self.end_headers()
                     end = time.time() + 60
-                    while time.time() < end and not hub.closed:
+                    while time.time() < end and not hub.closed and not hub.refuse:
                         try:
                             hub.events.get(timeout=0.2)
                             self.wfile.write(b"event: record\ndata: {}\n\n")
@@ -81,6 +89,7 @@ class Hub:
                 self.wfile.write(PAGE)
 
         self.closed = False
+        self.refuse = False
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -169,6 +178,69 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         hub.stop()
         wait.until(lambda b: b.execute_script("return document.body.classList.contains('stale')"))
         assert b.execute_script("return document.querySelector('#note').textContent") == "The hub does not answer; trying again…"
+    finally:
+        b.quit()
+        if not hub.closed:
+            hub.stop()
+
+
+def pools_round(n, size):
+    """A pools tournament of `n` entrants in pools of `size` (entrant e in pool e // size), in
+    its first round: each pool's first two play, the others wait."""
+    s = summary(n)
+    pools = [list(range(i, min(i + size, n))) for i in range(0, n, size)]
+    s.update(system="pools_knockout", pools=pools, bracket={"main": [], "consolation": []}, round=1, walkovers=[],
+             pairings=[{"table": i, "sides": [p[0], p[1]], "result": None} for i, p in enumerate(pools)],
+             bye=[e for p in pools for e in p[2:]])
+    return s
+
+
+def test_pools_of_a_big_field_page_with_their_heads_and_a_wrong_token_is_said():
+    hub = Hub()
+    hub.answer = pools_round(48, 3)
+    b = chromium()
+    try:
+        wait = WebDriverWait(b, 15)
+        b.get(hub.url)
+        wait.until(lambda b: b.execute_script("return document.querySelector('#note').textContent.startsWith('Updated')"))
+        # Sixteen pools: sixteen tables and sixteen heads do not fit one screen; they page, and
+        # nothing runs off the bottom.
+        bottom = b.execute_script("""return Math.max(...[...document.querySelectorAll('main tr, #bye, #walkovers, #note')]
+                                        .map((e) => e.getBoundingClientRect().bottom))""")
+        assert bottom <= BIG[1], f"the page runs to {bottom}px"
+        title = b.execute_script("return document.querySelector('#round-title').textContent")
+        assert title.endswith("1/3"), title
+        rows = "return [...document.querySelectorAll('#boards tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent ?? 'table ' + tr.children[0].textContent)"
+        first = b.execute_script(rows)
+        assert first[:4] == ["Pool A", "table 1", "Pool B", "table 2"], first
+        b.save_screenshot(str(SHOTS / "77e-big-screen-sixteen-pools-1920.png"))
+        # The next page starts with its group's head.
+        WebDriverWait(b, 13).until(lambda b: b.execute_script("return document.querySelector('#round-title').textContent").endswith("2/3"))
+        second = b.execute_script(rows)
+        assert second[0].startswith("Pool ") and second[1] == "table " + str(len(first) // 2 + 1), (first, second)
+        standing = b.execute_script("return [...document.querySelectorAll('#standings tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent ?? tr.children[0].textContent)")
+        assert standing[0].startswith("Pool ") and standing[1] == "1", standing
+
+        # Beyond 26 pools the names go on with two letters, never twice the same.
+        hub.answer = pools_round(60, 2)
+        hub.tell()
+        wait.until(lambda b: b.execute_script("return last.pairings.length") == 30)
+        seen = set()
+        for _ in range(4):
+            seen |= set(b.execute_script("return [...document.querySelectorAll('#boards th.pool')].map((th) => th.textContent)"))
+            b.execute_script("turn += 1; show(last)")
+        assert {"Pool Z", "Pool AA", "Pool AD"} <= seen, sorted(seen)
+
+        # The hub refuses the token: the page says so, and the stream's refusals, tried again
+        # and again, do not turn it into "does not answer".
+        hub.refuse = True
+        hub.tell()
+        b.execute_script("refresh()")
+        wait.until(lambda b: b.execute_script("return document.querySelector('#note').textContent") == "The club token is missing or wrong: open the address the app shows.")
+        # (The stream ended: the browser opens it again and is refused, then the page does,
+        # after 1 s, 2 s, ...)
+        time.sleep(6)
+        assert b.execute_script("return document.querySelector('#note').textContent") == "The club token is missing or wrong: open the address the app shows."
     finally:
         b.quit()
         if not hub.closed:

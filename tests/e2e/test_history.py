@@ -267,6 +267,14 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         assert p.count("#unfinished .match-row") == 1, "a double tap takes back one discard"
         assert not p.d.execute_script("return document.querySelector('#undo-bar').hidden"), "the first discard is still offered"
         time.sleep(0.5)
+        # An undo that fails (the disk is full) says why and stays offered: the next tap tries
+        # it again; it does not bring back another match.
+        p.fail_command("import_records", {"kind": "storage", "detail": "disk full"})
+        p.tap("#undo-last")
+        p.wait_until("return !document.querySelector('#toast').hidden && document.querySelector('#toast').textContent.includes('disk full')")
+        time.sleep(0.7)
+        assert p.count("#unfinished .match-row") == 1
+        assert not p.d.execute_script("return document.querySelector('#undo-bar').hidden"), "the failed undo is still offered"
         p.tap("#undo-last")
         p.wait_until("return document.querySelectorAll('#unfinished .match-row').length === 2")
         p.wait_until("return document.querySelector('#undo-bar').hidden")

@@ -30,11 +30,21 @@ test('every key the screens use exists', () => {
   for (const key of used) assert.ok(key in S.en, `missing string ${key}`);
 });
 
-test('errors read in the user language, by code first', () => {
+// Runs `body` in French; English again after, whatever it does (later tests read English).
+function inFrench(body) {
   setLanguage('fr');
-  assert.equal(errorText({ kind: 'illegal_action', code: 'game_over', detail: 'x' }), S.fr['code.game_over']);
-  assert.equal(errorText({ kind: 'bad_action', code: 'unknown', detail: 'pin 13' }), 'Ce lancer n’est pas possible : pin 13');
-  setLanguage('en');
+  try {
+    body();
+  } finally {
+    setLanguage('en');
+  }
+}
+
+test('errors read in the user language, by code first', () => {
+  inFrench(() => {
+    assert.equal(errorText({ kind: 'illegal_action', code: 'game_over', detail: 'x' }), S.fr['code.game_over']);
+    assert.equal(errorText({ kind: 'bad_action', code: 'unknown', detail: 'pin 13' }), 'Ce lancer n’est pas possible : pin 13');
+  });
   // A fault of the screen itself (no kind: it did not come from Rust) is not told as a
   // storage failure; a kind this version does not know still is.
   assert.equal(errorText(new TypeError('x is null')), 'Something went wrong on this screen (TypeError: x is null). What was saved is kept.');
@@ -48,9 +58,9 @@ test('what a hub refuses and why a sync failed are said in the user language', (
   for (const kind of ['conflict', 'bad_record', 'bad_setup', 'bad_action', 'illegal_action', 'not_found']) {
     for (const lang of ['en', 'fr']) assert.ok(S[lang][`refused.${kind}`], `${lang} refused.${kind}`);
   }
-  setLanguage('fr');
-  assert.equal(errorText({ kind: 'bad_record', code: 'hub_refused', detail: '500 Internal Server Error: disk' }),
-    'Le hub a refusé la demande de cet appareil (500 Internal Server Error: disk).');
-  assert.equal(errorText({ kind: 'not_found', code: 'hub_unreachable', detail: 'x' }), S.fr['code.hub_unreachable']);
-  setLanguage('en');
+  inFrench(() => {
+    assert.equal(errorText({ kind: 'bad_record', code: 'hub_refused', detail: '500 Internal Server Error: disk' }),
+      'Le hub a refusé la demande de cet appareil (500 Internal Server Error: disk).');
+    assert.equal(errorText({ kind: 'not_found', code: 'hub_unreachable', detail: 'x' }), S.fr['code.hub_unreachable']);
+  });
 });

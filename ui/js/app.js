@@ -77,7 +77,8 @@ export const app = {
   },
 
   // Offers to take back what was just done (a discarded match), for a few seconds; `focus`
-  // gives its Undo the focus (the control that did it went with what it did). Offers made
+  // gives its Undo the focus (the control that did it went with what it did). `onUndo` says
+  // whether it took it back: one that failed (it showed why) stays offered, to try again. Offers made
   // while the bar is up wait under the latest: Undo takes back the latest, then the bar offers
   // the one before it, so a second discard does not make the first one final.
   offerUndo(text, onUndo, { focus = false } = {}) {
@@ -162,19 +163,32 @@ function showUndo(focus) {
     const keyboard = document.activeElement === btn;
     const entry = undoable.pop();
     const next = undoable[undoable.length - 1];
+    let done = false;
     try {
-      await entry.onUndo();
+      done = (await entry.onUndo()) !== false;
     } finally {
       undoCalmUntil = performance.now() + 600;
     }
     // A discard made while this undo ran has drawn the bar already (with its own focus).
-    if (undoable[undoable.length - 1] !== next) return;
-    if (next) {
+    if (undoable[undoable.length - 1] !== next) {
+      if (!done) undoable.splice(undoable.indexOf(next) + 1, 0, entry);
+      return;
+    }
+    if (!done) {
+      // Not taken back: still offered, not the one before it (a second tap would bring back
+      // another match than the one asked for).
+      undoable.push(entry);
+      showUndo(keyboard);
+    } else if (next) {
       showUndo(keyboard);
       app.announce(next.text);
     } else {
       hideNote(bar);
     }
+  });
+  // A held Enter repeats its key: one undo, not one for each repeat.
+  btn.addEventListener('keydown', (ev) => {
+    if (ev.repeat && (ev.key === 'Enter' || ev.key === ' ')) ev.preventDefault();
   });
   bar.append(label, btn);
   showNote(bar, 10000);

@@ -17,7 +17,13 @@ function columns(summary) {
 // While a pools tournament plays its pools, what counts is the place in one's pool (who goes
 // through): the standings are shown pool by pool, each ranked within itself. Once the bracket
 // is drawn, the whole field again. Each group: {label, rows}; one group without a label else.
-const poolName = (i) => t('pool_n', { n: String.fromCharCode(65 + (i % 26)) });
+// Pools are named A to Z, then AA, AB…: a big field has more than 26.
+export function poolLetters(i) {
+  let name = '';
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+const poolName = (i) => t('pool_n', { n: poolLetters(i) });
 const playingPools = (summary) => summary.pools?.length > 1 && !(summary.bracket?.main?.length);
 
 function groups(summary) {
@@ -41,6 +47,16 @@ export function tableGroup(summary, p) {
   return holds(b.main) ? t('main_bracket') : holds(b.consolation) ? t('consolation_bracket') : null;
 }
 
+// The groups' first `limit` rows in all (a screen that does not scroll shows that many).
+function limited(list, limit) {
+  let left = limit;
+  return list.map((g) => {
+    const rows = g.rows.slice(0, Math.max(0, left));
+    left -= rows.length;
+    return { ...g, rows };
+  }).filter((g) => g.rows.length || !g.label);
+}
+
 // `extra`: one more column, {key, label, value(row)} (the rating change over the night).
 export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings', extra = null } = {}) {
   const cols = columns(summary);
@@ -61,9 +77,9 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
       cols.map(([key, label]) => h('th', { scope: 'col', 'data-col': key, title: t(`${label}_long`) }, t(label))),
       extra ? h('th', { scope: 'col', 'data-col': extra.key, title: t(`${extra.label}_long`) }, t(extra.label)) : null,
       withdraw ? h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('withdraw') })) : null)),
-    groups(summary).map((g, i) => h('tbody', { 'data-key': `group-${i}` },
+    limited(groups(summary), limit).map((g, i) => h('tbody', { 'data-key': `group-${i}` },
       g.label ? h('tr', { class: 'pool-head' }, h('th', { scope: 'rowgroup', colspan: width, text: g.label })) : null,
-      g.rows.slice(0, limit).map(row)))));
+      g.rows.map(row)))));
 }
 
 export function entrantName(summary, e) {

@@ -62,7 +62,7 @@ function discardButton(item, reload, redraw) {
         const keyboard = document.activeElement === btn;
         reload();
         app.offerUndo(t('discarded'), async () => {
-          try { await ipc.importRecords(JSON.stringify(record)); reload(); } catch (err) { app.error(err); }
+          try { await ipc.importRecords(JSON.stringify(record)); reload(); return true; } catch (err) { app.error(err); return false; }
         }, { focus: keyboard });
       } catch (err) { app.error(err); }
     },

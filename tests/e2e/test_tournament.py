@@ -202,7 +202,7 @@ def swiss_night(p, exports):
     p.wait_until("return !document.querySelector('#notice').hidden && document.querySelector('#notice').innerText.includes('standings')")
     assert len(list(exports.glob("partie-standings-*.pdf"))) == 1
     # A notice is not an error: it is polite, and said aloud.
-    assert p.attr("#notice", "role") is None and p.attr("#toast", "role") == "alert"
+    assert p.attr("#notice", "role") is None and p.attr("#alert", "role") == "alert"
     p.wait_until("return document.querySelector('#announce').textContent.includes('standings')")
     # The notice covers nothing: the page makes room for it, so Export as CSV, the last button
     # of the page, scrolls clear of it and takes the tap with the notice still shown.

@@ -64,3 +64,26 @@ test('what a hub refuses and why a sync failed are said in the user language', (
     assert.equal(errorText({ kind: 'not_found', code: 'hub_unreachable', detail: 'x' }), S.fr['code.hub_unreachable']);
   });
 });
+
+test('a count takes its singular where the language has one', () => {
+  assert.equal(t('throws_left', { n: 1 }), '1 throw left');
+  assert.equal(t('throws_left', { n: 0 }), '0 throws left');
+  assert.equal(t('results_missing', { n: 2 }), '2 results missing');
+  assert.equal(t('results_missing', { n: 1 }), '1 result missing');
+  inFrench(() => {
+    // French says the singular for 0 and 1.
+    assert.equal(t('entrants_n', { n: 0 }), '0 inscrit');
+    assert.equal(t('entrants_n', { n: 1 }), '1 inscrit');
+    assert.equal(t('entrants_n', { n: 2 }), '2 inscrits');
+    assert.equal(t('legs_won_n', { n: 1 }), '1 manche gagnée');
+    // A name given as text (a pool's letter) is not a count.
+    assert.equal(t('pool_n', { n: 'A' }), 'Poule A');
+    assert.equal(t('mor_remove_n', { name: 'Anna', n: 2, colour: S.fr.mor_dark_pl }), 'Anna a fait 2 moulins : prenez 2 pions foncés');
+  });
+  // Every singular form has its plural beside it, in both languages.
+  for (const lang of ['en', 'fr']) {
+    for (const key of Object.keys(S[lang]).filter((k) => k.endsWith('.one'))) {
+      assert.ok(key.slice(0, -4) in S[lang], `${lang} ${key} without its plural`);
+    }
+  }
+});

@@ -2,7 +2,7 @@
 // announcements, theme and language.
 
 import { ipc } from './ipc.js';
-import { setLanguage, t, errorText } from './i18n.js';
+import { setLanguage, t, errorText, language } from './i18n.js';
 import * as home from './screens/home.js';
 import * as setup from './screens/setup.js';
 import * as match from './screens/match.js';
@@ -41,11 +41,19 @@ export const app = {
     document.getElementById('title').textContent = text;
   },
 
-  // Shows a core error in the user's language; it stays until dismissed or the next one.
+  // Shows a core error in the user's language, long enough to read it (a tap or its ×
+  // button puts it away), and says it at once to a screen reader: through a live region that
+  // is always there (one shown with its text is often not read), emptied first so that the
+  // same error again is said again.
   error(e) {
     const el = document.getElementById('toast');
-    el.textContent = errorText(e);
-    showNote(el, 6000);
+    const text = errorText(e);
+    document.getElementById('toast-text').textContent = text;
+    document.getElementById('toast-close').setAttribute('aria-label', t('close'));
+    showNote(el, Math.max(6000, 70 * text.length));
+    const alert = document.getElementById('alert');
+    alert.textContent = '';
+    requestAnimationFrame(() => (alert.textContent = text));
   },
 
   clearError() {
@@ -275,15 +283,22 @@ async function pollClub() {
 // A join, a leave or the hub started: the chip says so at once.
 app.clubChanged = () => pollClub();
 
+// The sync's state last said aloud (null: nothing said yet, the app just opened).
+let syncSaid = null;
+
 function showSyncChip(s) {
   const chip = document.getElementById('sync-chip');
   const text = syncText(s, true);
   chip.hidden = !text;
   if (!text) return;
   const bad = s.joined && ['unreachable', 'unauthorized', 'refused'].includes(s.sync.state);
+  // A sync that starts or stops failing is said aloud: the chip changing colour is not heard.
+  const state = bad ? s.sync.state : 'ok';
+  if (syncSaid !== null && state !== syncSaid) app.announce(syncText(s));
+  syncSaid = state;
   chip.dataset.state = s.joined ? (bad ? 'bad' : s.waiting > 0 ? 'waiting' : 'ok') : 'host';
   if (chip.textContent !== text) chip.textContent = text;
-  const last = s.sync.last_sync ? t('sync_last_at', { time: new Date(s.sync.last_sync).toLocaleTimeString() }) : '';
+  const last = s.sync.last_sync ? t('sync_last_at', { time: new Date(s.sync.last_sync).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' }) }) : '';
   chip.setAttribute('aria-label', [t('club_night'), syncText(s), last].filter(Boolean).join(' · '));
 }
 

@@ -1,6 +1,8 @@
 // Small SVG charts, readable on a phone: a player's form (one bar per match) and a figure per
 // match as a line. Each chart carries a text equivalent for screen readers.
 
+import { language } from './i18n.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 function el(tag, attrs, ...children) {
@@ -27,7 +29,12 @@ export function formChart(results, label) {
 }
 
 // values: oldest first, numbers (null where a match has none).
-export function lineChart(values, label, format = (v) => v.toFixed(1)) {
+// A number with `digits` decimals, written the user's way ("1.5", "1,5").
+export function decimal(v, digits) {
+  return new Intl.NumberFormat(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
+}
+
+export function lineChart(values, label, format = (v) => decimal(v, 1)) {
   const pts = values.map((v, i) => [i, v]).filter(([, v]) => v != null);
   const svg = el('svg', { viewBox: `0 0 ${W} ${H + 16}`, class: 'chart line-chart', role: 'img', 'aria-label': label });
   if (!pts.length) return svg;

@@ -346,6 +346,8 @@ export function segmented(id, label, values, current, text, pick, extra = {}) {
     values.map((v) => h('button', {
       type: 'button', class: 'seg', id: `${id}-${v}`, 'aria-pressed': String(current === v),
       ...(extra.keyed ? { 'data-key': `${id}-${v}` } : {}),
+      // A choice in another language (a language's own name) is spoken in that language.
+      ...(extra.lang?.(v) ? { lang: extra.lang(v) } : {}),
       onclick: () => pick(v),
     }, text(v))));
 }

@@ -14,7 +14,7 @@ export function shareText(view) {
     ? t(view.sides[s.winner].length > 1 ? 'winner' : 'winner_one', { names: names(view.sides[s.winner]) })
     : s.status === 'drawn' ? t('drawn') : t('in_progress');
   const place = view.place ? ` (${view.place})` : '';
-  return `${t(`game_${view.game}`)}, ${date}${place}: ${sides}. ${result}`;
+  return t('share_text', { game: t(`game_${view.game}`), date, place, sides, result });
 }
 
 export async function share(view) {
@@ -22,7 +22,7 @@ export async function share(view) {
   try {
     await navigator.clipboard.writeText(text);
     app.announce(t('copied'));
-    app.notice(`${t('copied')}: ${text}`);
+    app.notice(t('copied_text', { text }));
   } catch {
     app.notice(text);
   }

@@ -57,6 +57,11 @@ function limited(list, limit) {
   }).filter((g) => g.rows.length || !g.label);
 }
 
+// The rank's column head: "#" to the eye, "Rank" to a screen reader (which says "dièse").
+export function rankHead() {
+  return h('th', { scope: 'col' }, h('span', { 'aria-hidden': 'true', text: '#' }), h('span', { class: 'sr-only', text: t('rank') }));
+}
+
 // `extra`: one more column, {key, label, value(row)} (the rating change over the night).
 export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings', extra = null } = {}) {
   const cols = columns(summary);
@@ -72,7 +77,7 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
   return h('div', { class: 'table-scroll' }, h('table', { class: 'standings', id },
     h('caption', { class: 'sr-only', text: t('standings') }),
     h('thead', {}, h('tr', {},
-      h('th', { scope: 'col', text: '#' }),
+      rankHead(),
       h('th', { scope: 'col', class: 'name', text: t('entrant') }),
       cols.map(([key, label]) => h('th', { scope: 'col', 'data-col': key, title: t(`${label}_long`) }, t(label))),
       extra ? h('th', { scope: 'col', 'data-col': extra.key, title: t(`${extra.label}_long`) }, t(extra.label)) : null,

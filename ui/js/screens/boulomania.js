@@ -128,7 +128,7 @@ export function mount(root, [id], initial, info) {
     if (c.to === 'total') bits.push(t('bou_to_total', { n: c.square }));
     for (const v of c.via || []) bits.push(t('bou_via', { from: v.from, to: v.to }));
     if (!bits.length) bits.push(t('bou_straight'));
-    return `${bits.join(', ')}: ${explain(o.summary)}`;
+    return t('bou_option', { way: bits.join(', '), outcome: explain(o.summary) });
   }
 
   // The board is made once and updated in place, like the Morris board: a finger pressed on a
@@ -185,7 +185,7 @@ export function mount(root, [id], initial, info) {
         g.setAttribute('class', `bou-square ${q.kind}${side != null ? ` side-${side}` : ''}${can ? ' shootable' : ''}${scoring.has(n) ? ' scoring' : ''}`);
         attr(g, 'role', can ? 'button' : null);
         attr(g, 'tabindex', can ? 0 : null);
-        g.setAttribute('aria-label', `${t('bou_square', { n })}${side != null ? `, ${teamLabel(side)}` : ''}${here ? `, ${t('bou_jack')}` : ''}${can ? `, ${t('bou_tap_to_shoot')}` : ''}`);
+        g.setAttribute('aria-label', `${t('bou_square', { n })}${side != null ? `, ${t(side === 0 ? 'bou_team_a_plain' : 'bou_team_b')}` : ''}${here ? `, ${t('bou_jack')}` : ''}${can ? `, ${t('bou_tap_to_shoot')}` : ''}`);
         shown(q.jack, here);
         shown(q.ball, side != null);
         shown(q.letter, side != null);
@@ -289,7 +289,8 @@ export function mount(root, [id], initial, info) {
       over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools', 'data-key': 'tools' },
         h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
         h('button', {
-          class: 'btn ghost', type: 'button', id: 'dice-mode', 'data-key': 'dice-mode', 'aria-pressed': String(diceMode() === 'real'),
+          // (Its label says the mode it is in: no aria-pressed, which would read the opposite.)
+          class: 'btn ghost', type: 'button', id: 'dice-mode', 'data-key': 'dice-mode',
           onclick: () => { localStorage.setItem(`partie.dice.${st.view.uid}`, diceMode() === 'real' ? 'app' : 'real'); render(); },
         }, t(diceMode() === 'real' ? 'bou_dice_real' : 'bou_dice_app'))),
       ...(s.mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : [])];

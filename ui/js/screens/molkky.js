@@ -146,7 +146,7 @@ export function mount(root, [id], initial, info) {
     h('span', { class: 'side-names' },
       side.map((n, pi) => h('span', { class: side.length > 1 && pi === nextPlayer ? 'player next' : 'player', text: n }))),
     // Dots read as one picture with its count (a label on a plain span is not read).
-    s.best_of > 1 ? h('span', { class: 'legs', role: 'img', 'aria-label': `${s.legs_won[i]} ${t('legs_won')}` },
+    s.best_of > 1 ? h('span', { class: 'legs', role: 'img', 'aria-label': t('legs_won_n', { n: s.legs_won[i] }) },
       Array.from({ length: s.legs_to_win }, (_, k) => h('span', { class: k < s.legs_won[i] ? 'leg-dot won' : 'leg-dot' }))) : null,
     !mo ? h('span', { class: 'miss-dots', role: 'img', 'aria-label': t('misses_count', { n: s.misses[i] }) },
       Array.from({ length: s.misses_allowed }, (_, k) => h('span', { class: k < s.misses[i] ? 'miss-dot on' : 'miss-dot' }))) : null,

@@ -57,7 +57,8 @@ export function mount(root, [id], initial, info) {
   const { st, sum, over, isComputer, humanTurn, send, undo, render } = screen;
   const computer = () => st.view.computer || {};
   const sideName = (i) => names(st.view.sides[i]);
-  const colour = (i) => t(i === 0 ? 'mor_light' : 'mor_dark');
+  // (Several pieces: the colour agrees with them, "pions foncés".)
+  const colour = (i, several = false) => t(`${i === 0 ? 'mor_light' : 'mor_dark'}${several ? '_pl' : ''}`);
   const moves = () => (over() ? [] : sum().moves || []);
   const placeAt = (p) => moves().find((m) => !m.from && m.to === p);
   const removeAt = (p) => moves().find((m) => m.removes === p);
@@ -112,7 +113,7 @@ export function mount(root, [id], initial, info) {
 
   function endText() {
     const s = sum();
-    const reason = t(`mor_reason_${s.reason}`, { loser: s.winner != null ? sideName(1 - s.winner) : '' });
+    const reason = t(`mor_reason_${s.reason}`, { loser: s.winner != null ? sideName(1 - s.winner) : '', n: s.rules?.repetition ?? 3 });
     if (s.status === 'won') return `${t('winner_one', { names: sideName(s.winner) })} · ${reason}`;
     return `${t('mor_draw')} · ${reason}`;
   }
@@ -148,7 +149,7 @@ export function mount(root, [id], initial, info) {
     if (over()) return endText();
     if (st.thinking) return t('mor_thinking', { name: sideName(s.turn) });
     const name = sideName(s.turn);
-    if (s.pending_removal) return t(s.removals_due > 1 ? 'mor_remove_n' : 'mor_remove', { name, n: s.removals_due, colour: colour(1 - s.turn) });
+    if (s.pending_removal) return t(s.removals_due > 1 ? 'mor_remove_n' : 'mor_remove', { name, n: s.removals_due, colour: colour(1 - s.turn, s.removals_due > 1) });
     if (s.phase === 'placing') return t('mor_to_place', { name });
     if (ui.selected) return t('mor_to_where', { point: ui.selected });
     return t('mor_to_move', { name });

@@ -6,13 +6,13 @@ import { t } from '../i18n.js';
 import { app } from '../app.js';
 
 import { games, game as gameEntry } from '../games.js';
-import { formChart, lineChart } from '../charts.js';
+import { formChart, lineChart, decimal } from '../charts.js';
 
 const RATES = {
-  points_per_throw: (v) => v.toFixed(1), miss_rate: (v) => `${Math.round(v * 100)} %`,
-  chance_success: (v) => `${Math.round(v * 100)} %`, points_per_round: (v) => v.toFixed(1),
-  twenties_per_round: (v) => v.toFixed(2), rounds_won_rate: (v) => `${Math.round(v * 100)} %`,
-  menes_won_rate: (v) => `${Math.round(v * 100)} %`, points_per_mene: (v) => v.toFixed(2), carreaux: String,
+  points_per_throw: (v) => decimal(v, 1), miss_rate: (v) => `${Math.round(v * 100)} %`,
+  chance_success: (v) => `${Math.round(v * 100)} %`, points_per_round: (v) => decimal(v, 1),
+  twenties_per_round: (v) => decimal(v, 2), rounds_won_rate: (v) => `${Math.round(v * 100)} %`,
+  menes_won_rate: (v) => `${Math.round(v * 100)} %`, points_per_mene: (v) => decimal(v, 2), carreaux: String,
 };
 
 export function mount(root, [id]) {

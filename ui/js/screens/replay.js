@@ -21,8 +21,8 @@ export function mount(root, [id]) {
       if (mine !== seq) return; // a later step was asked meanwhile
       st.step = step;
       st.at = at;
-      const what = step ? `: ${describe(st.actions[step - 1])}` : '';
-      app.announce(`${t('replay_step', { n: step, total: st.actions.length })}${what}`);
+      const total = st.actions.length;
+      app.announce(step ? t('replay_step_action', { n: step, total, what: describe(st.actions[step - 1]) }) : t('replay_step', { n: step, total }));
       render();
     } catch (e) { app.error(e); }
   }
@@ -48,7 +48,7 @@ export function mount(root, [id]) {
         h('button', { class: 'btn', type: 'button', id: 'replay-next', 'aria-label': t('replay_next'), disabled: st.step === n, onclick: () => go(st.step + 1) }, '›'),
         h('button', { class: 'btn', type: 'button', id: 'replay-last', 'aria-label': t('replay_last'), disabled: st.step === n, onclick: () => go(n) }, '»')),
       h('input', {
-        type: 'range', id: 'replay-slider', min: 0, max: n, value: st.step, 'aria-label': t('replay_step', { n: st.step, total: n }),
+        type: 'range', id: 'replay-slider', min: 0, max: n, value: st.step, 'aria-label': t('replay_slider'), 'aria-valuetext': t('replay_step', { n: st.step, total: n }),
         oninput: (ev) => go(Number(ev.target.value)),
       }),
       h('p', { class: 'replay-action', id: 'replay-action', text: st.step ? describe(st.actions[st.step - 1]) : t('replay_start') }),

@@ -12,13 +12,13 @@ export function mount(root) {
   const forms = new Map(); // game -> its rules form, once its game_info has come
   const saved = new Set();
 
-  function choice(key, label, values, text) {
+  function choice(key, label, values, text, extra = {}) {
     return segmented(`set-${key}`, label, values, app.settings[key], text, async (v) => {
       if (await app.saveSetting(key, v)) {
         if (key === 'language') data.redraw();
         render();
       }
-    });
+    }, extra);
   }
 
   function rulesBlock(g) {
@@ -40,7 +40,8 @@ export function mount(root) {
   const draw = () => {
     app.title(t('settings'));
     return h('section', { class: 'settings' },
-      choice('language', t('language'), ['system', 'fr', 'en'], (v) => (v === 'system' ? t('lang_system') : v === 'fr' ? 'Français' : 'English')),
+      choice('language', t('language'), ['system', 'fr', 'en'], (v) => (v === 'system' ? t('lang_system') : v === 'fr' ? 'Français' : 'English'),
+        { lang: (v) => (v === 'system' ? null : v) }),
       choice('theme', t('theme'), ['system', 'light', 'dark', 'outdoor'], (v) => t(`theme_${v}`)),
       data,
       games().map(rulesBlock));

@@ -134,9 +134,10 @@ export function mount(root, [game]) {
   function sideCard(side, si) {
     const active = st.teamMode && st.active === si;
     return h('li', { class: active ? 'side-card active' : 'side-card', 'data-side': si },
-      h('button', {
-        class: 'side-label', type: 'button', 'aria-pressed': st.teamMode ? String(active) : null, 'data-key': `side-${si}`,
-        onclick: () => { if (st.teamMode) { st.active = active ? null : si; render(); } },
+      // A button only in team mode, where a tap picks the side names go to; else just its number.
+      h(st.teamMode ? 'button' : 'span', {
+        class: 'side-label', type: st.teamMode ? 'button' : null, 'aria-pressed': st.teamMode ? String(active) : null, 'data-key': `side-${si}${st.teamMode ? '' : '-n'}`,
+        onclick: st.teamMode ? () => { st.active = active ? null : si; render(); } : null,
       }, h('span', { class: 'side-index', text: String(si + 1) }), st.teamMode ? t('side_n', { n: si + 1 }) : null),
       h('span', { class: 'side-players' },
         side.map((name, pi) => h('span', { class: 'chip in-side' },

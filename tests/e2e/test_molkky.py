@@ -299,6 +299,19 @@ def test_refusals_are_shown_in_the_users_language(partie):
             <= document.querySelector('#notices').getBoundingClientRect().top""")
     p.shot("12-setup-refused")
     assert p.count("#pins") == 0
+    # Said to a screen reader through the alert region that is always there; the same error
+    # again is said again (the region is emptied, then written).
+    p.wait_until("return document.querySelector('#alert').textContent === 'A best-of match is between exactly 2 sides.'")
+    p.d.execute_script("window.__said = []; new MutationObserver(() => window.__said.push(document.querySelector('#alert').textContent))"
+                       ".observe(document.querySelector('#alert'), {childList: true, characterData: true, subtree: true})")
+    p.tap("#start")
+    p.wait_until("return window.__said.includes('A best-of match is between exactly 2 sides.')")
+    assert p.d.execute_script("return window.__said[0]") == "", "emptied first: a reader hears a change"
+
+    # Its close button, from the keyboard, puts it away.
+    assert p.attr("#toast-close", "aria-label") == "Close"
+    p.css("#toast-close").send_keys(Keys.ENTER)
+    p.wait_until("return document.querySelector('#toast').hidden")
     # A target the rules cannot take is said at its field, in words, and Start sends nothing.
     p.tap("#rule-best_of-1")
     p.wait_pressed("#rule-best_of-1")

@@ -14,7 +14,8 @@
 //! # ones (`Searcher::with_aging`), `s` takes level 5's weights (STRONG) instead of
 //! # WEIGHTS, `h` adds the table of shapes in the file `PARTIE_SHAPES` names (`fit
 //! # --shapes`), and last `f` with a per cent judges the moving phase with fear (`f150`:
-//! # `Searcher::with_fear`). Level 5 is `qxslw`, level 5 before issue 21 `qx`.
+//! # `Searcher::with_fear`); `c` with a value (before any `f`) makes a draw worth that much to
+//! # it (`c30`: `Searcher::with_contempt`). Level 5 is `qxslw`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
 //! cargo run --release -p partie-core --example strength -- 500,500qxsl 500,500qx 50 1
 //! ```
@@ -61,6 +62,8 @@ enum Player {
         aging: bool,
         /// The fear it judges the moving phase with, in per cent (100: none).
         fear: i32,
+        /// What a draw is worth to it (`c` and the value; 0: nothing).
+        contempt: i32,
         weights: Weights,
         placing: u64,
         moving: u64,
@@ -75,6 +78,10 @@ fn player(s: &str) -> Player {
     let (s, fear) = match s.split_once('f') {
         Some((s, f)) => (s, f.parse().expect("a per cent after f")),
         None => (s, 100),
+    };
+    let (s, contempt) = match s.split_once('c') {
+        Some((s, c)) => (s, c.parse().expect("a value after c")),
+        None => (s, 0),
     };
     let flags: String = s.chars().filter(|c| c.is_ascii_alphabetic()).collect();
     let numbers = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
@@ -101,6 +108,7 @@ fn player(s: &str) -> Player {
         two_tier: flags.contains('w'),
         aging: flags.contains('g'),
         fear,
+        contempt,
         weights,
         placing: v[0] as u64,
         moving: v[1] as u64,
@@ -131,6 +139,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) 
             two_tier,
             aging,
             fear,
+            contempt,
             ..
         } => Some(
             Searcher::new(22)
@@ -142,7 +151,8 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) 
                 .with_transition(transition)
                 .with_two_tier(two_tier)
                 .with_aging(aging)
-                .with_fear(fear),
+                .with_fear(fear)
+                .with_contempt(contempt),
         ),
         Player::Level(_) => None,
     });

@@ -382,3 +382,28 @@ fn the_paired_table_answers_from_a_table_of_one_slot() {
         }
     }
 }
+
+/// Contempt (`Searcher::with_contempt`, measured for issue 21) prices a draw for the side
+/// searched for. One quiet move before the quiet-move draw, no mill within reach: every token
+/// draws, and scores the contempt for the side to act (Black's too, when Black acts), 0
+/// without.
+#[test]
+fn contempt_prices_a_draw_for_the_side_searched_for() {
+    for (fen, side) in [
+        ("a1,g1,a7,g7/d2,d6,b4,f4 w 0/0 0 99", "White"),
+        ("a1,g1,a7,g7/d2,d6,b4,f4 b 0/0 0 99", "Black"),
+    ] {
+        let pos = partie_core::morris::fen::read(MorrisRules::default(), fen).expect("a FEN");
+        let history = partie_core::morris::position::Repetitions::default();
+        for contempt in [0, 30, -30] {
+            let scores = Searcher::new(16)
+                .with_weights(STRONG)
+                .with_contempt(contempt)
+                .score_all(&pos, &history, 2);
+            assert!(!scores.is_empty());
+            for (t, s) in scores {
+                assert_eq!(s, contempt, "{side} {t} with contempt {contempt}");
+            }
+        }
+    }
+}

@@ -186,6 +186,10 @@ pub struct Searcher {
     /// The weights each side (by its number) is judged with in this search: `weights` for
     /// both unless there is fear.
     sides: [Weights; 2],
+    /// What a draw is worth to the side the search is for (0: nothing; see `with_contempt`).
+    contempt: i32,
+    /// The side the present search is for.
+    root_side: u8,
     /// Mixed into the table's keys: a score judged for one root side is not the other's.
     salt: u64,
     /// The positions judged lately and their worth (see `judge`), emptied at every search.
@@ -245,6 +249,8 @@ impl Searcher {
             aging: false,
             age: 0,
             fear: 100,
+            contempt: 0,
+            root_side: 0,
             sides: [WEIGHTS; 2],
             salt: 0,
             judged: vec![(NOT_JUDGED, 0); 1 << bits.min(JUDGED_BITS)].into_boxed_slice(),
@@ -260,6 +266,24 @@ impl Searcher {
     pub fn with_fear(mut self, percent: i32) -> Self {
         self.fear = percent;
         self
+    }
+
+    /// The same searcher taking a draw (by the rules, a repetition on its path, an exact table's)
+    /// as worth `value` to the side it searches for and as much less to the other: above 0 it
+    /// steers to a draw rather than a position it judges a little worse. Kept for the matches
+    /// (`examples/strength.rs`, `c` and the value); no level uses it (docs/performance.md).
+    pub fn with_contempt(mut self, value: i32) -> Self {
+        self.contempt = value;
+        self
+    }
+
+    /// A draw's worth for `side`.
+    fn drawn(&self, side: u8) -> i32 {
+        if side == self.root_side {
+            self.contempt
+        } else {
+            -self.contempt
+        }
     }
 
     /// The same searcher reducing, while pieces are placed, every quiet token after the first
@@ -435,6 +459,10 @@ impl Searcher {
         self.judged.fill((NOT_JUDGED, 0));
         self.sides = [self.weights; 2];
         self.salt = 0;
+        self.root_side = root;
+        if self.contempt != 0 {
+            self.salt = if root == 0 { 0 } else { 0x9e37_79b9_7f4a_7c15 };
+        }
         if self.fear != 100 {
             let scale = |v: i32| v * self.fear / 100;
             let own = &mut self.sides[root as usize];
@@ -535,7 +563,8 @@ impl Searcher {
         let next = pos.after(t);
         let mark = self.path.push(t, &next);
         let score = if self.path.reached(2, &next) {
-            0 // a repeated position: the side that could avoid it does not want it
+            // A repeated position: the side that could avoid it does not want it.
+            self.drawn(pos.turn())
         } else if next.turn() == pos.turn() {
             self.negamax(&next, depth, alpha, beta, ply + 1)
         } else if self.extensions && depth > 1 && self.added < self.extension_cap && forcing(&next)
@@ -707,14 +736,14 @@ impl Searcher {
             return Some(match o {
                 Outcome::Won(w, _) if w == pos.turn() => WIN - ply as i32,
                 Outcome::Won(..) => -(WIN - ply as i32),
-                Outcome::Drawn(_) => 0,
+                Outcome::Drawn(_) => self.drawn(pos.turn()),
             });
         }
         let exact = self.endgame.and_then(|t| t.settles(pos))?;
         Some(match exact {
             Exact::Won(n) => WIN - ply as i32 - n as i32,
             Exact::Lost(n) => -(WIN - ply as i32 - n as i32),
-            Exact::Drawn => 0,
+            Exact::Drawn => self.drawn(pos.turn()),
         })
     }
 

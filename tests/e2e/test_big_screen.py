@@ -47,14 +47,17 @@ class Hub:
             def log_message(self, *args):
                 pass
 
+            def answer_json(self, status, value):
+                body = json.dumps(value).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
             def do_GET(self):
                 if hub.refuse and self.path.startswith("/v1/"):
-                    body = json.dumps({"kind": "unauthorized", "detail": "token"}).encode()
-                    self.send_response(401)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
+                    self.answer_json(401, {"kind": "unauthorized", "detail": "token"})
                     return
                 if self.path.startswith("/v1/events"):
                     self.send_response(200)
@@ -72,15 +75,9 @@ class Hub:
                 if self.path.startswith("/v1/tournaments/current"):
                     answer = hub.answer
                     if isinstance(answer, int):
-                        body = json.dumps({"kind": "storage", "detail": "disk"}).encode()
-                        self.send_response(answer)
+                        self.answer_json(answer, {"kind": "storage", "detail": "disk"})
                     else:
-                        body = json.dumps(answer).encode()
-                        self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
+                        self.answer_json(200, answer)
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")

@@ -14,9 +14,6 @@ function columns(summary) {
   return [...first, 'played', 'wins', 'draws', 'losses'].map((k) => [k, `col_${k}`]);
 }
 
-// While a pools tournament plays its pools, what counts is the place in one's pool (who goes
-// through): the standings are shown pool by pool, each ranked within itself. Once the bracket
-// is drawn, the whole field again. Each group: {label, rows}; one group without a label else.
 // Pools are named A to Z, then AA, AB…: a big field has more than 26.
 export function poolLetters(i) {
   let name = '';
@@ -26,6 +23,9 @@ export function poolLetters(i) {
 const poolName = (i) => t('pool_n', { n: poolLetters(i) });
 const playingPools = (summary) => summary.pools?.length > 1 && !(summary.bracket?.main?.length);
 
+// While a pools tournament plays its pools, what counts is the place in one's pool (who goes
+// through): the standings are shown pool by pool, each ranked within itself. Once the bracket
+// is drawn, the whole field again. Each group: {label, rows}; one group without a label else.
 function groups(summary) {
   if (!playingPools(summary)) return [{ label: null, rows: summary.standings }];
   return summary.pools.map((pool, i) => ({
@@ -57,9 +57,10 @@ function limited(list, limit) {
   }).filter((g) => g.rows.length || !g.label);
 }
 
-// The rank's column head: "#" to the eye, "Rank" to a screen reader (which says "dièse").
-export function rankHead() {
-  return h('th', { scope: 'col' }, h('span', { 'aria-hidden': 'true', text: '#' }), h('span', { class: 'sr-only', text: t('rank') }));
+// A numbered column's head: "#" to the eye, its name to a screen reader (which would say
+// "dièse"): "Rank" unless told.
+export function rankHead(name = t('rank')) {
+  return h('th', { scope: 'col' }, h('span', { 'aria-hidden': 'true', text: '#' }), h('span', { class: 'sr-only', text: name }));
 }
 
 // `extra`: one more column, {key, label, value(row)} (the rating change over the night).

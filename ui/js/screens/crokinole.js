@@ -9,6 +9,7 @@ import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
 import { notesForm } from '../notes.js';
 import { register } from '../games.js';
+import { rankHead } from '../standings.js';
 
 // Each zone's ring radius and label height on the drawn board (220 wide), bowl first. The 20
 // hole is drawn larger than life, so that every zone is a finger wide (44 px or more across
@@ -214,7 +215,7 @@ export function mount(root, [id], initial, info) {
     return h('div', { class: 'log-col' },
       h('h3', { class: 'log-title', text: t('cro_sheet') }),
       h('table', { class: 'cro-sheet', id: 'cro-sheet' },
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, h('span', { 'aria-hidden': 'true', text: '#' }), h('span', { class: 'sr-only', text: t('cro_round_col') })), st.view.sides.map((side) => h('th', { scope: 'col', text: names(side) })))),
+        h('thead', null, h('tr', null, rankHead(t('cro_round_col')), st.view.sides.map((side) => h('th', { scope: 'col', text: names(side) })))),
         h('tbody', null, s.round_points.map((rp, r) => h('tr', null,
           h('th', { scope: 'row', text: String(r + 1) }),
           rp.map((pts, i) => h('td', null, h('span', { class: 'rp', text: String(pts) }), h('span', { class: 'total', text: ` → ${s.score_history[r][i]}` })))))),

@@ -458,11 +458,14 @@ impl Searcher {
         // positions under other rules, which the keys do not tell apart.)
         self.judged.fill((NOT_JUDGED, 0));
         self.sides = [self.weights; 2];
-        self.salt = 0;
         self.root_side = root;
-        if self.contempt != 0 {
-            self.salt = if root == 0 { 0 } else { 0x9e37_79b9_7f4a_7c15 };
-        }
+        // Fear and contempt judge for the root side: its scores are not the other side's.
+        let for_one_side = self.fear != 100 || self.contempt != 0;
+        self.salt = if for_one_side && root == 1 {
+            0x9e37_79b9_7f4a_7c15
+        } else {
+            0
+        };
         if self.fear != 100 {
             let scale = |v: i32| v * self.fear / 100;
             let own = &mut self.sides[root as usize];
@@ -473,7 +476,6 @@ impl Searcher {
             theirs.unblockable = scale(theirs.unblockable);
             theirs.running = scale(theirs.running);
             theirs.double_mill = scale(theirs.double_mill);
-            self.salt = if root == 0 { 0 } else { 0x9e37_79b9_7f4a_7c15 };
         }
     }
 

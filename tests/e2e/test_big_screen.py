@@ -148,7 +148,7 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         pools.update(system="pools_knockout", pools=[[0, 3, 4], [1, 2, 5]], bracket={"main": [], "consolation": []},
                      pairings=[{"table": 0, "sides": [0, 4], "result": None}, {"table": 1, "sides": [1, 2], "result": None}],
                      bye=[5], walkovers=[])
-        hub.answer = pools
+        hub.answer = in_pools(pools, pools["pools"])
         hub.tell()
         wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 2)
         rows = b.execute_script(
@@ -162,9 +162,11 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         b.save_screenshot(str(SHOTS / "77c-big-screen-pools-1920.png"))
         # In the knockouts the tables say which one they are part of, and the standings are
         # the field's again.
-        knockouts = dict(pools, round=3, bye=[], bracket={"main": [[{"sides": [0, 1], "winner": None}]],
-                                                          "consolation": [[{"sides": [2, 4], "winner": None}]]},
-                         pairings=[{"table": 0, "sides": [0, 1], "result": None}, {"table": 1, "sides": [2, 4], "result": None}])
+        knockouts = dict(summary(6), system="pools_knockout", pools=pools["pools"], round=3, bye=[], walkovers=[],
+                         bracket={"main": [[{"sides": [0, 1], "winner": None}]],
+                                  "consolation": [[{"sides": [2, 4], "winner": None}]]},
+                         pairings=[{"table": 0, "sides": [0, 1], "result": None, "bracket": "main"},
+                                   {"table": 1, "sides": [2, 4], "result": None, "bracket": "consolation"}])
         hub.answer = knockouts
         hub.tell()
         wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 0)
@@ -181,6 +183,20 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
             hub.stop()
 
 
+def in_pools(s, pools):
+    """`s` while its `pools` play, marked as the hub's core marks it (tournament/pools.rs): a
+    pairing's pool, a standings row's pool and its place in it, in the standings' order."""
+    pool_of = {e: i for i, p in enumerate(pools) for e in p}
+    placed = [0] * len(pools)
+    for r in s["standings"]:
+        i = pool_of[r["entrant"]]
+        placed[i] += 1
+        r.update(pool=i, pool_rank=placed[i])
+    for p in s["pairings"]:
+        p["pool"] = pool_of[p["sides"][0]]
+    return s
+
+
 def pools_round(n, size):
     """A pools tournament of `n` entrants in pools of `size` (entrant e in pool e // size), in
     its first round: each pool's first two play, the others wait."""
@@ -189,7 +205,7 @@ def pools_round(n, size):
     s.update(system="pools_knockout", pools=pools, bracket={"main": [], "consolation": []}, round=1, walkovers=[],
              pairings=[{"table": i, "sides": [p[0], p[1]], "result": None} for i, p in enumerate(pools)],
              bye=[e for p in pools for e in p[2:]])
-    return s
+    return in_pools(s, pools)
 
 
 def test_pools_of_a_big_field_page_with_their_heads_and_a_wrong_token_is_said():

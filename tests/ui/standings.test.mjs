@@ -12,15 +12,12 @@ test('pools are named A to Z, then AA, AB and on, never twice', () => {
   assert.equal(names.size, 1000);
 });
 
-test('a table says its pool while the pools play, its knockout once there are two', () => {
-  const pools = Array.from({ length: 28 }, (_, i) => [2 * i, 2 * i + 1]);
-  const playing = { pools, bracket: { main: [], consolation: [] } };
-  assert.equal(tableGroup(playing, { sides: [0, 1] }), 'Pool A');
-  assert.equal(tableGroup(playing, { sides: [55, 54] }), 'Pool AB');
-  const knockouts = { pools, bracket: { main: [[{ sides: [0, 2] }]], consolation: [[{ sides: [1, 3] }]] } };
-  assert.equal(tableGroup(knockouts, { sides: [2, 0] }), 'Main knockout');
-  assert.equal(tableGroup(knockouts, { sides: [1, 3] }), 'Consolation');
-  // One knockout only, or another system: nothing to tell apart.
-  assert.equal(tableGroup({ pools, bracket: { main: [[{ sides: [0, 2] }]], consolation: [] } }, { sides: [0, 2] }), null);
-  assert.equal(tableGroup({ pairings: [] }, { sides: [0, 1] }), null);
+test('a table says the pool or knockout Rust marks it with, and nothing unmarked', () => {
+  assert.equal(tableGroup({ sides: [0, 1], pool: 0 }), 'Pool A');
+  assert.equal(tableGroup({ sides: [55, 54], pool: 27 }), 'Pool AB');
+  assert.equal(tableGroup({ sides: [2, 0], bracket: 'main' }), 'Main knockout');
+  assert.equal(tableGroup({ sides: [1, 3], bracket: 'consolation' }), 'Consolation');
+  // One knockout only, or another system: Rust marks nothing, and nothing is said.
+  assert.equal(tableGroup({ sides: [0, 2] }), null);
+  assert.equal(tableGroup({ sides: [0, 2], pool: null }), null);
 });

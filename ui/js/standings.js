@@ -21,30 +21,25 @@ export function poolLetters(i) {
   return name;
 }
 const poolName = (i) => t('pool_n', { n: poolLetters(i) });
-const playingPools = (summary) => summary.pools?.length > 1 && !(summary.bracket?.main?.length);
 
 // While a pools tournament plays its pools, what counts is the place in one's pool (who goes
-// through): the standings are shown pool by pool, each ranked within itself. Once the bracket
-// is drawn, the whole field again. Each group: {label, rows}; one group without a label else.
+// through): Rust marks each row with its `pool` and `pool_rank`, and the standings are shown
+// pool by pool. Unmarked, the whole field. Each group: {label, rows}; one without a label else.
 function groups(summary) {
-  if (!playingPools(summary)) return [{ label: null, rows: summary.standings }];
-  return summary.pools.map((pool, i) => ({
-    label: poolName(i),
-    rows: summary.standings.filter((r) => pool.includes(r.entrant)).map((r, k) => ({ ...r, rank: k + 1 })),
-  }));
+  const rows = summary.standings || [];
+  if (!rows.some((r) => r.pool != null)) return [{ label: null, rows }];
+  const pools = [];
+  for (const r of rows) (pools[r.pool] ??= []).push({ ...r, rank: r.pool_rank });
+  return pools.flatMap((rows, i) => (rows ? [{ label: poolName(i), rows }] : []));
 }
 
-// What a table of a pools tournament is part of, said on its card: its pool while the pools
-// play, its knockout once there are two (their entrants are apart). null for other systems.
-export function tableGroup(summary, p) {
-  if (playingPools(summary)) {
-    const i = summary.pools.findIndex((pool) => pool.includes(p.sides[0]));
-    return i < 0 ? null : poolName(i);
-  }
-  const b = summary.bracket;
-  if (!b?.consolation?.length) return null;
-  const holds = (rounds) => rounds.some((r) => r.some((m) => m.sides.includes(p.sides[0])));
-  return holds(b.main) ? t('main_bracket') : holds(b.consolation) ? t('consolation_bracket') : null;
+// What a table of a pools tournament is part of, said on its card, as Rust marks it: its pool
+// while the pools play, its knockout once there are two. null when unmarked.
+export function tableGroup(p) {
+  if (p.pool != null) return poolName(p.pool);
+  if (p.bracket === 'main') return t('main_bracket');
+  if (p.bracket === 'consolation') return t('consolation_bracket');
+  return null;
 }
 
 // The groups' first `limit` rows in all (a screen that does not scroll shows that many).

@@ -176,6 +176,9 @@ fn random_tournament(system: &str, n: usize, seed: u64) -> (Value, Vec<Value>) {
         events.push(json!({"pair": {}}));
         let summary = t.summary();
         let round = paired(&summary);
+        if system == "pools_knockout" {
+            groups_are_marked(&summary);
+        }
         // Nobody twice in a round, nobody withdrawn paired.
         let mut seen = vec![0; byes.len()];
         for &e in round.pairs.iter().flatten().chain(&round.bye) {
@@ -253,6 +256,62 @@ fn random_tournament(system: &str, n: usize, seed: u64) -> (Value, Vec<Value>) {
     }
     assert_eq!(t.summary()["status"], "finished", "the tournament ends");
     (setup, events)
+}
+
+/// A pools summary marks what the screens group by: while more than one pool plays, each
+/// pairing's pool and each standings row's pool and place in it (counted down the field's
+/// standings); once there are two knockouts, each pairing's knockout; else nothing.
+fn groups_are_marked(s: &Value) {
+    let pools = s["pools"].as_array().unwrap();
+    let pool_of = |e: &Value| pools.iter().position(|p| p.as_array().unwrap().contains(e));
+    let brackets = &s["bracket"];
+    let playing_pools = brackets["main"].as_array().unwrap().is_empty() && pools.len() > 1;
+    let two_knockouts = !brackets["consolation"].as_array().unwrap().is_empty();
+    let mut placed = vec![0; pools.len()];
+    for r in s["standings"].as_array().unwrap() {
+        if playing_pools {
+            let i = pool_of(&r["entrant"]).expect("everyone is in a pool");
+            placed[i] += 1;
+            assert_eq!(
+                (&r["pool"], &r["pool_rank"]),
+                (&json!(i), &json!(placed[i])),
+                "{s}"
+            );
+        } else {
+            assert!(
+                r.get("pool").is_none() && r.get("pool_rank").is_none(),
+                "{s}"
+            );
+        }
+    }
+    let holds = |b: &str, e: &Value| {
+        brackets[b]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap())
+            .any(|m| m["sides"].as_array().unwrap().contains(e))
+    };
+    for p in s["pairings"].as_array().unwrap() {
+        let [a, b] = [&p["sides"][0], &p["sides"][1]];
+        if playing_pools {
+            assert_eq!(pool_of(a), pool_of(b), "a pool plays within itself: {s}");
+            assert_eq!(p["pool"], json!(pool_of(a).unwrap()), "{s}");
+        } else {
+            assert!(p.get("pool").is_none(), "{s}");
+        }
+        if two_knockouts {
+            let want = if holds("main", a) {
+                "main"
+            } else {
+                "consolation"
+            };
+            assert!(holds(want, a) && holds(want, b), "{s}");
+            assert_eq!(p["bracket"], want, "{s}");
+        } else {
+            assert!(p.get("bracket").is_none(), "{s}");
+        }
+    }
 }
 
 /// The events with the results of each round in another order.

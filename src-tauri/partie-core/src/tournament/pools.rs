@@ -253,6 +253,71 @@ impl Pools {
     }
 }
 
+/// The rows of the summary's list `key`, to be marked in place.
+fn rows<'a>(summary: &'a mut Map<String, Value>, key: &str) -> impl Iterator<Item = &'a mut Value> {
+    summary
+        .get_mut(key)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+}
+
+/// A number of the summary (an entrant, a table).
+fn index(v: &Value) -> Option<usize> {
+    v.as_u64().and_then(|e| usize::try_from(e).ok())
+}
+
+impl Pools {
+    /// What the screens group by, said on the summary's rows so that each screen only labels
+    /// it: while more than one pool plays, a pairing's `pool` and a standings row's `pool` and
+    /// `pool_rank` (its place in its pool, which is what sends it on); once there are two
+    /// knockouts, a pairing's `bracket` (`"main"` or `"consolation"`). One knockout alone is
+    /// not named.
+    fn mark_groups(&self, pools: &[Vec<usize>], field: &Field, summary: &mut Map<String, Value>) {
+        let pool_of = |e: usize| pools.iter().position(|p| p.contains(&e));
+        match &self.knockout {
+            None if pools.len() > 1 => {
+                for p in rows(summary, "pairings") {
+                    if let Some(i) = index(&p["sides"][0]).and_then(pool_of) {
+                        p["pool"] = i.into();
+                    }
+                }
+                let mut placed = vec![0usize; pools.len()];
+                for r in rows(summary, "standings") {
+                    if let Some(i) = index(&r["entrant"]).and_then(pool_of) {
+                        placed[i] += 1;
+                        r["pool"] = i.into();
+                        r["pool_rank"] = placed[i].into();
+                    }
+                }
+            }
+            Some(ko) if ko.brackets[1].rounds() > 0 => {
+                // This round's tables in each bracket, as `pair` dealt them.
+                let j = field.rounds.len().checked_sub(ko.first_round);
+                let tables = |b: &Bracket| -> Vec<usize> {
+                    j.and_then(|j| b.tables.get(j))
+                        .map(|t| t.iter().flatten().copied().collect())
+                        .unwrap_or_default()
+                };
+                let brackets = [
+                    ("main", tables(&ko.brackets[0])),
+                    ("consolation", tables(&ko.brackets[1])),
+                ];
+                for p in rows(summary, "pairings") {
+                    let table = index(&p["table"]);
+                    if let Some((name, _)) = brackets
+                        .iter()
+                        .find(|(_, t)| table.is_some_and(|x| t.contains(&x)))
+                    {
+                        p["bracket"] = (*name).into();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 impl System for Pools {
     fn name(&self) -> &'static str {
         ENTRY.name
@@ -375,6 +440,7 @@ impl System for Pools {
             serde_json::json!({"main": main, "consolation": consolation}),
         );
         if let Some(pools) = &self.pools {
+            self.mark_groups(pools, field, summary);
             summary.insert("pools".into(), serde_json::json!(pools));
         }
     }

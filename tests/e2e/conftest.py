@@ -275,7 +275,7 @@ class Partie:
             for p in pins:
                 self.tap(f'[data-pin="{p}"]')
                 self.wait_pressed(f'[data-pin="{p}"]')
-            self.wait_text("#confirm", "pts")
+            self.wait_text("#confirm", " pt")
             self.tap("#confirm")
         else:
             self.tap("#miss")

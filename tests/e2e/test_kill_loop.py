@@ -60,7 +60,7 @@ def one_action(p, game, match_id, rng):
             pin = rng.randint(1, 12)
             p.tap(f'[data-pin="{pin}"]')
             p.wait_until(f"return document.querySelector('[data-pin=\"{pin}\"]').getAttribute('aria-pressed') === 'true'")
-            p.wait_text("#confirm", "pts")
+            p.wait_text("#confirm", " pt")
             p.tap("#confirm")
     elif game == "crokinole":
         live = ipc(p, "ipc.getMatch(args[0]).then((v) => v.summary.live_twenties)", match_id)

@@ -12,9 +12,18 @@ const { STRINGS_FOR_TESTS: S, t, setLanguage, errorText } = await import('../../
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 test('French and English have the same keys and placeholders', () => {
-  assert.deepEqual(Object.keys(S.fr).sort(), Object.keys(S.en).sort());
-  for (const key of Object.keys(S.en)) {
+  // A singular (`key.one`) is each language's own: French says it for 0 as well, and a word
+  // without a plural needs none. It says no more than its plural.
+  const plain = (lang) => Object.keys(S[lang]).filter((k) => !k.endsWith('.one')).sort();
+  assert.deepEqual(plain('fr'), plain('en'));
+  for (const key of plain('en')) {
     assert.deepEqual(placeholders(S.fr[key]), placeholders(S.en[key]), key);
+  }
+  for (const lang of ['en', 'fr']) {
+    for (const key of Object.keys(S[lang]).filter((k) => k.endsWith('.one'))) {
+      const plural = new Set(placeholders(S[lang][key.slice(0, -4)]));
+      for (const p of placeholders(S[lang][key])) assert.ok(plural.has(p), `${lang} ${key}: {${p}}`);
+    }
   }
 });
 
@@ -79,7 +88,21 @@ test('a count takes its singular where the language has one', () => {
     // A name given as text (a pool's letter) is not a count.
     assert.equal(t('pool_n', { n: 'A' }), 'Poule A');
     assert.equal(t('mor_remove_n', { name: 'Anna', n: 2, colour: S.fr.mor_dark_pl }), 'Anna a fait 2 moulins : prenez 2 pions foncés');
+    assert.equal(t('announce_throw', { name: 'Anna', n: 0, total: 5 }), 'Anna : 0 point, total 5.');
+    assert.equal(t('bou_mene_scored', { name: 'Anna', n: 1 }), 'Anna gagne la mène : 1 point');
+    assert.equal(t('misses_count', { n: 2 }), '2 manqués d’affilée');
+    assert.equal(t('tournaments_played', { n: 0 }), '0 joué');
+    // Counts that agree with nothing: said as "label : number".
+    assert.equal(t('wdl', { w: 1, d: 0, l: 2 }), 'gagnées : 1 · nulles : 0 · perdues : 2');
   });
+  assert.equal(t('announce_throw', { name: 'Anna', n: 1, total: 5 }), 'Anna: 1 point, total 5.');
+  assert.equal(t('announce_throw', { name: 'Anna', n: 0, total: 5 }), 'Anna: 0 points, total 5.');
+  assert.equal(t('confirm_pins', { n: 1 }), 'Confirm · 1 pt');
+  assert.equal(t('one_pin', { p: 1, n: 1 }), 'pin 1: 1 point');
+  assert.equal(t('record_line', { n: 1, w: 1, l: 0, d: 0, rate: 100 }), '1 match · 1 won · 0 lost · 0 drawn · 100 % won');
+  assert.equal(t('bou_enter_dice', { n: 1 }), 'What did the die show?');
+  assert.equal(t('t_advance_n', { n: 1 }), 'the best of each pool');
+  assert.equal(t('t_advance_n', { n: 2 }), 'best 2 of each pool');
   // Every singular form has its plural beside it, in both languages.
   for (const lang of ['en', 'fr']) {
     for (const key of Object.keys(S[lang]).filter((k) => k.endsWith('.one'))) {

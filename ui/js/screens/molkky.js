@@ -78,7 +78,7 @@ export function mount(root, [id], initial, info) {
     const w = after.winner != null ? st.view.sides[after.winner] : null;
     const next = w ? t(w.length > 1 ? 'winner' : 'winner_one', { names: names(w) })
       : after.thrower ? t('to_throw', { name: after.thrower }) : '';
-    app.announce(`${t('announce_throw', { name, pts: last?.points ?? 0, total: last?.score ?? '' })} ${next}`.trim());
+    app.announce(`${t('announce_throw', { name, n: last?.points ?? 0, total: last?.score ?? '' })} ${next}`.trim());
   }
 
   async function togglePin(p) {

@@ -224,3 +224,67 @@ fn a_pulled_tournament_is_run_by_its_hub_and_its_tables_start_here() {
     // The organiser's own tournament is not run by a hub.
     assert_eq!(hub.tournament(t.id).unwrap().hub, None);
 }
+
+#[test]
+fn a_hub_that_turned_out_to_be_another_database_gets_its_tournaments_back() {
+    // The club's hub ran a tournament; the phone pulled it and started a table's match.
+    let mut old_hub = Store::open_in_memory().unwrap();
+    let t = old_hub
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]}))
+        .unwrap();
+    old_hub
+        .tournament_event(t.id, &json!({"pair": {}}))
+        .unwrap();
+    let page = old_hub.records_since(None, 500).unwrap();
+    let mut phone = Store::open_in_memory().unwrap();
+    phone.club_pulled(HUB, &page.records, &page.cursor).unwrap();
+    let here = phone.tournament_by_uid(&t.uid).unwrap().unwrap();
+    let m = phone.start_table(here, 0).unwrap();
+    phone.play(m.id, &json!({"pins": [4]})).unwrap();
+    // The phone's own tournament is its own: never given to a hub.
+    phone
+        .new_tournament(&json!({"game": "molkky", "system": "swiss",
+                                "entrants": [["Eve"], ["Finn"]]}))
+        .unwrap();
+    // While the hub is the same database, nothing waits to be given back.
+    assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
+
+    // The hub at that address is a new database: it knows neither the tournament nor, so,
+    // the table's match.
+    let mut new_hub = Store::open_in_memory().unwrap();
+    phone.club_forget(HUB).unwrap();
+    let back = phone.club_restoring(HUB, 10).unwrap();
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0]["id"], t.uid.as_str());
+    assert_eq!(back[0], page.records[0], "given back as the hub served it");
+    let report = new_hub.merge_records(&back, Source::Device).unwrap();
+    assert_eq!(report.accepted, 1, "{report:?}");
+    phone
+        .club_restored(HUB, std::slice::from_ref(&t.uid))
+        .unwrap();
+    assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
+    // Then the outbox: the table's match is taken, linked to the tournament given back.
+    let outbox = phone.club_outbox(HUB, 200).unwrap();
+    let report = new_hub
+        .merge_records(&outbox.records, Source::Device)
+        .unwrap();
+    assert!(report.refused.is_empty(), "{report:?}");
+    assert_eq!(report.accepted, 1, "{report:?}");
+    let on_hub = new_hub.tournament_by_uid(&t.uid).unwrap().unwrap();
+    assert_eq!(
+        new_hub.export_tournament(on_hub).unwrap()["events"],
+        old_hub.export_tournament(t.id).unwrap()["events"]
+    );
+    let live = new_hub.tournament_summary(&t.uid).unwrap()["live"].clone();
+    assert_eq!(live[0]["match"], m.uid.as_str(), "{live}");
+
+    // A second forget (the hub replaced again) gives it back again; a tournament deleted on
+    // the phone meanwhile is dropped from the list, not an error.
+    phone.club_forget(HUB).unwrap();
+    assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
+    phone.club_restored(HUB, &[]).unwrap();
+    assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
+    phone.delete_tournament(here).unwrap();
+    assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
+}

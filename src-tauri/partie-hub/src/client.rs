@@ -338,11 +338,13 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
 /// one from an older copy): the device forgets what it was said to hold and does the round
 /// again, once, from the start both ways.
 async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
+    give_back_tournaments(s, join).await?;
     push_outbox(s, join, status).await?;
     match pull_pages(s, join, status).await? {
         Pulled::All => Ok(()),
         Pulled::NotItsCursor => {
             s.club_forget(&join.hub).map_err(storage)?;
+            give_back_tournaments(s, join).await?;
             push_outbox(s, join, status).await?;
             match pull_pages(s, join, status).await? {
                 Pulled::All => Ok(()),
@@ -356,6 +358,36 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
 
 fn storage(e: Error) -> Failure {
     Failure::Device(e)
+}
+
+/// Gives a hub that turned out to be another database the tournaments pulled from it, so that
+/// nothing it ran is lost with its old database and its tables' matches find them
+/// ([`Store::club_restoring`]). A refusal is not said to the user: the hub holds another copy
+/// (another phone gave it back first), which is as good.
+async fn give_back_tournaments(s: &mut Store, join: &ClubJoin) -> Result<(), Failure> {
+    loop {
+        let records = s.club_restoring(&join.hub, PUSH_BATCH).map_err(storage)?;
+        if records.is_empty() {
+            return Ok(());
+        }
+        let body = serde_json::to_vec(&json!({ "records": records }))
+            .map_err(|e| Failure::Refused(e.to_string()))?;
+        taken(
+            answered(
+                &join.hub,
+                Method::POST,
+                "/v1/records",
+                Some(&join.token),
+                Some(body),
+            )
+            .await?,
+        )?;
+        let ids: Vec<String> = records
+            .iter()
+            .filter_map(|r| r.get("id").and_then(Value::as_str).map(str::to_string))
+            .collect();
+        s.club_restored(&join.hub, &ids).map_err(storage)?;
+    }
 }
 
 /// Pushes the whole outbox, a batch at a time.
@@ -395,6 +427,15 @@ async fn push_outbox(
         s.club_pushed(&join.hub, &outbox, &ids).map_err(storage)?;
         set(status, |st| {
             st.pushed += outbox.records.len() - ids.len();
+            // A record taken now is no longer refused (changed since, or pushed again to a
+            // replaced hub once it had the tournament back).
+            st.refused.retain(|r| {
+                let id = r.get("id").and_then(Value::as_str);
+                !outbox.records.iter().any(|o| {
+                    let o = o.get("id").and_then(Value::as_str);
+                    o == id && !ids.iter().any(|x| Some(x.as_str()) == o)
+                })
+            });
             for r in refused.into_iter().rev() {
                 st.refused.insert(0, r);
             }

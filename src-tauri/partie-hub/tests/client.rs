@@ -285,3 +285,64 @@ fn replaced_hub(before: usize, after: usize) {
     drop(syncer);
     host.stop();
 }
+
+#[test]
+fn a_replaced_hub_gets_back_from_a_phone_the_tournament_it_ran() {
+    // The club's hub runs a tournament; a phone pulls it and scores table 0 for it.
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("hub-token");
+    let first_db = dir.path().join("first.db");
+    let t = {
+        let (mut desk, _) = Store::open(&first_db).unwrap();
+        let t = desk
+            .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                    "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]}))
+            .unwrap();
+        desk.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+        t
+    };
+    let host = Host::start(&first_db, "127.0.0.1:0", &token_file).unwrap();
+    let info = host.info();
+    let listen = host.addr().to_string();
+    let (mut phone, _, syncer) = joined_phone(dir.path(), &info.address, &info.token);
+    syncer.poke();
+    eventually("the phone pulled the tournament", || {
+        phone.tournament_by_uid(&t.uid).unwrap().is_some()
+    });
+    let here = phone.tournament_by_uid(&t.uid).unwrap().unwrap();
+    let m = phone.start_table(here, 0).unwrap();
+    phone.play(m.id, &json!({"pins": [6]})).unwrap();
+    syncer.poke();
+    eventually("the hub has the table's match", || {
+        hub_revision(&first_db, &m.uid).is_some()
+    });
+
+    // The hub's computer is replaced: a new data folder at the same address, with the same
+    // token. The tournament it ran comes back from the phone, and the table's match with it,
+    // not refused for a tournament the hub does not know.
+    host.stop();
+    let second_db = dir.path().join("second.db");
+    let host = Host::start(&second_db, &listen, &token_file).unwrap();
+    phone.play(m.id, &json!({"pins": [2]})).unwrap();
+    syncer.poke();
+    eventually("the new hub has the tournament back", || {
+        hub_revision(&second_db, &t.uid).is_some()
+    });
+    eventually("and the table's match, at its latest revision", || {
+        hub_revision(&second_db, &m.uid) == Some(2)
+    });
+    eventually("and the phone says it is synced", || {
+        syncer.status().state == "ok"
+    });
+    assert!(
+        syncer.status().refused.is_empty(),
+        "{:?}",
+        syncer.status().refused
+    );
+    let (hub, _) = Store::open(&second_db).unwrap();
+    let summary = hub.tournament_summary(&t.uid).unwrap();
+    assert_eq!(summary["round"], 1, "{summary}");
+    assert_eq!(summary["live"][0]["match"], m.uid.as_str(), "{summary}");
+    drop(syncer);
+    host.stop();
+}

@@ -5,7 +5,7 @@
 //! what the hub answered. Everything it writes is committed before it returns, so a device
 //! killed between a push and its answer pushes again, and the hub answers `already`.
 
-use super::sync::{MergeReport, Outbox, Source};
+use super::sync::{MergeReport, Outbox, RecordKind, Source};
 use super::{now_ms, Store, MATCH_REVISION};
 use crate::error::Error;
 use rusqlite::{params, OptionalExtension};
@@ -204,13 +204,56 @@ impl Store {
     /// the outbox went), so that everything is pulled and pushed again: for a hub that refused
     /// this device's cursor as not its own, another database at the same address (a new data
     /// folder, another computer) or this one restored from an older copy. What it holds
-    /// already it answers `already`.
+    /// already it answers `already`. The tournaments pulled from it wait to be given back
+    /// ([`Store::club_restoring`]): the new database may not have them, and a table's match
+    /// is refused by a hub that does not know its tournament.
     pub fn club_forget(&mut self, hub: &str) -> Result<(), Error> {
         let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT OR IGNORE INTO club_restore (hub, uid) SELECT ?1, uid FROM tournament WHERE hub = ?1",
+            [hub],
+        )?;
         tx.execute("DELETE FROM club_seen WHERE hub = ?1", [hub])?;
         tx.execute(
             "INSERT INTO sync_peer (hub, pushed, pulled) VALUES (?1, 0, '0')
              ON CONFLICT (hub) DO UPDATE SET pushed = 0, pulled = '0'",
+            [hub],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The tournaments pulled from `hub` that wait to be given back to it since it turned out
+    /// to be another database ([`Store::club_forget`]), as sync serves them, at most `limit`.
+    /// Pushed before the outbox, so that their tables' matches find them. The hub keeps the
+    /// latest revision: what it holds already it answers `already`.
+    pub fn club_restoring(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT r.uid FROM club_restore r JOIN tournament t ON t.uid = r.uid
+             WHERE r.hub = ?1 ORDER BY t.id LIMIT ?2",
+        )?;
+        let uids = stmt
+            .query_map(params![hub, limit.min(i64::MAX as usize) as i64], |r| {
+                r.get::<_, String>(0)
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        uids.iter()
+            .map(|uid| self.sync_record(RecordKind::Tournament, uid))
+            .collect()
+    }
+
+    /// Notes that `hub` answered for these tournaments given back (taken, held already or
+    /// refused: a copy it holds is as good as this one), and those this device no longer has.
+    pub fn club_restored(&mut self, hub: &str, uids: &[String]) -> Result<(), Error> {
+        let tx = self.conn.transaction()?;
+        for uid in uids {
+            tx.execute(
+                "DELETE FROM club_restore WHERE hub = ?1 AND uid = ?2",
+                params![hub, uid],
+            )?;
+        }
+        tx.execute(
+            "DELETE FROM club_restore WHERE hub = ?1 AND uid NOT IN (SELECT uid FROM tournament)",
             [hub],
         )?;
         tx.commit()?;

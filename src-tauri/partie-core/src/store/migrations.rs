@@ -239,6 +239,14 @@ pub const MIGRATIONS: &[&str] = &[
         name TEXT NOT NULL
     );
     INSERT INTO hub_identity (id, name) VALUES (1, lower(hex(randomblob(8))));",
+    // 10: the tournaments a device holds from a hub that turned out to be another database (a
+    //     new data folder, an older copy), waiting to be given back to it: devices are the
+    //     only other copies of what a hub ran.
+    "CREATE TABLE club_restore (
+        hub TEXT NOT NULL,
+        uid TEXT NOT NULL,
+        PRIMARY KEY (hub, uid)
+    );",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

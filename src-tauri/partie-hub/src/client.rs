@@ -370,24 +370,35 @@ async fn give_back_tournaments(s: &mut Store, join: &ClubJoin) -> Result<(), Fai
         if records.is_empty() {
             return Ok(());
         }
-        let body = serde_json::to_vec(&json!({ "records": records }))
-            .map_err(|e| Failure::Refused(e.to_string()))?;
-        taken(
-            answered(
-                &join.hub,
-                Method::POST,
-                "/v1/records",
-                Some(&join.token),
-                Some(body),
-            )
-            .await?,
-        )?;
-        let ids: Vec<String> = records
-            .iter()
-            .filter_map(|r| r.get("id").and_then(Value::as_str).map(str::to_string))
-            .collect();
-        s.club_restored(&join.hub, &ids).map_err(storage)?;
+        post_records(join, &records).await?;
+        s.club_restored(&join.hub, &ids_of(&records))
+            .map_err(storage)?;
     }
+}
+
+/// Pushes `records` to the hub; its answer (`accepted`, `updated`, `already`, `refused`).
+async fn post_records(join: &ClubJoin, records: &[Value]) -> Result<Value, Failure> {
+    let body = serde_json::to_vec(&json!({ "records": records }))
+        .map_err(|e| Failure::Refused(e.to_string()))?;
+    let (_, answer) = taken(
+        answered(
+            &join.hub,
+            Method::POST,
+            "/v1/records",
+            Some(&join.token),
+            Some(body),
+        )
+        .await?,
+    )?;
+    Ok(answer)
+}
+
+/// The `id` of each record.
+fn ids_of(records: &[Value]) -> Vec<String> {
+    records
+        .iter()
+        .filter_map(|r| r.get("id").and_then(Value::as_str).map(str::to_string))
+        .collect()
 }
 
 /// Pushes the whole outbox, a batch at a time.
@@ -403,27 +414,13 @@ async fn push_outbox(
             s.club_pushed(&join.hub, &outbox, &[]).map_err(storage)?;
             return Ok(());
         }
-        let body = serde_json::to_vec(&json!({ "records": outbox.records }))
-            .map_err(|e| Failure::Refused(e.to_string()))?;
-        let (_, answer) = taken(
-            answered(
-                &join.hub,
-                Method::POST,
-                "/v1/records",
-                Some(&join.token),
-                Some(body),
-            )
-            .await?,
-        )?;
+        let answer = post_records(join, &outbox.records).await?;
         let refused: Vec<Value> = answer
             .get("refused")
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let ids: Vec<String> = refused
-            .iter()
-            .filter_map(|r| r.get("id").and_then(Value::as_str).map(str::to_string))
-            .collect();
+        let ids = ids_of(&refused);
         s.club_pushed(&join.hub, &outbox, &ids).map_err(storage)?;
         set(status, |st| {
             st.pushed += outbox.records.len() - ids.len();

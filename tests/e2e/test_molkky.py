@@ -6,6 +6,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from test_kill_loop import ipc
+
 
 def add_players(p, *names, field="#new-player", button="#add-player", listing="#sides"):
     for n in names:
@@ -441,6 +443,35 @@ def test_the_focus_moves_with_the_player_moved(partie):
     p.wait_until("return document.querySelector('#announce').textContent === 'Added: Anna'")
     p.wait_until("return document.activeElement?.id === 'new-player'")
     assert p.texts("#sides .chip-name") == ["Bea", "Cyril", "Anna"]
+
+
+def test_a_typed_name_narrows_the_known_players_and_finds_them_whatever_the_case(partie):
+    """Known players narrow as a name is typed, without case or accents ("zo" finds Zoé); one
+    picked clears the text typed. A name typed in another case, accented capitals included, is
+    the known player, in the player's own spelling, not a second one."""
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    add_players(p, "Zoé", "Élodie", "Anna")
+    for k, n in enumerate(("Zoé", "Élodie", "Anna")):
+        p.tap(f'[aria-label="Remove {n}"]')
+        p.wait_until(f"return document.querySelectorAll('#sides .chip-name').length === {2 - k}")
+    p.wait_until("return document.querySelectorAll('#known-players .chip').length === 3")
+    chips = "return [...document.querySelectorAll('#known-players .chip')].map((c) => c.textContent)"
+    p.type("#new-player", "zo")
+    p.wait_until("return [...document.querySelectorAll('#known-players .chip')].map((c) => c.textContent).join() === 'Zoé'")
+    p.shot("03c-known-players-narrowed")
+    p.tap('#known-players [data-player="Zoé"]')
+    p.wait_until("return document.querySelector('#sides').innerText.includes('Zoé')")
+    assert p.d.execute_script("return [document.activeElement.id, document.activeElement.value]") == ["new-player", ""]
+    assert sorted(p.d.execute_script(chips)) == ["Anna", "Élodie"]
+    # "élodie" typed: Élodie, as she was first written.
+    p.type("#new-player", "élodie")
+    p.tap("#add-player")
+    p.wait_until("return document.querySelector('#sides').innerText.includes('Élodie')")
+    assert p.texts("#sides .chip-name") == ["Zoé", "Élodie"]
+    assert p.d.execute_script(chips) == ["Anna"]
+    assert sorted(k["name"] for k in ipc(p, "ipc.players()")) == ["Anna", "Zoé", "Élodie"]
 
 
 def test_names_typed_one_after_another_with_enter_keep_the_field(partie):

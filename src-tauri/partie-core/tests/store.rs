@@ -167,6 +167,27 @@ fn players_are_reused_by_name_and_listed_most_recent_first() {
 }
 
 #[test]
+fn a_name_differing_only_by_case_is_the_same_player_in_every_alphabet() {
+    // SQLite's NOCASE folds A to Z only: "élodie" would have been a second Élodie.
+    let mut store = Store::open_in_memory().unwrap();
+    let elodie = store.add_player("Élodie").unwrap();
+    assert_eq!(store.add_player("élodie").unwrap().id, elodie.id);
+    assert_eq!(store.add_player("ÉLODIE ").unwrap().id, elodie.id);
+    let zoe = store.add_player("ZOË").unwrap();
+    assert_eq!(store.add_player("zoë").unwrap().id, zoe.id);
+    let ivan = store.add_player("Иван").unwrap();
+    assert_eq!(store.add_player("иван").unwrap().id, ivan.id);
+    // A match seats the players the names say: no new player.
+    store
+        .new_match("molkky", &Map::new(), &sides(&[&["éLODIE"], &["иВАН"]]))
+        .unwrap();
+    assert_eq!(store.players().unwrap().len(), 3);
+    // Other letters are other names: an accent is not a case.
+    assert_ne!(store.add_player("Elodie").unwrap().id, elodie.id);
+    assert_eq!(store.players().unwrap().len(), 4);
+}
+
+#[test]
 fn rematch_has_the_same_players_and_rules() {
     let mut store = Store::open_in_memory().unwrap();
     let r = rules(json!({"target": 10, "three_misses": "zero"}));

@@ -1,7 +1,7 @@
 // New game: players (known ones first, a new one in one step), teams, throwing order, rules.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, segmented, shuffled, chipAfter, movedArrow, stillUp } from '../dom.js';
+import { h, scheduler, names, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -153,7 +153,8 @@ export function mount(root, [game]) {
   const nameInput = h('input', {
     id: 'new-player', type: 'text', maxlength: 60, autocomplete: 'off', 'data-key': 'new-player',
     placeholder: t('new_player_placeholder'),
-    oninput: (ev) => { st.newName = ev.target.value; },
+    // The known players narrow to those the name may mean as it is typed.
+    oninput: (ev) => { st.newName = ev.target.value; render(); },
   });
   const addForm = h('form', { class: 'add-player', onsubmit: addNew },
     h('label', { class: 'sr-only', for: 'new-player', text: t('new_player_placeholder') }),
@@ -166,7 +167,7 @@ export function mount(root, [game]) {
 
   const draw = () => {
     const enough = vsComputer() ? st.sides.length === 1 : st.sides.length >= 2;
-    const available = st.known.filter((p) => !inLineup(p.name));
+    const available = knownMatching(st.known.filter((p) => !inLineup(p.name)), st.newName);
     return h('section', { class: 'setup' },
       h('div', { class: 'setup-cols' },
         h('div', { class: 'setup-players' },
@@ -177,7 +178,13 @@ export function mount(root, [game]) {
             h('div', { class: 'chips', id: 'known-players' },
               available.map((p, k) => h('button', {
                 class: 'chip', type: 'button', 'data-player': p.name,
-                onclick: () => { addName(p.name); render.focusOn(chipAfter(available, k, '#new-player')); },
+                onclick: () => {
+                  // Picked from the names a typed text narrowed: that text is done with.
+                  const narrowed = st.newName.trim() !== '';
+                  if (narrowed) { st.newName = ''; nameInput.value = ''; }
+                  addName(p.name);
+                  render.focusOn(narrowed ? '#new-player' : chipAfter(available, k, '#new-player'));
+                },
               }, p.name))),
           ] : null),
         h('div', { class: 'setup-sides' },

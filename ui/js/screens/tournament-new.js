@@ -3,7 +3,7 @@
 // Rust checks everything; this screen only collects it.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented, shuffled, chipAfter, movedArrow, stillUp } from '../dom.js';
+import { h, scheduler, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { entrantOf, entrantProblem } from '../standings.js';
@@ -144,7 +144,7 @@ export function mount(root) {
   // Text fields live across redraws so that typing is never cut.
   const nameInput = h('input', {
     id: 'entrant-name', type: 'text', maxlength: 130, autocomplete: 'off', placeholder: t('entrant_placeholder'),
-    oninput: (ev) => { st.typed = ev.target.value; },
+    oninput: (ev) => { st.typed = ev.target.value; render(); },
   });
   const addForm = h('form', {
     class: 'add-player', onsubmit: (ev) => {
@@ -178,7 +178,9 @@ export function mount(root) {
       h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('remove')} ${e.join(' & ')}`, 'data-key': `x-${i}`, onclick: () => remove(i) }, '×')));
 
   const draw = () => {
-    const available = st.known.filter((p) => !taken(p.name));
+    // The known players narrow to those a typed name may mean; a team being typed ("Cyril &")
+    // is made of several, and leaves them all.
+    const available = knownMatching(st.known.filter((p) => !taken(p.name)), st.typed.includes('&') ? '' : st.typed);
     const systems = st.info ? st.info.systems.map((s) => s.name) : ['round_robin', 'swiss', 'pools_knockout'];
     return h('section', { class: 'setup tournament-setup' },
       h('div', { class: 'setup-cols' },
@@ -207,7 +209,13 @@ export function mount(root) {
             h('div', { class: 'chips', id: 'known-players' },
               available.map((p, k) => h('button', {
                 class: 'chip', type: 'button', 'data-player': p.name,
-                onclick: () => { add([p.name]); render.focusOn(chipAfter(available, k, '#entrant-name')); },
+                onclick: () => {
+                  // Picked from the names a typed text narrowed: that text is done with.
+                  const narrowed = st.typed.trim() !== '' && !st.typed.includes('&');
+                  if (narrowed) { st.typed = ''; nameInput.value = ''; }
+                  add([p.name]);
+                  render.focusOn(narrowed ? '#entrant-name' : chipAfter(available, k, '#entrant-name'));
+                },
               }, p.name))),
           ] : null,
           h('ol', { class: 'sides', id: 'entrants' }, st.entrants.map(entrantRow)))),

@@ -3,7 +3,7 @@
 
 use super::{now_ms, Store};
 use crate::error::Error;
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, TransactionBehavior};
 use serde::Serialize;
 
 /// A known player.
@@ -65,15 +65,25 @@ pub(crate) fn clean_name(name: &str) -> Result<String, Error> {
     Ok(name.to_string())
 }
 
+/// The (unarchived) player a new match would seat under `name`: the oldest whose name is the
+/// same but for case, in every alphabet ("élodie" is Élodie, as the screens match names).
+/// SQLite's NOCASE folds only A to Z, so the names are compared here; a device holds a few
+/// hundred players at most.
+pub(crate) fn player_named(conn: &Connection, name: &str) -> Result<Option<i64>, Error> {
+    let wanted = name.trim().to_lowercase();
+    let mut stmt =
+        conn.prepare_cached("SELECT id, name FROM player WHERE archived = 0 ORDER BY id")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        if row.get::<_, String>(1)?.to_lowercase() == wanted {
+            return Ok(Some(row.get(0)?));
+        }
+    }
+    Ok(None)
+}
+
 pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {
-    let found: Option<i64> = tx
-        .query_row(
-            "SELECT id FROM player WHERE name = ?1 COLLATE NOCASE AND archived = 0 ORDER BY id LIMIT 1",
-            [name],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if let Some(id) = found {
+    if let Some(id) = player_named(tx, name)? {
         return Ok(id);
     }
     tx.execute(

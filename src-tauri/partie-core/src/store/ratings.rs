@@ -360,14 +360,7 @@ impl Store {
 
     /// The (unarchived) player a new match would seat under this name, if any.
     fn player_named(&self, name: &str) -> Result<Option<i64>, Error> {
-        Ok(self
-            .conn()
-            .query_row(
-                "SELECT id FROM player WHERE name = ?1 COLLATE NOCASE AND archived = 0 ORDER BY id LIMIT 1",
-                [name.trim()],
-                |r| r.get(0),
-            )
-            .optional()?)
+        super::players::player_named(self.conn(), name)
     }
 
     fn known_player(&self, id: i64) -> Result<(), Error> {

@@ -560,3 +560,61 @@ fn the_checks_fail_when_a_name_is_missing() {
     let caught = std::panic::catch_unwind(|| assert_has(&all, &["Nobody"]));
     assert!(caught.is_err());
 }
+
+#[test]
+fn while_the_pools_play_the_standings_print_pool_by_pool_each_ranked_within_itself() {
+    // Six entrants in two pools of three (snake seeding: 0, 3, 4 and 1, 2, 5); round 1 played.
+    let names = ["Anna", "Bea", "Cyril", "Dora", "Émile", "Farid"];
+    let setup = json!({"game": "molkky", "system": "pools_knockout", "pool_size": 3,
+                       "entrants": names.map(|n| json!([n]))});
+    let mut events = vec![json!({"pair": {}})];
+    let t = replay(&setup, &events).unwrap();
+    for p in t.summary()["pairings"].as_array().unwrap() {
+        events.push(
+            json!({"result": {"round": 1, "table": p["table"], "winner": 1, "scores": [10, 50]}}),
+        );
+    }
+    let t = replay(&setup, &events).unwrap();
+    let s = t.summary();
+    let pools = s["pools"].as_array().unwrap().clone();
+    assert_eq!(pools.len(), 2);
+    for (lang, word) in [(Lang::En, "Pool"), (Lang::Fr, "Poule")] {
+        let all = lines(&standings_pdf(&t, lang));
+        let a = find(&all, 0, &format!("{word} A"));
+        let b = find(&all, a, &format!("{word} B"));
+        // Under each head, that pool's entrants in the field's order, ranked from 1.
+        for (pool, (from, to)) in pools.iter().zip([(a, b), (b, all.len())]) {
+            let mut rank = 0;
+            let mut at = from;
+            for r in s["standings"].as_array().unwrap() {
+                if !pool.as_array().unwrap().contains(&r["entrant"]) {
+                    continue;
+                }
+                rank += 1;
+                at = find(&all, at, r["name"].as_str().unwrap());
+                assert!(at < to, "{word}: {} out of its pool: {all:#?}", r["name"]);
+                assert_eq!(all[at - 1], rank.to_string(), "{all:#?}");
+            }
+            assert_eq!(rank, 3);
+        }
+    }
+    // Once the knockouts are drawn, the field is one table again.
+    let mut rest = events.clone();
+    let mut t = t;
+    while t.summary()["bracket"]["main"]
+        .as_array()
+        .unwrap()
+        .is_empty()
+    {
+        rest.push(json!({"pair": {}}));
+        t = replay(&setup, &rest).unwrap();
+        let round = t.summary()["round"].clone();
+        for p in t.summary()["pairings"].as_array().unwrap() {
+            rest.push(json!({"result": {"round": round, "table": p["table"], "winner": 0, "scores": [50, 10]}}));
+        }
+        t = replay(&setup, &rest).unwrap();
+    }
+    let all = lines(&standings_pdf(&t, Lang::En));
+    assert!(!all.iter().any(|l| l.starts_with("Pool ")), "{all:#?}");
+    check_standings(&t, &all, "withdrawn");
+}

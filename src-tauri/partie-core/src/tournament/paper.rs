@@ -58,6 +58,8 @@ struct Words {
     walkover: &'static str,
     forfeit: &'static str,
     no_round: &'static str,
+    /// A pool's head: the word before its letters ("Pool A").
+    pool: &'static str,
     score_sheet: &'static str,
     cro_round: &'static str,
     points: &'static str,
@@ -99,6 +101,7 @@ const EN: Words = Words {
     walkover: "Walkover",
     forfeit: "forfeit",
     no_round: "No round has been paired yet.",
+    pool: "Pool",
     score_sheet: "Score sheet",
     cro_round: "Round",
     points: "Points",
@@ -150,6 +153,7 @@ const FR: Words = Words {
     walkover: "Qualifié d’office",
     forfeit: "forfait",
     no_round: "Aucune ronde n’est encore appariée.",
+    pool: "Poule",
     score_sheet: "Feuille de match",
     cro_round: "Tour",
     points: "Points",
@@ -1289,6 +1293,35 @@ fn molkky_grid(
 // ---------------------------------------------------------------------------------------------
 // Standings
 
+/// The standings as printed, each with its group and its rank there: pool by pool while the
+/// pools play (the summary's `pool` and `pool_rank`, as the screens show them), else the whole
+/// field with no group.
+fn standing_groups<'a>(
+    t: &Tournament,
+    standings: &'a [super::Standing],
+) -> Vec<(Option<usize>, usize, &'a super::Standing)> {
+    let summary = t.summary();
+    let rows = summary["standings"].as_array().cloned().unwrap_or_default();
+    let place = |e: usize| {
+        rows.iter().find(|r| r["entrant"] == e).and_then(|r| {
+            Some((
+                r["pool"].as_u64()? as usize,
+                r["pool_rank"].as_u64()? as usize,
+            ))
+        })
+    };
+    let mut out: Vec<_> = standings
+        .iter()
+        .map(|s| match place(s.entrant) {
+            Some((pool, rank)) => (Some(pool), rank, s),
+            None => (None, s.rank, s),
+        })
+        .collect();
+    // Pool by pool; within a pool the field's order stands (a stable sort).
+    out.sort_by_key(|(group, _, _)| *group);
+    out
+}
+
 /// The standings with every figure, then what the abbreviations mean and the ranking keys.
 pub fn standings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
     let w = Words::of(lang);
@@ -1371,23 +1404,37 @@ pub fn standings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
     y += row + 2.0;
     let text = Style::regular(10.0);
     let tag = Style::regular(8.0).grey(0.4);
-    for (i, s) in t.standings().iter().enumerate() {
-        if y + row > BOTTOM {
+    let standings = t.standings();
+    let mut last_group = None;
+    let mut i = 0;
+    for (group, rank, s) in standing_groups(t, &standings) {
+        // A group's head keeps at least its first row on its page.
+        let head = group.is_some() && group != last_group;
+        let room = if head { 2.0 * row } else { row };
+        if y + room > BOTTOM {
             doc.new_page();
             y = 48.0;
             header(&mut doc, y);
             y += row + 2.0;
         }
+        if head {
+            let label = format!("{} {}", w.pool, super::pools::letters(group.unwrap_or(0)));
+            doc.text_fit(MARGIN + 4.0, y + 14.0, Style::bold(11.0), WIDTH, &label);
+            y += row;
+            i = 0;
+        }
+        last_group = group;
         if i % 2 == 1 {
             doc.fill(MARGIN, y, WIDTH, row, 0.95);
         }
+        i += 1;
         let base = y + 13.0;
         let f = &s.figures;
         doc.text(
             MARGIN + rank_w - 8.0,
             base,
             Style::bold(10.0).right(),
-            &s.rank.to_string(),
+            &rank.to_string(),
         );
         // The name, and after it the withdrawn mark.
         let mark = encode(w.withdrawn);

@@ -61,6 +61,19 @@ struct BracketMatch {
     winner: Option<usize>,
 }
 
+/// A pool's letters: A to Z, then AA, AB… (a big field has more than 26 pools), as the screens
+/// name them.
+pub(super) fn letters(i: usize) -> String {
+    let mut name = Vec::new();
+    let mut n = i + 1;
+    while n > 0 {
+        name.push(b'A' + ((n - 1) % 26) as u8);
+        n = (n - 1) / 26;
+    }
+    name.reverse();
+    String::from_utf8(name).expect("ASCII letters")
+}
+
 /// Deals `entrants` (seed order) into `count` pools by snake seeding.
 fn deal(entrants: &[usize], count: usize) -> Vec<Vec<usize>> {
     let mut pools = vec![Vec::new(); count];

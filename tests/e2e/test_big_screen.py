@@ -165,8 +165,9 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         knockouts = dict(summary(6), system="pools_knockout", pools=pools["pools"], round=3, bye=[], walkovers=[],
                          bracket={"main": [[{"sides": [0, 1], "winner": None}]],
                                   "consolation": [[{"sides": [2, 4], "winner": None}]]},
-                         pairings=[{"table": 0, "sides": [0, 1], "result": None, "bracket": "main"},
-                                   {"table": 1, "sides": [2, 4], "result": None, "bracket": "consolation"}])
+                         pairings=[{"table": 0, "sides": [0, 1], "result": None},
+                                   {"table": 1, "sides": [2, 4], "result": None}],
+                         table_groups=[{"bracket": "main", "tables": [0]}, {"bracket": "consolation", "tables": [1]}])
         hub.answer = knockouts
         hub.tell()
         wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 0)
@@ -184,16 +185,18 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
 
 
 def in_pools(s, pools):
-    """`s` while its `pools` play, marked as the hub's core marks it (tournament/pools.rs): a
-    pairing's pool, a standings row's pool and its place in it, in the standings' order."""
+    """`s` while its `pools` play, grouped as the hub's core groups it (tournament/pools.rs): a
+    standings row's pool and its place in it, in the standings' order, and each pool's tables."""
     pool_of = {e: i for i, p in enumerate(pools) for e in p}
     placed = [0] * len(pools)
     for r in s["standings"]:
         i = pool_of[r["entrant"]]
         placed[i] += 1
         r.update(pool=i, pool_rank=placed[i])
+    tables = {}
     for p in s["pairings"]:
-        p["pool"] = pool_of[p["sides"][0]]
+        tables.setdefault(pool_of[p["sides"][0]], []).append(p["table"])
+    s["table_groups"] = [{"pool": i, "tables": t} for i, t in sorted(tables.items())]
     return s
 
 

@@ -12,12 +12,15 @@ test('pools are named A to Z, then AA, AB and on, never twice', () => {
   assert.equal(names.size, 1000);
 });
 
-test('a table says the pool or knockout Rust marks it with, and nothing unmarked', () => {
-  assert.equal(tableGroup({ sides: [0, 1], pool: 0 }), 'Pool A');
-  assert.equal(tableGroup({ sides: [55, 54], pool: 27 }), 'Pool AB');
-  assert.equal(tableGroup({ sides: [2, 0], bracket: 'main' }), 'Main knockout');
-  assert.equal(tableGroup({ sides: [1, 3], bracket: 'consolation' }), 'Consolation');
-  // One knockout only, or another system: Rust marks nothing, and nothing is said.
-  assert.equal(tableGroup({ sides: [0, 2] }), null);
-  assert.equal(tableGroup({ sides: [0, 2], pool: null }), null);
+test('a table says the pool or knockout Rust groups it in, and nothing outside a group', () => {
+  const pools = { table_groups: [{ pool: 0, tables: [0, 1] }, { pool: 27, tables: [2] }] };
+  assert.equal(tableGroup(pools, { table: 1, sides: [0, 1] }), 'Pool A');
+  assert.equal(tableGroup(pools, { table: 2, sides: [55, 54] }), 'Pool AB');
+  const knockouts = { table_groups: [{ bracket: 'main', tables: [0] }, { bracket: 'consolation', tables: [1] }] };
+  assert.equal(tableGroup(knockouts, { table: 0, sides: [2, 0] }), 'Main knockout');
+  assert.equal(tableGroup(knockouts, { table: 1, sides: [1, 3] }), 'Consolation');
+  // One knockout only, or another system: no groups, and nothing is said.
+  assert.equal(tableGroup({ table_groups: [] }, { table: 0, sides: [0, 2] }), null);
+  assert.equal(tableGroup({}, { table: 0, sides: [0, 2] }), null);
+  assert.equal(tableGroup(pools, { table: 7, sides: [0, 2] }), null);
 });

@@ -33,13 +33,14 @@ function groups(summary) {
   return pools.flatMap((rows, i) => (rows ? [{ label: poolName(i), rows }] : []));
 }
 
-// What a table of a pools tournament is part of, said on its card, as Rust marks it: its pool
-// while the pools play, its knockout once there are two. null when unmarked.
-export function tableGroup(p) {
-  if (p.pool != null) return poolName(p.pool);
-  if (p.bracket === 'main') return t('main_bracket');
-  if (p.bracket === 'consolation') return t('consolation_bracket');
-  return null;
+// What a table of a pools tournament is part of, said on its card, as Rust groups the round's
+// tables (`table_groups`): its pool while the pools play, its knockout once there are two.
+// null when in no group.
+export function tableGroup(summary, p) {
+  const g = (summary.table_groups || []).find((x) => x.tables.includes(p.table));
+  if (!g) return null;
+  if (g.pool != null) return poolName(g.pool);
+  return g.bracket === 'main' ? t('main_bracket') : g.bracket === 'consolation' ? t('consolation_bracket') : null;
 }
 
 // The groups' first `limit` rows in all (a screen that does not scroll shows that many).

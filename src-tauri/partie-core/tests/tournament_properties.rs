@@ -258,9 +258,10 @@ fn random_tournament(system: &str, n: usize, seed: u64) -> (Value, Vec<Value>) {
     (setup, events)
 }
 
-/// A pools summary marks what the screens group by: while more than one pool plays, each
-/// pairing's pool and each standings row's pool and place in it (counted down the field's
-/// standings); once there are two knockouts, each pairing's knockout; else nothing.
+/// A pools summary says what the screens group by: while more than one pool plays, each
+/// standings row's pool and place in it (counted down the field's standings) and each pool's
+/// tables; once there are two knockouts, each knockout's tables; else nothing. A pairing stays
+/// the spec's `{table, sides, result}`.
 fn groups_are_marked(s: &Value) {
     let pools = s["pools"].as_array().unwrap();
     let pool_of = |e: &Value| pools.iter().position(|p| p.as_array().unwrap().contains(e));
@@ -292,26 +293,50 @@ fn groups_are_marked(s: &Value) {
             .flat_map(|r| r.as_array().unwrap())
             .any(|m| m["sides"].as_array().unwrap().contains(e))
     };
-    for p in s["pairings"].as_array().unwrap() {
+    let groups = s["table_groups"].as_array().unwrap();
+    let group_of = |table: &Value| {
+        let mut of = groups
+            .iter()
+            .filter(|g| g["tables"].as_array().unwrap().contains(table));
+        let g = of.next();
+        assert!(of.next().is_none(), "a table in two groups: {s}");
+        g
+    };
+    let pairings = s["pairings"].as_array().unwrap();
+    for p in pairings {
+        let keys: Vec<&String> = p.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["result", "sides", "table"], "{s}");
         let [a, b] = [&p["sides"][0], &p["sides"][1]];
+        let group = group_of(&p["table"]);
         if playing_pools {
             assert_eq!(pool_of(a), pool_of(b), "a pool plays within itself: {s}");
-            assert_eq!(p["pool"], json!(pool_of(a).unwrap()), "{s}");
-        } else {
-            assert!(p.get("pool").is_none(), "{s}");
-        }
-        if two_knockouts {
+            assert_eq!(group.unwrap()["pool"], json!(pool_of(a).unwrap()), "{s}");
+        } else if two_knockouts {
             let want = if holds("main", a) {
                 "main"
             } else {
                 "consolation"
             };
             assert!(holds(want, a) && holds(want, b), "{s}");
-            assert_eq!(p["bracket"], want, "{s}");
+            assert_eq!(group.unwrap()["bracket"], want, "{s}");
         } else {
-            assert!(p.get("bracket").is_none(), "{s}");
+            assert!(group.is_none(), "{s}");
         }
     }
+    // No group without a table of this round.
+    let tables: usize = groups
+        .iter()
+        .map(|g| g["tables"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(
+        tables,
+        if playing_pools || two_knockouts {
+            pairings.len()
+        } else {
+            0
+        },
+        "{s}"
+    );
 }
 
 /// The events with the results of each round in another order.

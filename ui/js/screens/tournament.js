@@ -137,7 +137,7 @@ export function mount(root, [idText, tab = 'round']) {
   function tableCard(p, summary, board, linked, knockout) {
     const names = p.sides.map((e) => entrantName(summary, e));
     const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
-    const group = tableGroup(p);
+    const group = tableGroup(summary, p);
     return h('li', { class: `table-card${p.result ? ' done' : ''}`, 'data-table': p.table },
       h('div', { class: 'table-head' },
         h('span', { class: 'table-no', text: t('table_n', { n: p.table + 1 }) }),

@@ -35,7 +35,7 @@ export function mount(root, [idText]) {
           h('h2', { text: t('tab_round') }),
           h('ol', { class: 'wall-tables', id: 'wall-tables' }, s.pairings.map((p) => {
             const b = boards.get(p.table);
-            const group = tableGroup(p);
+            const group = tableGroup(s, p);
             const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
             return h('li', { class: `wall-table${p.result ? ' done' : ''}${b?.wave ? ' waiting' : ''}`, 'data-table': p.table },
               h('span', { class: 'wall-board' }, b?.wave ? t('waiting_short') : t('board_n', { n: (b?.board ?? p.table) + 1 }),

@@ -275,26 +275,25 @@ fn rows<'a>(summary: &'a mut Map<String, Value>, key: &str) -> impl Iterator<Ite
         .flatten()
 }
 
-/// A number of the summary (an entrant, a table).
+/// An entrant as the summary holds it.
 fn index(v: &Value) -> Option<usize> {
     v.as_u64().and_then(|e| usize::try_from(e).ok())
 }
 
 impl Pools {
-    /// What the screens group by, said on the summary's rows so that each screen only labels
-    /// it: while more than one pool plays, a pairing's `pool` and a standings row's `pool` and
-    /// `pool_rank` (its place in its pool, which is what sends it on); once there are two
-    /// knockouts, a pairing's `bracket` (`"main"` or `"consolation"`). One knockout alone is
-    /// not named.
+    /// What the screens group by, said in the summary so that each screen only labels it.
+    /// While more than one pool plays, each standings row has its `pool` and `pool_rank` (its
+    /// place in its pool, which is what sends it on; a row may carry more than the spec's
+    /// figures), and `table_groups` lists each pool's tables this round, `{"pool", "tables"}`;
+    /// once there are two knockouts, `{"bracket": "main" | "consolation", "tables"}`. A
+    /// pairing stays the spec's `{table, sides, result}`. One knockout alone is not named:
+    /// `[]`.
     fn mark_groups(&self, pools: &[Vec<usize>], field: &Field, summary: &mut Map<String, Value>) {
         let pool_of = |e: usize| pools.iter().position(|p| p.contains(&e));
+        let round = field.rounds.last();
+        let mut groups: Vec<Value> = Vec::new();
         match &self.knockout {
             None if pools.len() > 1 => {
-                for p in rows(summary, "pairings") {
-                    if let Some(i) = index(&p["sides"][0]).and_then(pool_of) {
-                        p["pool"] = i.into();
-                    }
-                }
                 let mut placed = vec![0usize; pools.len()];
                 for r in rows(summary, "standings") {
                     if let Some(i) = index(&r["entrant"]).and_then(pool_of) {
@@ -303,31 +302,33 @@ impl Pools {
                         r["pool_rank"] = placed[i].into();
                     }
                 }
+                let mut tables = vec![Vec::new(); pools.len()];
+                for m in round.map_or(&[][..], |r| r.matches.as_slice()) {
+                    if let Some(i) = pool_of(m.sides[0]) {
+                        tables[i].push(m.table);
+                    }
+                }
+                groups = (0..pools.len())
+                    .filter(|&i| !tables[i].is_empty())
+                    .map(|i| serde_json::json!({"pool": i, "tables": tables[i]}))
+                    .collect();
             }
             Some(ko) if ko.brackets[1].rounds() > 0 => {
                 // This round's tables in each bracket, as `pair` dealt them.
                 let j = field.rounds.len().checked_sub(ko.first_round);
-                let tables = |b: &Bracket| -> Vec<usize> {
-                    j.and_then(|j| b.tables.get(j))
+                for (name, b) in ["main", "consolation"].into_iter().zip(&ko.brackets) {
+                    let tables: Vec<usize> = j
+                        .and_then(|j| b.tables.get(j))
                         .map(|t| t.iter().flatten().copied().collect())
-                        .unwrap_or_default()
-                };
-                let brackets = [
-                    ("main", tables(&ko.brackets[0])),
-                    ("consolation", tables(&ko.brackets[1])),
-                ];
-                for p in rows(summary, "pairings") {
-                    let table = index(&p["table"]);
-                    if let Some((name, _)) = brackets
-                        .iter()
-                        .find(|(_, t)| table.is_some_and(|x| t.contains(&x)))
-                    {
-                        p["bracket"] = (*name).into();
+                        .unwrap_or_default();
+                    if !tables.is_empty() {
+                        groups.push(serde_json::json!({"bracket": name, "tables": tables}));
                     }
                 }
             }
             _ => {}
         }
+        summary.insert("table_groups".into(), groups.into());
     }
 }
 
@@ -452,9 +453,14 @@ impl System for Pools {
             "bracket".into(),
             serde_json::json!({"main": main, "consolation": consolation}),
         );
-        if let Some(pools) = &self.pools {
-            self.mark_groups(pools, field, summary);
-            summary.insert("pools".into(), serde_json::json!(pools));
+        match &self.pools {
+            Some(pools) => {
+                self.mark_groups(pools, field, summary);
+                summary.insert("pools".into(), serde_json::json!(pools));
+            }
+            None => {
+                summary.insert("table_groups".into(), Value::Array(Vec::new()));
+            }
         }
     }
 

@@ -598,6 +598,30 @@ fn while_the_pools_play_the_standings_print_pool_by_pool_each_ranked_within_itse
             assert_eq!(rank, 3);
         }
     }
+    // The round's list of tables goes pool by pool too: each pool's head, then its tables.
+    let pairings = pages(&pairings_pdf(
+        &replay(&setup, &events[..1]).unwrap(),
+        Lang::Fr,
+    ));
+    let list = &pairings[0];
+    let a = find(list, 0, "Poule A");
+    let b = find(list, a, "Poule B");
+    for (pool, (from, to)) in pools.iter().zip([(a, b), (b, list.len())]) {
+        let pool = pool.as_array().unwrap();
+        let played = s["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| pool.contains(&p["sides"][0]));
+        for p in played {
+            let at = find(list, from, &(p["table"].as_u64().unwrap() + 1).to_string());
+            assert!(
+                at < to,
+                "table {} under another pool: {list:#?}",
+                p["table"]
+            );
+        }
+    }
     // Once the knockouts are drawn, the field is one table again.
     let mut rest = events.clone();
     let mut t = t;
@@ -617,4 +641,11 @@ fn while_the_pools_play_the_standings_print_pool_by_pool_each_ranked_within_itse
     let all = lines(&standings_pdf(&t, Lang::En));
     assert!(!all.iter().any(|l| l.starts_with("Pool ")), "{all:#?}");
     check_standings(&t, &all, "withdrawn");
+    // And the round's tables say which knockout they are part of.
+    let list = &pages(&pairings_pdf(&t, Lang::En))[0];
+    let main = find(list, 0, "Main knockout");
+    find(list, main, "Consolation");
+    let list = &pages(&pairings_pdf(&t, Lang::Fr))[0];
+    let main = find(list, 0, "Tableau principal");
+    find(list, main, "Consolante");
 }

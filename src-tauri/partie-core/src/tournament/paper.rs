@@ -60,6 +60,9 @@ struct Words {
     no_round: &'static str,
     /// A pool's head: the word before its letters ("Pool A").
     pool: &'static str,
+    /// The two knockouts' heads, once the pools are over.
+    main_knockout: &'static str,
+    consolation: &'static str,
     score_sheet: &'static str,
     cro_round: &'static str,
     points: &'static str,
@@ -102,6 +105,8 @@ const EN: Words = Words {
     forfeit: "forfeit",
     no_round: "No round has been paired yet.",
     pool: "Pool",
+    main_knockout: "Main knockout",
+    consolation: "Consolation",
     score_sheet: "Score sheet",
     cro_round: "Round",
     points: "Points",
@@ -154,6 +159,8 @@ const FR: Words = Words {
     forfeit: "forfait",
     no_round: "Aucune ronde n’est encore appariée.",
     pool: "Poule",
+    main_knockout: "Tableau principal",
+    consolation: "Consolante",
     score_sheet: "Feuille de match",
     cro_round: "Tour",
     points: "Points",
@@ -935,13 +942,29 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
     };
     let mut y = 120.0;
     header(&mut doc, y);
+    let groups = table_groups(t, w);
+    let group_of = |table: usize| {
+        groups
+            .iter()
+            .find(|(tables, _)| tables.contains(&table))
+            .map(|(_, label)| label.as_str())
+    };
+    let mut last_group = None;
     for m in &round.matches {
+        // A group's head (a pool, a knockout) keeps its first table on its page.
+        let group = group_of(m.table);
+        let head = group.is_some() && group != last_group;
+        last_group = group;
         y += 24.0;
-        if y > BOTTOM {
+        if y + if head { 22.0 } else { 0.0 } > BOTTOM {
             doc.new_page();
             y = 60.0;
             header(&mut doc, y);
             y += 24.0;
+        }
+        if let (true, Some(label)) = (head, group) {
+            doc.text_fit(MARGIN + 4.0, y, Style::bold(11.0), WIDTH, label);
+            y += 22.0;
         }
         doc.line(MARGIN, y + 8.0, RIGHT, y + 8.0, 0.3);
         doc.text(
@@ -1292,6 +1315,33 @@ fn molkky_grid(
 
 // ---------------------------------------------------------------------------------------------
 // Standings
+
+/// The round's tables of each group the summary names (`table_groups`: a pool, a knockout),
+/// with the group's head.
+fn table_groups(t: &Tournament, w: &Words) -> Vec<(Vec<usize>, String)> {
+    let summary = t.summary();
+    let groups = summary["table_groups"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    groups
+        .iter()
+        .filter_map(|g| {
+            let label = match (g["pool"].as_u64(), g["bracket"].as_str()) {
+                (Some(i), _) => format!("{} {}", w.pool, super::pools::letters(i as usize)),
+                (None, Some("main")) => w.main_knockout.to_string(),
+                (None, Some("consolation")) => w.consolation.to_string(),
+                _ => return None,
+            };
+            let tables = g["tables"]
+                .as_array()?
+                .iter()
+                .filter_map(|x| x.as_u64().map(|x| x as usize))
+                .collect();
+            Some((tables, label))
+        })
+        .collect()
+}
 
 /// The standings as printed, each with its group and its rank there: pool by pool while the
 /// pools play (the summary's `pool` and `pool_rank`, as the screens show them), else the whole

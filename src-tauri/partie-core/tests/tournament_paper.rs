@@ -622,6 +622,24 @@ fn while_the_pools_play_the_standings_print_pool_by_pool_each_ranked_within_itse
             );
         }
     }
+    // Each table's score sheet names its pool before the round.
+    let sheets = pairings[1..].concat();
+    for p in s["pairings"].as_array().unwrap() {
+        let at = find(
+            &sheets,
+            0,
+            &format!("Table {}", p["table"].as_u64().unwrap() + 1),
+        );
+        let pool = pools
+            .iter()
+            .position(|x| x.as_array().unwrap().contains(&p["sides"][0]));
+        let letter = ["A", "B"][pool.unwrap()];
+        assert_eq!(
+            sheets[at + 2],
+            format!("Poule {letter} · Mölkky · Ronde 1 sur 5 · Feuille de match"),
+            "{sheets:#?}"
+        );
+    }
     // Once the knockouts are drawn, the field is one table again.
     let mut rest = events.clone();
     let mut t = t;

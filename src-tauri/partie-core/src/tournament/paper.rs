@@ -1020,6 +1020,7 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
         ),
         draws,
         sheet,
+        groups: groups.clone(),
     };
     for (i, m) in round.matches.iter().enumerate() {
         let (top, bottom) = if !full && i % 2 == 1 {
@@ -1056,6 +1057,8 @@ struct Look<'a> {
     heading: String,
     /// Whether the match may end in a draw.
     draws: bool,
+    /// The round's tables of each pool or knockout, with its head ([`table_groups`]).
+    groups: Vec<(Vec<usize>, String)>,
 }
 
 impl Look<'_> {
@@ -1072,11 +1075,21 @@ impl Look<'_> {
         if let Some(board) = board_label(t, w, table, false) {
             doc.text(RIGHT, top + 18.0, Style::bold(13.0).right(), &board);
         }
-        doc.text(
+        // The pool or knockout the table is part of, before the round: the players see it.
+        let group = self
+            .groups
+            .iter()
+            .find(|(tables, _)| tables.contains(&table));
+        let heading = match group {
+            Some((_, label)) => format!("{label} · {}", self.heading),
+            None => self.heading.clone(),
+        };
+        doc.text_fit(
             MARGIN,
             top + 34.0,
             Style::regular(9.5).grey(0.35),
-            &self.heading,
+            WIDTH,
+            &heading,
         );
         let half = WIDTH / 2.0 - 30.0;
         let name = Style::bold(15.0);

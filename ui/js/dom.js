@@ -318,26 +318,27 @@ export function movedArrow(from, to, count) {
   return `[data-key="${down !== atEnd ? 'down' : 'up'}-${to}"]`;
 }
 
-/** Where the focus goes when the known player's chip `k` of `chips` is taken into the line-up
- * (and goes from the list): the next chip, else the one before, else `field`. */
-// A name as compared while typing: without case or accents, so that "zoe" finds Zoé.
-const fold = (s) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+/** A name as compared by eye: without case or accents, so that "zoe" finds Zoé (Rust's
+ * `store::players::folded` is the same). */
+export const foldName = (s) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 
 /** The known players a typed name may mean, those it starts first; all of them while nothing
  * is typed. */
 export function knownMatching(known, typed) {
-  const part = fold(typed);
+  const part = foldName(typed);
   if (!part) return known;
   const starts = [];
   const within = [];
   for (const p of known) {
-    const name = fold(p.name);
+    const name = foldName(p.name);
     if (name.startsWith(part)) starts.push(p);
     else if (name.includes(part)) within.push(p);
   }
   return [...starts, ...within];
 }
 
+/** Where the focus goes when the known player's chip `k` of `chips` is taken into the line-up
+ * (and goes from the list): the next chip, else the one before, else `field`. */
 export function chipAfter(chips, k, field) {
   const next = chips[k + 1] ?? chips[k - 1];
   return next ? `[data-player="${CSS.escape(next.name)}"]` : field;

@@ -238,6 +238,7 @@ fn a_hub_that_turned_out_to_be_another_database_gets_its_tournaments_back() {
         .unwrap();
     let page = old_hub.records_since(None, 500).unwrap();
     let mut phone = Store::open_in_memory().unwrap();
+    phone.join_club(HUB, "club-token").unwrap();
     phone.club_pulled(HUB, &page.records, &page.cursor).unwrap();
     let here = phone.tournament_by_uid(&t.uid).unwrap().unwrap();
     let m = phone.start_table(here, 0).unwrap();
@@ -287,4 +288,28 @@ fn a_hub_that_turned_out_to_be_another_database_gets_its_tournaments_back() {
     assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
     phone.delete_tournament(here).unwrap();
     assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
+}
+
+#[test]
+fn another_clubs_hub_at_the_same_address_gets_none_of_the_tournaments() {
+    let mut club_x = Store::open_in_memory().unwrap();
+    let t = club_x
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["Anna"], ["Bea"]]}))
+        .unwrap();
+    let page = club_x.records_since(None, 500).unwrap();
+    let mut phone = Store::open_in_memory().unwrap();
+    phone.join_club(HUB, "club-x").unwrap();
+    phone.club_pulled(HUB, &page.records, &page.cursor).unwrap();
+    assert!(phone.tournament_by_uid(&t.uid).unwrap().is_some());
+    // Left, then joined club Y, whose hub answers at the same address with its own token: it
+    // refuses club X's cursor, and the phone forgets what it knew of that address.
+    phone.leave_club().unwrap();
+    phone.join_club(HUB, "club-y").unwrap();
+    phone.club_forget(HUB).unwrap();
+    assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
+    // Back with club X's token, a replaced club X hub would get it.
+    phone.join_club(HUB, "club-x").unwrap();
+    phone.club_forget(HUB).unwrap();
+    assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
 }

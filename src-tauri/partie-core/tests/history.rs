@@ -272,6 +272,23 @@ fn players_rename_merge_and_archive() {
         .collect();
     assert_eq!(zeds.len(), 2, "{zeds:?}");
     assert!(zeds.contains(&"zed".to_string()) && zeds.contains(&"Zed".to_string()));
+    // Whatever the case and the accents, in every alphabet; a search is not a pattern.
+    store.add_player("Zoé Élodie").unwrap();
+    store.add_player("Иван_2").unwrap();
+    for (query, found) in [
+        ("zoe", "Zoé Élodie"),
+        ("ELODIE", "Zoé Élodie"),
+        ("иВ", "Иван_2"),
+        ("_", "Иван_2"),
+    ] {
+        let names: Vec<String> = store
+            .search_players(query, false)
+            .unwrap()
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(names, [found], "{query}");
+    }
 
     let dan = id_of(&store, "Dan");
     store.archive_player(dan, true).unwrap();

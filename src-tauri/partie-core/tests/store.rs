@@ -188,6 +188,27 @@ fn a_name_differing_only_by_case_is_the_same_player_in_every_alphabet() {
 }
 
 #[test]
+fn two_players_an_older_database_made_of_one_name_in_two_cases_each_keep_their_own() {
+    // Before, "élodie" beside Élodie made a second player; each spelling still seats its own.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (first, second) = {
+        let (mut store, _) = Store::open(&path).unwrap();
+        let first = store.add_player("Élodie").unwrap().id;
+        (first, store.add_player("Zoé").unwrap().id)
+    };
+    let conn = Connection::open(&path).unwrap();
+    conn.execute("UPDATE player SET name = 'élodie' WHERE id = ?1", [second])
+        .unwrap();
+    drop(conn);
+    let (mut store, _) = Store::open(&path).unwrap();
+    assert_eq!(store.add_player("élodie").unwrap().id, second);
+    assert_eq!(store.add_player("Élodie").unwrap().id, first);
+    // A third spelling goes to the oldest.
+    assert_eq!(store.add_player("ÉLODIE").unwrap().id, first);
+}
+
+#[test]
 fn rematch_has_the_same_players_and_rules() {
     let mut store = Store::open_in_memory().unwrap();
     let r = rules(json!({"target": 10, "three_misses": "zero"}));

@@ -1,7 +1,7 @@
 // Players: search; a player's page with statistics per game, rename, archive, merge.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, latest, loads, STALE } from '../dom.js';
+import { h, scheduler, latest, loads, STALE, foldName } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 
@@ -67,7 +67,7 @@ export function mount(root, [id]) {
 
   // Names that read the same (case and accents aside) are probably one person: warned, and
   // the player's page offers the merge.
-  const key = (name) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+  const key = foldName;
   const twins = (p) => st.list.filter((o) => o.id !== p.id && key(o.name) === key(p.name));
 
   function formDots(form) {

@@ -204,13 +204,17 @@ impl Store {
     /// the outbox went), so that everything is pulled and pushed again: for a hub that refused
     /// this device's cursor as not its own, another database at the same address (a new data
     /// folder, another computer) or this one restored from an older copy. What it holds
-    /// already it answers `already`. The tournaments pulled from it wait to be given back
-    /// ([`Store::club_restoring`]): the new database may not have them, and a table's match
-    /// is refused by a hub that does not know its tournament.
+    /// already it answers `already`. The tournaments pulled from it with the club token this
+    /// device is joined with wait to be given back ([`Store::club_restoring`]): the new
+    /// database may not have them, and a table's match is refused by a hub that does not know
+    /// its tournament. Another club's hub at the same address (another token) gets none.
     pub fn club_forget(&mut self, hub: &str) -> Result<(), Error> {
         let tx = self.conn.transaction()?;
+        // Only what was pulled with the token this device is joined with: the same club.
         tx.execute(
-            "INSERT OR IGNORE INTO club_restore (hub, uid) SELECT ?1, uid FROM tournament WHERE hub = ?1",
+            "INSERT OR IGNORE INTO club_restore (hub, uid)
+             SELECT ?1, uid FROM tournament
+             WHERE hub = ?1 AND hub_token = (SELECT token FROM club_join WHERE id = 1 AND hub = ?1)",
             [hub],
         )?;
         tx.execute("DELETE FROM club_seen WHERE hub = ?1", [hub])?;
@@ -283,7 +287,9 @@ impl Store {
                 )?;
             } else {
                 tx.execute(
-                    "UPDATE tournament SET hub = ?1 WHERE uid = ?2",
+                    "UPDATE tournament SET hub = ?1,
+                        hub_token = (SELECT token FROM club_join WHERE id = 1 AND hub = ?1)
+                     WHERE uid = ?2",
                     params![hub, id],
                 )?;
             }

@@ -106,28 +106,29 @@ impl Store {
         self.with_sides(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Players whose name contains `query` (any case for Latin letters), archived ones too
-    /// when asked; most recently played first.
+    /// Players whose name contains `query`, whatever the case and the accents ("zo" finds
+    /// Zoé, as the new game's list of known players narrows), archived ones too when asked;
+    /// most recently played first.
     pub fn search_players(
         &self,
         query: &str,
         include_archived: bool,
     ) -> Result<Vec<Player>, Error> {
-        let pattern = format!(
-            "%{}%",
-            query
-                .trim()
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
-        );
+        let wanted = super::players::folded(query);
         let mut stmt = self.conn().prepare_cached(
             "SELECT id, name, last_played_at FROM player
-             WHERE name LIKE ?1 ESCAPE '\\' AND (?2 OR archived = 0)
+             WHERE ?1 OR archived = 0
              ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
         )?;
-        let rows = stmt.query_map(params![pattern, include_archived], player_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = stmt.query_map(params![include_archived], player_row)?;
+        let mut out = Vec::new();
+        for p in rows {
+            let p = p?;
+            if super::players::folded(&p.name).contains(&wanted) {
+                out.push(p);
+            }
+        }
+        Ok(out)
     }
 
     fn player(&self, id: i64) -> Result<Player, Error> {

@@ -241,12 +241,15 @@ pub const MIGRATIONS: &[&str] = &[
     INSERT INTO hub_identity (id, name) VALUES (1, lower(hex(randomblob(8))));",
     // 10: the tournaments a device holds from a hub that turned out to be another database (a
     //     new data folder, an older copy), waiting to be given back to it: devices are the
-    //     only other copies of what a hub ran.
+    //     only other copies of what a hub ran. A pulled tournament keeps the club token it was
+    //     pulled with: only the same club's hub gets it back (another club's hub may later
+    //     answer at the same address).
     "CREATE TABLE club_restore (
         hub TEXT NOT NULL,
         uid TEXT NOT NULL,
         PRIMARY KEY (hub, uid)
-    );",
+    );
+    ALTER TABLE tournament ADD COLUMN hub_token TEXT;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

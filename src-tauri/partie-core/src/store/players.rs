@@ -65,21 +65,41 @@ pub(crate) fn clean_name(name: &str) -> Result<String, Error> {
     Ok(name.to_string())
 }
 
-/// The (unarchived) player a new match would seat under `name`: the oldest whose name is the
-/// same but for case, in every alphabet ("élodie" is Élodie, as the screens match names).
-/// SQLite's NOCASE folds only A to Z, so the names are compared here; a device holds a few
-/// hundred players at most.
+/// A name as searched: trimmed, lower case, without accents (Unicode's decomposition, less
+/// its combining marks), as `knownMatching` in `ui/js/dom.js` folds it.
+pub(crate) fn folded(name: &str) -> String {
+    use unicode_normalization::char::is_combining_mark;
+    use unicode_normalization::UnicodeNormalization;
+    name.trim()
+        .nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// The (unarchived) player a new match would seat under `name`: the one of exactly that name,
+/// else the oldest whose name is the same but for case, in every alphabet ("élodie" is Élodie,
+/// as the screens match names). Exactly first: a database from before may hold both spellings
+/// as two players, and each keeps its own. SQLite's NOCASE folds only A to Z, so the names are
+/// compared here, one pass over the players (a device holds hundreds; a hub's database more,
+/// still a scan of names per seat pushed).
 pub(crate) fn player_named(conn: &Connection, name: &str) -> Result<Option<i64>, Error> {
-    let wanted = name.trim().to_lowercase();
+    let name = name.trim();
+    let wanted = name.to_lowercase();
     let mut stmt =
         conn.prepare_cached("SELECT id, name FROM player WHERE archived = 0 ORDER BY id")?;
     let mut rows = stmt.query([])?;
+    let mut by_case = None;
     while let Some(row) = rows.next()? {
-        if row.get::<_, String>(1)?.to_lowercase() == wanted {
+        let known: String = row.get(1)?;
+        if known == name {
             return Ok(Some(row.get(0)?));
         }
+        if by_case.is_none() && known.to_lowercase() == wanted {
+            by_case = Some(row.get(0)?);
+        }
     }
-    Ok(None)
+    Ok(by_case)
 }
 
 pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {

@@ -144,18 +144,21 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
 
         # A pools tournament while its pools play: the standings go pool by pool, each ranked
         # within itself (a pool's winner is not 4th of the field).
-        pools = summary(6)
+        # Player 7 withdrew before the pools were dealt: in none, listed after them.
+        pools = summary(7)
+        pools["standings"][6]["withdrawn"] = True
         pools.update(system="pools_knockout", pools=[[0, 3, 4], [1, 2, 5]], bracket={"main": [], "consolation": []},
                      pairings=[{"table": 0, "sides": [0, 4], "result": None}, {"table": 1, "sides": [1, 2], "result": None}],
                      bye=[5], walkovers=[])
         hub.answer = in_pools(pools, pools["pools"])
         hub.tell()
-        wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 2)
+        wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 3)
         rows = b.execute_script(
             "return [...document.querySelectorAll('#standings tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent"
             " ?? tr.children[0].textContent + ' ' + tr.children[1].textContent)")
-        assert rows == ["Pool A", "1 Player 1", "2 Player 4 (withdrawn)", "3 Player 5",
-                        "Pool B", "1 Player 2", "2 Player 3", "3 Player 6"], rows
+        assert rows == ["Pool A", "1 Player 1", "– Player 4 (withdrawn)", "2 Player 5",
+                        "Pool B", "1 Player 2", "2 Player 3", "3 Player 6",
+                        "Withdrawn", "– Player 7 (withdrawn)"], rows
         # The tables say their pool too.
         tables = "return [...document.querySelectorAll('#boards tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent ?? tr.children[0].textContent)"
         assert b.execute_script(tables) == ["Pool A", "1", "Pool B", "2"]
@@ -190,9 +193,13 @@ def in_pools(s, pools):
     pool_of = {e: i for i, p in enumerate(pools) for e in p}
     placed = [0] * len(pools)
     for r in s["standings"]:
-        i = pool_of[r["entrant"]]
-        placed[i] += 1
-        r.update(pool=i, pool_rank=placed[i])
+        i = pool_of.get(r["entrant"])
+        if i is None:                    # withdrawn before the pools were dealt
+            continue
+        r["pool"] = i
+        if not r["withdrawn"]:          # a withdrawn entrant has no place in its pool
+            placed[i] += 1
+            r["pool_rank"] = placed[i]
     tables = {}
     for p in s["pairings"]:
         tables.setdefault(pool_of[p["sides"][0]], []).append(p["table"])

@@ -92,6 +92,7 @@ test('a count takes its singular where the language has one', () => {
     assert.equal(t('bou_mene_scored', { name: 'Anna', n: 1 }), 'Anna gagne la mène : 1 point');
     assert.equal(t('misses_count', { n: 2 }), '2 manqués d’affilée');
     assert.equal(t('tournaments_played', { n: 0 }), '0 joué');
+    assert.equal(t('bou_score_of', { n: 1, target: 13 }), '1 point sur 13');
     // Counts that agree with nothing: said as "label : number".
     assert.equal(t('wdl', { w: 1, d: 0, l: 2 }), 'gagnées : 1 · nulles : 0 · perdues : 2');
   });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 
 globalThis.navigator = { language: 'en' };
 globalThis.document = { documentElement: {} };
-const { poolLetters, tableGroup } = await import('../../ui/js/standings.js');
+const { poolLetters, tableGroup, groups } = await import('../../ui/js/standings.js');
 
 test('pools are named A to Z, then AA, AB and on, never twice', () => {
   assert.deepEqual([0, 1, 25, 26, 27, 51, 52, 701, 702].map(poolLetters), ['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA']);
@@ -23,4 +23,22 @@ test('a table says the pool or knockout Rust groups it in, and nothing outside a
   assert.equal(tableGroup({ table_groups: [] }, { table: 0, sides: [0, 2] }), null);
   assert.equal(tableGroup({}, { table: 0, sides: [0, 2] }), null);
   assert.equal(tableGroup(pools, { table: 7, sides: [0, 2] }), null);
+});
+
+test('while the pools play the standings go pool by pool, the withdrawn with no place', () => {
+  const row = (entrant, pool, rank, withdrawn = false) => ({ entrant, name: `E${entrant}`, rank: entrant + 1, pool, pool_rank: rank, withdrawn });
+  const summary = {
+    standings: [
+      row(0, 1, 1), row(1, 0, 1), row(2, 0, undefined, true), row(3, undefined, undefined, true), row(4, 0, 2), row(5, 1, 2),
+    ],
+  };
+  const got = groups(summary).map((g) => [g.label, g.rows.map((r) => `${r.rank} E${r.entrant}`)]);
+  assert.deepEqual(got, [
+    ['Pool A', ['1 E1', '– E2', '2 E4']],
+    ['Pool B', ['1 E0', '2 E5']],
+    ['Withdrawn', ['– E3']],
+  ]);
+  // Unmarked (another system, or the knockouts): the field, as ranked.
+  const field = { standings: [row(0, undefined, undefined), row(1, undefined, undefined)] };
+  assert.deepEqual(groups(field).map((g) => [g.label, g.rows.map((r) => r.rank)]), [[null, [1, 2]]]);
 });

@@ -25,12 +25,21 @@ const poolName = (i) => t('pool_n', { n: poolLetters(i) });
 // While a pools tournament plays its pools, what counts is the place in one's pool (who goes
 // through): Rust marks each row with its `pool` and `pool_rank`, and the standings are shown
 // pool by pool. Unmarked, the whole field. Each group: {label, rows}; one without a label else.
-function groups(summary) {
+// A withdrawn entrant has no place in its pool ("–"); one withdrawn before the pools were
+// dealt is in none, and is listed after them.
+export function groups(summary) {
   const rows = summary.standings || [];
   if (!rows.some((r) => r.pool != null)) return [{ label: null, rows }];
   const pools = [];
-  for (const r of rows) (pools[r.pool] ??= []).push({ ...r, rank: r.pool_rank });
-  return pools.flatMap((rows, i) => (rows ? [{ label: poolName(i), rows }] : []));
+  const out = [];
+  for (const r of rows) {
+    if (r.pool == null) out.push({ ...r, rank: '–' });
+    else (pools[r.pool] ??= []).push({ ...r, rank: r.pool_rank ?? '–' });
+  }
+  return [
+    ...pools.flatMap((rows, i) => (rows ? [{ label: poolName(i), rows }] : [])),
+    ...(out.length ? [{ label: t('withdrawn_group'), rows: out }] : []),
+  ];
 }
 
 // What a table of a pools tournament is part of, said on its card, as Rust groups the round's

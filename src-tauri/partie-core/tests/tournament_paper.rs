@@ -667,3 +667,43 @@ fn while_the_pools_play_the_standings_print_pool_by_pool_each_ranked_within_itse
     let main = find(list, 0, "Tableau principal");
     find(list, main, "Consolante");
 }
+
+#[test]
+fn the_withdrawn_print_with_no_place_in_a_pool_and_those_in_none_after_the_pools() {
+    // Seven entrants; Gina withdraws before the pools are dealt (three of two pools), then
+    // Anna after round 1.
+    let names = ["Anna", "Bea", "Cyril", "Dora", "Émile", "Farid", "Gina"];
+    let setup = json!({"game": "molkky", "system": "pools_knockout", "pool_size": 3,
+                       "entrants": names.map(|n| json!([n]))});
+    let mut events = vec![json!({"withdraw": 6}), json!({"pair": {}})];
+    let t = replay(&setup, &events).unwrap();
+    for p in t.summary()["pairings"].as_array().unwrap() {
+        events.push(
+            json!({"result": {"round": 1, "table": p["table"], "winner": 0, "scores": [50, 10]}}),
+        );
+    }
+    events.push(json!({"withdraw": 0}));
+    let t = replay(&setup, &events).unwrap();
+    let all = lines(&standings_pdf(&t, Lang::En));
+    let a = find(&all, 0, "Pool A");
+    let anna = find(&all, a, "Anna");
+    assert_eq!(all[anna - 1], "–", "no place in its pool: {all:#?}");
+    assert_eq!(all[anna + 1], "withdrawn");
+    // The others of pool A are ranked from 1 without her.
+    let s = t.summary();
+    let pool_a: Vec<&Value> = s["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["pool"] == 0 && r["withdrawn"] == false)
+        .collect();
+    for (k, r) in pool_a.iter().enumerate() {
+        let at = find(&all, a, r["name"].as_str().unwrap());
+        assert_eq!(all[at - 1], (k + 1).to_string(), "{all:#?}");
+    }
+    let out = find(&all, a, "Withdrawn");
+    let gina = find(&all, out, "Gina");
+    assert_eq!(all[gina - 1], "–");
+    let fr = lines(&standings_pdf(&t, Lang::Fr));
+    find(&fr, find(&fr, 0, "Poule B"), "Retirés");
+}

@@ -141,7 +141,8 @@ fn random_tournament(system: &str, n: usize, seed: u64) -> (Value, Vec<Value>) {
         }
         // Between rounds: now and then a withdrawal, or (Swiss) a late entrant.
         let r = rng.below(8);
-        if r == 0 && summary["round"] != 0 {
+        // (Pools: before the first round too, which leaves the entrant out of every pool.)
+        if r == 0 && (summary["round"] != 0 || system == "pools_knockout") {
             let e = rng.below(byes.len() as u64) as usize;
             let ev = json!({"withdraw": e});
             match t.clone().play_json(&ev) {
@@ -271,13 +272,23 @@ fn groups_are_marked(s: &Value) {
     let mut placed = vec![0; pools.len()];
     for r in s["standings"].as_array().unwrap() {
         if playing_pools {
-            let i = pool_of(&r["entrant"]).expect("everyone is in a pool");
-            placed[i] += 1;
-            assert_eq!(
-                (&r["pool"], &r["pool_rank"]),
-                (&json!(i), &json!(placed[i])),
-                "{s}"
-            );
+            // Withdrawn before the pools were dealt: in no pool.
+            let Some(i) = pool_of(&r["entrant"]) else {
+                assert_eq!(r["withdrawn"], true, "{s}");
+                assert!(
+                    r.get("pool").is_none() && r.get("pool_rank").is_none(),
+                    "{s}"
+                );
+                continue;
+            };
+            assert_eq!(r["pool"], json!(i), "{s}");
+            if r["withdrawn"] == true {
+                // In its pool, with no place there: it goes on to no knockout.
+                assert!(r.get("pool_rank").is_none(), "{s}");
+            } else {
+                placed[i] += 1;
+                assert_eq!(r["pool_rank"], json!(placed[i]), "{s}");
+            }
         } else {
             assert!(
                 r.get("pool").is_none() && r.get("pool_rank").is_none(),

@@ -63,6 +63,8 @@ struct Words {
     /// The two knockouts' heads, once the pools are over.
     main_knockout: &'static str,
     consolation: &'static str,
+    /// The head of those withdrawn before the pools were dealt (in no pool).
+    withdrawn_group: &'static str,
     score_sheet: &'static str,
     cro_round: &'static str,
     points: &'static str,
@@ -107,6 +109,7 @@ const EN: Words = Words {
     pool: "Pool",
     main_knockout: "Main knockout",
     consolation: "Consolation",
+    withdrawn_group: "Withdrawn",
     score_sheet: "Score sheet",
     cro_round: "Round",
     points: "Points",
@@ -161,6 +164,7 @@ const FR: Words = Words {
     pool: "Poule",
     main_knockout: "Tableau principal",
     consolation: "Consolante",
+    withdrawn_group: "Retirés",
     score_sheet: "Feuille de match",
     cro_round: "Tour",
     points: "Points",
@@ -1356,28 +1360,36 @@ fn table_groups(t: &Tournament, w: &Words) -> Vec<(Vec<usize>, String)> {
         .collect()
 }
 
+/// Where a standings row prints while the pools play: under its pool, or (withdrawn before
+/// the pools were dealt) under the withdrawn, after every pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Group {
+    Pool(usize),
+    Withdrawn,
+}
+
 /// The standings as printed, each with its group and its rank there: pool by pool while the
-/// pools play (the summary's `pool` and `pool_rank`, as the screens show them), else the whole
-/// field with no group.
+/// pools play (the summary's `pool` and `pool_rank`, as the screens show them; a withdrawn
+/// entrant has no rank in its pool), else the whole field with no group.
 fn standing_groups<'a>(
     t: &Tournament,
     standings: &'a [super::Standing],
-) -> Vec<(Option<usize>, usize, &'a super::Standing)> {
+) -> Vec<(Option<Group>, Option<usize>, &'a super::Standing)> {
     let summary = t.summary();
     let rows = summary["standings"].as_array().cloned().unwrap_or_default();
-    let place = |e: usize| {
-        rows.iter().find(|r| r["entrant"] == e).and_then(|r| {
-            Some((
-                r["pool"].as_u64()? as usize,
-                r["pool_rank"].as_u64()? as usize,
-            ))
-        })
-    };
+    let by_pool = rows.iter().any(|r| r.get("pool").is_some());
+    let row = |e: usize| rows.iter().find(|r| r["entrant"] == e);
     let mut out: Vec<_> = standings
         .iter()
-        .map(|s| match place(s.entrant) {
-            Some((pool, rank)) => (Some(pool), rank, s),
-            None => (None, s.rank, s),
+        .map(|s| {
+            if !by_pool {
+                return (None, Some(s.rank), s);
+            }
+            let r = row(s.entrant);
+            let pool = r.and_then(|r| r["pool"].as_u64());
+            let rank = r.and_then(|r| r["pool_rank"].as_u64());
+            let group = pool.map_or(Group::Withdrawn, |p| Group::Pool(p as usize));
+            (Some(group), rank.map(|k| k as usize), s)
         })
         .collect();
     // Pool by pool; within a pool the field's order stands (a stable sort).
@@ -1480,8 +1492,11 @@ pub fn standings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
             header(&mut doc, y);
             y += row + 2.0;
         }
-        if head {
-            let label = format!("{} {}", w.pool, super::pools::letters(group.unwrap_or(0)));
+        if let (true, Some(group)) = (head, group) {
+            let label = match group {
+                Group::Pool(i) => format!("{} {}", w.pool, super::pools::letters(i)),
+                Group::Withdrawn => w.withdrawn_group.to_string(),
+            };
             doc.text_fit(MARGIN + 4.0, y + 14.0, Style::bold(11.0), WIDTH, &label);
             y += row;
             i = 0;
@@ -1497,7 +1512,7 @@ pub fn standings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
             MARGIN + rank_w - 8.0,
             base,
             Style::bold(10.0).right(),
-            &rank.to_string(),
+            &rank.map_or_else(|| "–".to_string(), |k| k.to_string()),
         );
         // The name, and after it the withdrawn mark.
         let mark = encode(w.withdrawn);

@@ -283,8 +283,9 @@ fn index(v: &Value) -> Option<usize> {
 impl Pools {
     /// What the screens group by, said in the summary so that each screen only labels it.
     /// While more than one pool plays, each standings row has its `pool` and `pool_rank` (its
-    /// place in its pool, which is what sends it on; a row may carry more than the spec's
-    /// figures), and `table_groups` lists each pool's tables this round, `{"pool", "tables"}`;
+    /// place in its pool among those still in, which is what sends it on; a row may carry more
+    /// than the spec's figures; a withdrawn entrant has no `pool_rank`, and one withdrawn
+    /// before the pools were dealt no `pool`), and `table_groups` lists each pool's tables this round, `{"pool", "tables"}`;
     /// once there are two knockouts, `{"bracket": "main" | "consolation", "tables"}`. A
     /// pairing stays the spec's `{table, sides, result}`. One knockout alone is not named:
     /// `[]`.
@@ -294,12 +295,16 @@ impl Pools {
         let mut groups: Vec<Value> = Vec::new();
         match &self.knockout {
             None if pools.len() > 1 => {
+                // A withdrawn entrant is in its pool but has no place there: it goes on to no
+                // knockout (`advancing`). One withdrawn before the pools were dealt is in none.
                 let mut placed = vec![0usize; pools.len()];
                 for r in rows(summary, "standings") {
                     if let Some(i) = index(&r["entrant"]).and_then(pool_of) {
-                        placed[i] += 1;
                         r["pool"] = i.into();
-                        r["pool_rank"] = placed[i].into();
+                        if r["withdrawn"] != true {
+                            placed[i] += 1;
+                            r["pool_rank"] = placed[i].into();
+                        }
                     }
                 }
                 let mut tables = vec![Vec::new(); pools.len()];

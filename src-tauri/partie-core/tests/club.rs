@@ -313,3 +313,27 @@ fn another_clubs_hub_at_the_same_address_gets_none_of_the_tournaments() {
     phone.club_forget(HUB).unwrap();
     assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
 }
+
+#[test]
+fn a_tournament_the_replaced_hub_still_has_is_not_given_back() {
+    // The hub was restored from an older copy: it still runs the tournament, and its organiser
+    // may have moved it on since. Pulled from it again, it leaves the list to give back, so that
+    // this device's copy never replaces the hub's.
+    let mut hub = Store::open_in_memory().unwrap();
+    let t = hub
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["Anna"], ["Bea"], ["Cyril"]]}))
+        .unwrap();
+    let page = hub.records_since(None, 500).unwrap();
+    let mut phone = Store::open_in_memory().unwrap();
+    phone.join_club(HUB, "club-token").unwrap();
+    phone.club_pulled(HUB, &page.records, &page.cursor).unwrap();
+    phone.club_forget(HUB).unwrap();
+    assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
+    hub.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let again = hub.records_since(None, 500).unwrap();
+    phone
+        .club_pulled(HUB, &again.records, &again.cursor)
+        .unwrap();
+    assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
+}

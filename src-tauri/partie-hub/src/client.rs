@@ -338,20 +338,23 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
 /// one from an older copy): the device forgets what it was said to hold and does the round
 /// again, once, from the start both ways.
 async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
-    give_back_tournaments(s, join).await?;
+    give_back_tournaments(s, join, status).await?;
     push_outbox(s, join, status).await?;
     match pull_pages(s, join, status).await? {
         Pulled::All => Ok(()),
         Pulled::NotItsCursor => {
+            // Pulled from the start first: what the hub runs comes back from it, and leaves
+            // the tournaments to give back (the hub's copy, maybe moved on since a restore,
+            // is never replaced by this device's); then the others go back to it, before the
+            // matches of their tables.
             s.club_forget(&join.hub).map_err(storage)?;
-            give_back_tournaments(s, join).await?;
-            push_outbox(s, join, status).await?;
-            match pull_pages(s, join, status).await? {
-                Pulled::All => Ok(()),
-                Pulled::NotItsCursor => Err(Failure::Refused(
+            if let Pulled::NotItsCursor = pull_pages(s, join, status).await? {
+                return Err(Failure::Refused(
                     "the hub refuses the cursor it gave from the start".into(),
-                )),
+                ));
             }
+            give_back_tournaments(s, join, status).await?;
+            push_outbox(s, join, status).await
         }
     }
 }
@@ -362,15 +365,33 @@ fn storage(e: Error) -> Failure {
 
 /// Gives a hub that turned out to be another database the tournaments pulled from it, so that
 /// nothing it ran is lost with its old database and its tables' matches find them
-/// ([`Store::club_restoring`]). A refusal is not said to the user: the hub holds another copy
-/// (another phone gave it back first), which is as good.
-async fn give_back_tournaments(s: &mut Store, join: &ClubJoin) -> Result<(), Failure> {
+/// ([`Store::club_restoring`]). A record's refusal is not said to the user: the hub holds
+/// another copy (another phone gave it back first), which is as good. A batch refused whole
+/// (too large) is listed among the refused and not tried again.
+async fn give_back_tournaments(
+    s: &mut Store,
+    join: &ClubJoin,
+    status: &Mutex<SyncStatus>,
+) -> Result<(), Failure> {
     loop {
         let records = s.club_restoring(&join.hub, PUSH_BATCH).map_err(storage)?;
         if records.is_empty() {
             return Ok(());
         }
-        post_records(join, &records).await?;
+        match post_records(join, &records).await {
+            // Refused whole (too large, not records it takes): the hub will not take these;
+            // waiting on them would stop every push and pull after.
+            Err(Failure::Hub(why)) if why.starts_with('4') => set(status, |st| {
+                for id in ids_of(&records) {
+                    st.refused
+                        .insert(0, json!({"id": id, "kind": "bad_record", "detail": why}));
+                }
+                st.refused.truncate(20);
+            }),
+            answer => {
+                answer?;
+            }
+        }
         s.club_restored(&join.hub, &ids_of(&records))
             .map_err(storage)?;
     }

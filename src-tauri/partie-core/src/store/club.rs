@@ -229,8 +229,9 @@ impl Store {
 
     /// The tournaments pulled from `hub` that wait to be given back to it since it turned out
     /// to be another database ([`Store::club_forget`]), as sync serves them, at most `limit`.
-    /// Pushed before the outbox, so that their tables' matches find them. The hub keeps the
-    /// latest revision: what it holds already it answers `already`.
+    /// Those it still has leave the list when pulled from it again ([`Store::club_pulled`]),
+    /// so that the hub's copy is never replaced by this device's; the others are pushed
+    /// before the outbox, so that their tables' matches find them.
     pub fn club_restoring(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT r.uid FROM club_restore r JOIN tournament t ON t.uid = r.uid
@@ -290,6 +291,11 @@ impl Store {
                     "UPDATE tournament SET hub = ?1,
                         hub_token = (SELECT token FROM club_join WHERE id = 1 AND hub = ?1)
                      WHERE uid = ?2",
+                    params![hub, id],
+                )?;
+                // The hub has it: nothing to give back.
+                tx.execute(
+                    "DELETE FROM club_restore WHERE hub = ?1 AND uid = ?2",
                     params![hub, id],
                 )?;
             }

@@ -175,6 +175,9 @@ fn a_name_differing_only_by_case_is_the_same_player_in_every_alphabet() {
     assert_eq!(store.add_player("ÉLODIE ").unwrap().id, elodie.id);
     let zoe = store.add_player("ZOË").unwrap();
     assert_eq!(store.add_player("zoë").unwrap().id, zoe.id);
+    // An é typed as e and its accent is the same letter.
+    assert_eq!(store.add_player("E\u{301}lodie").unwrap().id, elodie.id);
+    assert_eq!(store.add_player("e\u{301}LODIE").unwrap().id, elodie.id);
     let ivan = store.add_player("Иван").unwrap();
     assert_eq!(store.add_player("иван").unwrap().id, ivan.id);
     // A match seats the players the names say: no new player.

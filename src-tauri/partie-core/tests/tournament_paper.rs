@@ -707,3 +707,29 @@ fn the_withdrawn_print_with_no_place_in_a_pool_and_those_in_none_after_the_pools
     let fr = lines(&standings_pdf(&t, Lang::Fr));
     find(&fr, find(&fr, 0, "Poule B"), "Retirés");
 }
+
+#[test]
+fn a_pool_cut_by_a_page_is_headed_again_on_the_next() {
+    // 100 entrants in pools of six: 17 pools and their heads run over pages.
+    let entrants: Vec<Value> = (1..=100).map(|i| json!([format!("Joueur {i}")])).collect();
+    let setup =
+        json!({"game": "molkky", "system": "pools_knockout", "pool_size": 6, "entrants": entrants});
+    let t = replay(&setup, &[json!({"pair": {}})]).unwrap();
+    let standings = pages(&standings_pdf(&t, Lang::En));
+    assert!(standings.len() >= 3, "{}", standings.len());
+    for page in &standings {
+        // After the columns' header ("… L", "Bye"), the page starts with a pool's head.
+        let after = find(page, 0, "Bye") + 1;
+        assert!(page[after].starts_with("Pool "), "{page:#?}");
+    }
+    let pairings = pages(&pairings_pdf(&t, Lang::En));
+    let list: Vec<&Vec<String>> = pairings
+        .iter()
+        .take_while(|p| p.iter().any(|l| l == "Result"))
+        .collect();
+    assert!(list.len() >= 2, "{}", list.len());
+    for page in list {
+        let after = find(page, 0, "Result") + 1;
+        assert!(page[after].starts_with("Pool "), "{page:#?}");
+    }
+}

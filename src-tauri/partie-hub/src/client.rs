@@ -445,14 +445,13 @@ async fn push_outbox(
         s.club_pushed(&join.hub, &outbox, &ids).map_err(storage)?;
         set(status, |st| {
             st.pushed += outbox.records.len() - ids.len();
-            // A record taken now is no longer refused (changed since, or pushed again to a
-            // replaced hub once it had the tournament back).
+            // What the hub said of a record before is replaced by what it says now: taken, it
+            // is no longer refused (changed since, or pushed again to a replaced hub once it
+            // had the tournament back); refused again, it is listed once.
+            let pushed = ids_of(&outbox.records);
             st.refused.retain(|r| {
                 let id = r.get("id").and_then(Value::as_str);
-                !outbox.records.iter().any(|o| {
-                    let o = o.get("id").and_then(Value::as_str);
-                    o == id && !ids.iter().any(|x| Some(x.as_str()) == o)
-                })
+                !pushed.iter().any(|p| Some(p.as_str()) == id)
             });
             for r in refused.into_iter().rev() {
                 st.refused.insert(0, r);

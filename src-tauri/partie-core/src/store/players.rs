@@ -54,8 +54,12 @@ impl Store {
     }
 }
 
+/// A name as kept: trimmed, in Unicode's composed form (an "é" typed as e and its accent is
+/// the same name as one typed as é), at most 60 characters.
 pub(crate) fn clean_name(name: &str) -> Result<String, Error> {
-    let name = name.trim();
+    use unicode_normalization::UnicodeNormalization;
+    let name: String = name.trim().nfc().collect();
+    let name = name.as_str();
     if name.is_empty() {
         return Err(Error::bad_setup("a player needs a name").with_code("empty_name"));
     }
@@ -84,14 +88,15 @@ pub(crate) fn folded(name: &str) -> String {
 /// compared here, one pass over the players (a device holds hundreds; a hub's database more,
 /// still a scan of names per seat pushed).
 pub(crate) fn player_named(conn: &Connection, name: &str) -> Result<Option<i64>, Error> {
-    let name = name.trim();
+    use unicode_normalization::UnicodeNormalization;
+    let name: String = name.trim().nfc().collect();
     let wanted = name.to_lowercase();
     let mut stmt =
         conn.prepare_cached("SELECT id, name FROM player WHERE archived = 0 ORDER BY id")?;
     let mut rows = stmt.query([])?;
     let mut by_case = None;
     while let Some(row) = rows.next()? {
-        let known: String = row.get(1)?;
+        let known: String = row.get::<_, String>(1)?.nfc().collect();
         if known == name {
             return Ok(Some(row.get(0)?));
         }

@@ -955,9 +955,10 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
     };
     let mut last_group = None;
     for m in &round.matches {
-        // A group's head (a pool, a knockout) keeps its first table on its page.
+        // A group's head (a pool, a knockout) keeps its first table on its page, and a group
+        // cut by the page is headed again on the next.
         let group = group_of(m.table);
-        let head = group.is_some() && group != last_group;
+        let mut head = group.is_some() && group != last_group;
         last_group = group;
         y += 24.0;
         if y + if head { 22.0 } else { 0.0 } > BOTTOM {
@@ -965,6 +966,7 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
             y = 60.0;
             header(&mut doc, y);
             y += 24.0;
+            head = group.is_some();
         }
         if let (true, Some(label)) = (head, group) {
             doc.text_fit(MARGIN + 4.0, y, Style::bold(11.0), WIDTH, label);
@@ -1483,14 +1485,16 @@ pub fn standings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
     let mut last_group = None;
     let mut i = 0;
     for (group, rank, s) in standing_groups(t, &standings) {
-        // A group's head keeps at least its first row on its page.
-        let head = group.is_some() && group != last_group;
+        // A group's head keeps at least its first row on its page, and a group cut by the
+        // page is headed again on the next.
+        let mut head = group.is_some() && group != last_group;
         let room = if head { 2.0 * row } else { row };
         if y + room > BOTTOM {
             doc.new_page();
             y = 48.0;
             header(&mut doc, y);
             y += row + 2.0;
+            head = group.is_some();
         }
         if let (true, Some(group)) = (head, group) {
             let label = match group {

@@ -3,7 +3,7 @@
 
 use super::{now_ms, Store};
 use crate::error::Error;
-use rusqlite::{params, Connection, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 
 /// A known player.
@@ -90,6 +90,16 @@ pub(crate) fn folded(name: &str) -> String {
 pub(crate) fn player_named(conn: &Connection, name: &str) -> Result<Option<i64>, Error> {
     use unicode_normalization::UnicodeNormalization;
     let name: String = name.trim().nfc().collect();
+    // The spelling chosen from the known players: found without reading them all.
+    let exact = conn
+        .prepare_cached(
+            "SELECT id FROM player WHERE name = ?1 AND archived = 0 ORDER BY id LIMIT 1",
+        )?
+        .query_row([&name], |r| r.get(0))
+        .optional()?;
+    if exact.is_some() {
+        return Ok(exact);
+    }
     let wanted = name.to_lowercase();
     let mut stmt =
         conn.prepare_cached("SELECT id, name FROM player WHERE archived = 0 ORDER BY id")?;

@@ -388,9 +388,8 @@ async fn give_back_tournaments(
                 }
                 st.refused.truncate(20);
             }),
-            answer => {
-                answer?;
-            }
+            Err(e) => return Err(e),
+            Ok(_) => {}
         }
         s.club_restored(&join.hub, &ids_of(&records))
             .map_err(storage)?;

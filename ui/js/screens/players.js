@@ -67,8 +67,7 @@ export function mount(root, [id]) {
 
   // Names that read the same (case and accents aside) are probably one person: warned, and
   // the player's page offers the merge.
-  const key = foldName;
-  const twins = (p) => st.list.filter((o) => o.id !== p.id && key(o.name) === key(p.name));
+  const twins = (p) => st.list.filter((o) => o.id !== p.id && foldName(o.name) === foldName(p.name));
 
   function formDots(form) {
     return h('span', { class: 'form', role: 'img', 'aria-label': form.map((r) => t(r)).join(', ') },

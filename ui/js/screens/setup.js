@@ -167,7 +167,8 @@ export function mount(root, [game]) {
 
   const draw = () => {
     const enough = vsComputer() ? st.sides.length === 1 : st.sides.length >= 2;
-    const available = knownMatching(st.known.filter((p) => !inLineup(p.name)), st.newName);
+    const narrowing = st.newName.trim();
+    const available = knownMatching(st.known.filter((p) => !inLineup(p.name)), narrowing);
     return h('section', { class: 'setup' },
       h('div', { class: 'setup-cols' },
         h('div', { class: 'setup-players' },
@@ -180,10 +181,9 @@ export function mount(root, [game]) {
                 class: 'chip', type: 'button', 'data-player': p.name,
                 onclick: () => {
                   // Picked from the names a typed text narrowed: that text is done with.
-                  const narrowed = st.newName.trim() !== '';
-                  if (narrowed) { st.newName = ''; nameInput.value = ''; }
+                  if (narrowing) { st.newName = ''; nameInput.value = ''; }
                   addName(p.name);
-                  render.focusOn(narrowed ? '#new-player' : chipAfter(available, k, '#new-player'));
+                  render.focusOn(narrowing ? '#new-player' : chipAfter(available, k, '#new-player'));
                 },
               }, p.name))),
           ] : null),

@@ -180,7 +180,8 @@ export function mount(root) {
   const draw = () => {
     // The known players narrow to those a typed name may mean; a team being typed ("Cyril &")
     // is made of several, and leaves them all.
-    const available = knownMatching(st.known.filter((p) => !taken(p.name)), st.typed.includes('&') ? '' : st.typed);
+    const narrowing = st.typed.includes('&') ? '' : st.typed.trim();
+    const available = knownMatching(st.known.filter((p) => !taken(p.name)), narrowing);
     const systems = st.info ? st.info.systems.map((s) => s.name) : ['round_robin', 'swiss', 'pools_knockout'];
     return h('section', { class: 'setup tournament-setup' },
       h('div', { class: 'setup-cols' },
@@ -211,10 +212,9 @@ export function mount(root) {
                 class: 'chip', type: 'button', 'data-player': p.name,
                 onclick: () => {
                   // Picked from the names a typed text narrowed: that text is done with.
-                  const narrowed = st.typed.trim() !== '' && !st.typed.includes('&');
-                  if (narrowed) { st.typed = ''; nameInput.value = ''; }
+                  if (narrowing) { st.typed = ''; nameInput.value = ''; }
                   add([p.name]);
-                  render.focusOn(narrowed ? '#entrant-name' : chipAfter(available, k, '#entrant-name'));
+                  render.focusOn(narrowing ? '#entrant-name' : chipAfter(available, k, '#entrant-name'));
                 },
               }, p.name))),
           ] : null,

@@ -1335,6 +1335,11 @@ fn molkky_grid(
 // ---------------------------------------------------------------------------------------------
 // Standings
 
+/// A pool's head: "Pool A", "Poule AB".
+fn pool_label(w: &Words, i: usize) -> String {
+    format!("{} {}", w.pool, super::pools::letters(i))
+}
+
 /// The round's tables of each group the summary names (`table_groups`: a pool, a knockout),
 /// with the group's head.
 fn table_groups(t: &Tournament, w: &Words) -> Vec<(Vec<usize>, String)> {
@@ -1347,7 +1352,7 @@ fn table_groups(t: &Tournament, w: &Words) -> Vec<(Vec<usize>, String)> {
         .iter()
         .filter_map(|g| {
             let label = match (g["pool"].as_u64(), g["bracket"].as_str()) {
-                (Some(i), _) => format!("{} {}", w.pool, super::pools::letters(i as usize)),
+                (Some(i), _) => pool_label(w, i as usize),
                 (None, Some("main")) => w.main_knockout.to_string(),
                 (None, Some("consolation")) => w.consolation.to_string(),
                 _ => return None,
@@ -1498,7 +1503,7 @@ pub fn standings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
         }
         if let (true, Some(group)) = (head, group) {
             let label = match group {
-                Group::Pool(i) => format!("{} {}", w.pool, super::pools::letters(i)),
+                Group::Pool(i) => pool_label(w, i),
                 Group::Withdrawn => w.withdrawn_group.to_string(),
             };
             doc.text_fit(MARGIN + 4.0, y + 14.0, Style::bold(11.0), WIDTH, &label);

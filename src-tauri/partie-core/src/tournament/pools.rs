@@ -285,10 +285,10 @@ impl Pools {
     /// While more than one pool plays, each standings row has its `pool` and `pool_rank` (its
     /// place in its pool among those still in, which is what sends it on; a row may carry more
     /// than the spec's figures; a withdrawn entrant has no `pool_rank`, and one withdrawn
-    /// before the pools were dealt no `pool`), and `table_groups` lists each pool's tables this round, `{"pool", "tables"}`;
-    /// once there are two knockouts, `{"bracket": "main" | "consolation", "tables"}`. A
-    /// pairing stays the spec's `{table, sides, result}`. One knockout alone is not named:
-    /// `[]`.
+    /// before the pools were dealt no `pool`), and `table_groups` lists each pool's tables
+    /// this round, `{"pool", "tables"}`; once there are two knockouts, `{"bracket": "main" |
+    /// "consolation", "tables"}`. A pairing stays the spec's `{table, sides, result}`. One
+    /// knockout alone is not named: `[]`.
     fn mark_groups(&self, pools: &[Vec<usize>], field: &Field, summary: &mut Map<String, Value>) {
         let pool_of = |e: usize| pools.iter().position(|p| p.contains(&e));
         let round = field.rounds.last();

@@ -22,6 +22,9 @@ def add_players(p, *names, field="#new-player", button="#add-player", listing="#
 
 
 def set_number(p, css, value):
+    # A rules field is drawn once the game's rules are in (game_info), after the name field:
+    # waited for like a tap waits for its button.
+    p.wait_css(css)
     el = p.css(css)
     p.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
     el.clear()

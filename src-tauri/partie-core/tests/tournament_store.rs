@@ -122,6 +122,44 @@ fn a_refused_event_writes_nothing_and_undo_takes_back_events_one_by_one() {
 }
 
 #[test]
+fn two_entrants_that_seat_one_player_are_refused_and_nothing_is_written() {
+    let mut store = Store::open_in_memory().unwrap();
+    store.add_player("Élodie").unwrap();
+    let players = store.players().unwrap().len();
+    // The rules tell "élodie" from "Élodie"; the players are one, as on the screens: the
+    // tournament would seat her against herself.
+    for entrants in [
+        json!([["Élodie"], ["Bea"], ["élodie"]]),
+        json!([["Bea"], ["ÉLODIE"], ["élodie"]]),
+        json!([["Bea", "bea"], ["Cyril"]]),
+    ] {
+        let setup = json!({"game": "molkky", "system": "round_robin", "entrants": entrants});
+        let err = store.new_tournament(&setup).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::BadSetup, "{entrants}");
+        assert_eq!(err.code, Some("name_taken"), "{entrants}");
+        assert!(store.tournaments(10).unwrap().is_empty(), "{entrants}");
+        assert_eq!(store.players().unwrap().len(), players, "{entrants}");
+    }
+    // A late entry that is a player already in: refused, nothing written; another is taken.
+    let setup = json!({"game": "molkky", "system": "round_robin",
+                       "entrants": [["Élodie"], ["Bea"], ["Cyril"]]});
+    let t = store.new_tournament(&setup).unwrap();
+    for enter in [json!(["élodie"]), json!(["Dora", "CYRIL"])] {
+        let err = store
+            .tournament_event(t.id, &json!({ "enter": enter }))
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::IllegalAction, "{enter}");
+        assert_eq!(err.code, Some("name_taken"), "{enter}");
+        assert_eq!(store.tournament(t.id).unwrap().events, 0, "{enter}");
+    }
+    assert!(store.players().unwrap().iter().all(|p| p.name != "Dora"));
+    let t = store
+        .tournament_event(t.id, &json!({"enter": ["Dora"]}))
+        .unwrap();
+    assert_eq!(t.summary["standings"].as_array().unwrap().len(), 4);
+}
+
+#[test]
 fn a_withdrawal_with_its_match_open_is_one_step_committed_and_undone_whole() {
     let mut store = Store::open_in_memory().unwrap();
     let t = store

@@ -3,7 +3,7 @@
 //! is an ordinary match linked to its round and table; when it ends, its result enters the
 //! tournament in the same transaction.
 
-use super::{find_or_create_player, new_uid, now_ms, MatchView, Store};
+use super::{find_or_create_player, new_uid, now_ms, player_named, MatchView, Store};
 use crate::error::Error;
 use crate::games::MatchState;
 use crate::merge::table_result_event;
@@ -144,6 +144,52 @@ pub(super) fn seat_entrant(
     Ok(())
 }
 
+/// Seats a new entrant (one registered at the start or entered late) as [`seat_entrant`]
+/// does, refusing a name that seats a player already in the tournament: the rules tell names
+/// apart as written, the players are told apart as the screens do, by case too ("élodie"
+/// is Élodie), and one player on two sides would meet itself. `refusal` makes the error of
+/// the path asking (`bad_setup` for a new tournament, `illegal_action` for an entry).
+fn seat_new_entrant(
+    tx: &Transaction,
+    id: i64,
+    entrant: usize,
+    names: &[String],
+    refusal: fn(String) -> Error,
+) -> Result<(), Error> {
+    for name in names {
+        let Some(pid) = player_named(tx, name)? else {
+            continue;
+        };
+        let seated: Option<String> = tx
+            .query_row(
+                "SELECT p.name FROM tournament_entrant te JOIN player p ON p.id = te.player_id
+                 WHERE te.tournament_id = ?1 AND te.player_id = ?2 LIMIT 1",
+                params![id, pid],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(seated) = seated {
+            return Err(
+                refusal(format!("{name:?} is already entered, as {seated:?}"))
+                    .with_code("name_taken"),
+            );
+        }
+    }
+    seat_entrant(tx, id, entrant, names)?;
+    // Two names of the new entrant itself that are one player ("Anna" and "anna" as a team).
+    let seats: i64 = tx.query_row(
+        "SELECT COUNT(DISTINCT player_id) FROM tournament_entrant WHERE tournament_id = ?1 AND entrant = ?2",
+        params![id, entrant as i64],
+        |r| r.get(0),
+    )?;
+    if seats as usize != names.len() {
+        return Err(
+            refusal(format!("{} names one player twice", names.join(", "))).with_code("name_taken"),
+        );
+    }
+    Ok(())
+}
+
 pub(super) fn write_summary(tx: &Transaction, id: i64, t: &Tournament) -> Result<(), Error> {
     let status = serde_json::to_value(t.status()).expect("a status serialises");
     tx.execute(
@@ -167,7 +213,7 @@ fn append(
     )?;
     if event.get("enter").is_some() {
         let e = next.field().entrants.len() - 1;
-        seat_entrant(tx, id, e, &next.field().entrants[e])?;
+        seat_new_entrant(tx, id, e, &next.field().entrants[e], Error::illegal)?;
     }
     write_summary(tx, id, next)
 }
@@ -187,7 +233,7 @@ impl Store {
         )?;
         let id = tx.last_insert_rowid();
         for (e, names) in t.field().entrants.iter().enumerate() {
-            seat_entrant(&tx, id, e, names)?;
+            seat_new_entrant(&tx, id, e, names, Error::bad_setup)?;
         }
         write_summary(&tx, id, &t)?;
         tx.commit()?;

@@ -1,15 +1,23 @@
 //! The app's side of a club night, against a real hub on loopback: the hub the desktop hosts
 //! (`host::Host`), the join check, and a phone's sync thread (`client::Syncer`) pushing as it
 //! plays, pulling the others' records, waiting while the hub is away and catching up when it is
-//! back on the same address. Waits are bounded; nothing leaves 127.0.0.1.
+//! back on the same address; a replaced hub given back its tournaments, or refusing one whole
+//! (a stand-in in front of it). Waits are bounded; nothing leaves 127.0.0.1.
+
+mod common;
 
 use partie_core::store::{Source, Store};
 use partie_hub::client::{check_hub, Failure, Syncer};
 use partie_hub::host::Host;
 use partie_hub::qr::qr_modules;
 use serde_json::json;
+use std::net::SocketAddr;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
 
 /// Waits up to 15 s for `what` to hold.
 fn eventually(what: &str, mut holds: impl FnMut() -> bool) {
@@ -345,4 +353,129 @@ fn a_replaced_hub_gets_back_from_a_phone_the_tournament_it_ran() {
     assert_eq!(summary["live"][0]["match"], m.uid.as_str(), "{summary}");
     drop(syncer);
     host.stop();
+}
+
+/// A stand-in on loopback in front of the hub at `hub`: it passes every request on, but
+/// answers a push that holds the record `refused` itself, with a 413 as the hub gives a body
+/// over its limit. Returns its address and how many such pushes it answered.
+async fn refusing_proxy(hub: SocketAddr, refused: String) -> (SocketAddr, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let count = Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    tokio::spawn(async move {
+        while let Ok((mut phone, _)) = listener.accept().await {
+            let (refused, counted) = (refused.clone(), counted.clone());
+            tokio::spawn(async move {
+                let work = async {
+                    let request = common::read_message(&mut phone).await?;
+                    let head_end = request.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+                    let body: serde_json::Value =
+                        serde_json::from_slice(&request[head_end..]).unwrap_or_default();
+                    let holds = body["records"]
+                        .as_array()
+                        .is_some_and(|rs| rs.iter().any(|r| r["id"] == refused.as_str()));
+                    if request.starts_with(b"POST /v1/records") && holds {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        let answer = r#"{"kind":"bad_record","detail":"the body is over 8 MiB"}"#;
+                        let head = format!(
+                            "HTTP/1.1 413 Payload Too Large\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                            answer.len()
+                        );
+                        phone.write_all(head.as_bytes()).await.ok()?;
+                        phone.write_all(answer.as_bytes()).await.ok()?;
+                        return Some(());
+                    }
+                    let mut up = TcpStream::connect(hub).await.ok()?;
+                    up.write_all(&request).await.ok()?;
+                    let answer = common::read_message(&mut up).await?;
+                    phone.write_all(&answer).await.ok()
+                };
+                let _ = tokio::time::timeout(Duration::from_secs(10), work).await;
+            });
+        }
+    });
+    (addr, count)
+}
+
+/// Waits for the sync thread to end a round begun after this call.
+fn one_round(syncer: &Syncer) {
+    let before = syncer.status().last_try;
+    syncer.poke();
+    eventually("a round ended", || {
+        let st = syncer.status();
+        st.last_try != before && !st.busy
+    });
+}
+
+#[test]
+fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("hub-token");
+    let first_db = dir.path().join("first.db");
+    let t = {
+        let (mut desk, _) = Store::open(&first_db).unwrap();
+        let t = desk
+            .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                    "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]}))
+            .unwrap();
+        desk.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+        t
+    };
+    let host = Host::start(&first_db, "127.0.0.1:0", &token_file).unwrap();
+    let info = host.info();
+    let listen = host.addr();
+    let (proxy, refusals) = rt.block_on(refusing_proxy(listen, t.uid.clone()));
+    let (mut phone, _, syncer) = joined_phone(dir.path(), &format!("http://{proxy}"), &info.token);
+    syncer.poke();
+    eventually("the phone pulled the tournament", || {
+        phone.tournament_by_uid(&t.uid).unwrap().is_some()
+    });
+    let here = phone.tournament_by_uid(&t.uid).unwrap().unwrap();
+    let m = phone.start_table(here, 0).unwrap();
+    phone.play(m.id, &json!({"pins": [6]})).unwrap();
+    one_round(&syncer);
+    assert!(hub_revision(&first_db, &m.uid).is_some());
+    assert_eq!(
+        refusals.load(Ordering::SeqCst),
+        0,
+        "nothing was given back yet"
+    );
+
+    // The hub is replaced; the tournament given back is refused whole (a body too large).
+    host.stop();
+    let second_db = dir.path().join("second.db");
+    let host = Host::start(&second_db, &listen.to_string(), &token_file).unwrap();
+    one_round(&syncer);
+    assert_eq!(refusals.load(Ordering::SeqCst), 1);
+    let status = syncer.status();
+    let said: Vec<_> = status
+        .refused
+        .iter()
+        .filter(|r| r["id"] == t.uid.as_str())
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", status.refused);
+    assert_eq!(said[0]["kind"], "bad_record");
+    assert!(
+        said[0]["detail"].as_str().unwrap().starts_with("413"),
+        "{:?}",
+        said[0]
+    );
+    // It is not sent again round after round (it would stop every push and pull after it),
+    // and nothing is lost: the phone keeps it, and the rounds go on.
+    phone.play(m.id, &json!({"pins": [2]})).unwrap();
+    one_round(&syncer);
+    one_round(&syncer);
+    assert_eq!(refusals.load(Ordering::SeqCst), 1);
+    assert_eq!(hub_revision(&second_db, &t.uid), None);
+    assert!(phone.tournament_by_uid(&t.uid).unwrap().is_some());
+    assert_eq!(syncer.status().state, "ok", "{:?}", syncer.status().error);
+    drop(syncer);
+    host.stop();
+    drop(rt);
 }

@@ -8,14 +8,16 @@
 
 mod common;
 
-use common::{molkky, normalised, records_of, Backend, Client, Device, Organiser, Place};
+use common::{
+    molkky, normalised, read_message, records_of, Backend, Client, Device, Organiser, Place,
+};
 use common::{SpawnedHub, TestHub, WIN_FOR_SIDE_0, WIN_FOR_SIDE_1};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 
 on_both!(
@@ -55,36 +57,6 @@ async fn all_agree(client: &Client, devices: &[&Device], tournament: Option<&str
             assert_eq!(here["pairings"], at_hub["pairings"], "{}", d.name);
         }
     }
-}
-
-/// Reads one HTTP/1.1 message (headers, then a body of its Content-Length).
-async fn read_message(s: &mut TcpStream) -> Option<Vec<u8>> {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 16 * 1024];
-    let head_end = loop {
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-        let n = s.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).to_ascii_lowercase();
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
-    while buf.len() < head_end + length {
-        let n = s.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    Some(buf)
 }
 
 /// A proxy on loopback in front of `hub` that spoils connections in turn: the request cut in

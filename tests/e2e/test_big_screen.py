@@ -162,6 +162,8 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         # The tables say their pool too.
         tables = "return [...document.querySelectorAll('#boards tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent ?? tr.children[0].textContent)"
         assert b.execute_script(tables) == ["Pool A", "1", "Pool B", "2"]
+        # And the bye, its pool.
+        assert b.execute_script("return document.querySelector('#bye').textContent") == "Bye: Player 6 (Pool B)"
         b.save_screenshot(str(SHOTS / "77c-big-screen-pools-1920.png"))
         # In the knockouts the tables say which one they are part of, and the standings are
         # the field's again.
@@ -232,13 +234,15 @@ def test_pools_of_a_big_field_page_with_their_heads_and_a_wrong_token_is_said():
                                         .map((e) => e.getBoundingClientRect().bottom))""")
         assert bottom <= BIG[1], f"the page runs to {bottom}px"
         title = b.execute_script("return document.querySelector('#round-title').textContent")
-        assert title.endswith("1/3"), title
+        # Sixteen tables, sixteen heads and the bye line of sixteen pools (it wraps, and its
+        # lines come out of the tables' room).
+        assert title.endswith(" · 1/4"), title
         rows = "return [...document.querySelectorAll('#boards tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent ?? 'table ' + tr.children[0].textContent)"
         first = b.execute_script(rows)
         assert first[:4] == ["Pool A", "table 1", "Pool B", "table 2"], first
         b.save_screenshot(str(SHOTS / "77e-big-screen-sixteen-pools-1920.png"))
         # The next page starts with its group's head.
-        WebDriverWait(b, 13).until(lambda b: b.execute_script("return document.querySelector('#round-title').textContent").endswith("2/3"))
+        WebDriverWait(b, 13).until(lambda b: b.execute_script("return document.querySelector('#round-title').textContent").endswith("2/4"))
         second = b.execute_script(rows)
         assert second[0].startswith("Pool ") and second[1] == "table " + str(len(first) // 2 + 1), (first, second)
         standing = b.execute_script("return [...document.querySelectorAll('#standings tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent ?? tr.children[0].textContent)")

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 
 globalThis.navigator = { language: 'en' };
 globalThis.document = { documentElement: {} };
-const { poolLetters, tableGroup, groups } = await import('../../ui/js/standings.js');
+const { poolLetters, tableGroup, groups, namesInPools } = await import('../../ui/js/standings.js');
 
 test('pools are named A to Z, then AA, AB and on, never twice', () => {
   assert.deepEqual([0, 1, 25, 26, 27, 51, 52, 701, 702].map(poolLetters), ['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA']);
@@ -41,4 +41,13 @@ test('while the pools play the standings go pool by pool, the withdrawn with no 
   // Unmarked (another system, or the knockouts): the field, as ranked.
   const field = { standings: [row(0, undefined, undefined), row(1, undefined, undefined)] };
   assert.deepEqual(groups(field).map((g) => [g.label, g.rows.map((r) => r.rank)]), [[null, [1, 2]]]);
+});
+
+test('a bye names its pool while the pools play, and only then', () => {
+  const entrants = ['Anna', 'Bea', 'Cyril', 'Émile'];
+  const pools = { entrants, standings: [{ entrant: 0, pool: 1 }, { entrant: 3, pool: 0 }, { entrant: 1 }] };
+  assert.equal(namesInPools(pools, [3, 0]), 'Émile (Pool A), Anna (Pool B)');
+  // No pool on the row (a knockout, another system, one withdrawn before the deal): the name.
+  assert.equal(namesInPools(pools, [1, 2]), 'Bea, Cyril');
+  assert.equal(namesInPools({ entrants }, [2]), 'Cyril');
 });

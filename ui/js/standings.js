@@ -97,6 +97,16 @@ export function entrantName(summary, e) {
   return e == null ? '—' : summary.entrants[e];
 }
 
+// Who has a bye (or goes through without a match), each with its pool while the pools play
+// (the pool Rust marks on its standings row): "Emil (Pool B), Farid (Pool C)".
+export function namesInPools(summary, entrants) {
+  const rows = new Map((summary.standings || []).map((r) => [r.entrant, r]));
+  return entrants.map((e) => {
+    const pool = rows.get(e)?.pool;
+    return pool != null ? `${entrantName(summary, e)} (${poolName(pool)})` : entrantName(summary, e);
+  }).join(', ');
+}
+
 /** The names of an entrant as typed: "Cyril & Dora" is a team of two; a plain name is one
  * player. */
 export function entrantOf(text) {

@@ -622,6 +622,17 @@ fn while_the_pools_play_the_standings_print_pool_by_pool_each_ranked_within_itse
             );
         }
     }
+    // A pool of three has a bye each round: each bye line names the pool it is in.
+    let byes = s["bye"].as_array().unwrap();
+    assert_eq!(byes.len(), 2, "{s}");
+    for e in byes {
+        let e = e.as_u64().unwrap() as usize;
+        let pool = pools
+            .iter()
+            .position(|x| x.as_array().unwrap().contains(&json!(e)));
+        let letter = ["A", "B"][pool.unwrap()];
+        find(list, b, &format!("{} (Poule {letter})", names[e]));
+    }
     // Each table's score sheet names its pool before the round.
     let sheets = pairings[1..].concat();
     for p in s["pairings"].as_array().unwrap() {

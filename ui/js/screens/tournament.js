@@ -7,7 +7,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, stillUp, loads } from '../dom.js';
 import { t, language, errorText } from '../i18n.js';
 import { app } from '../app.js';
-import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantOf, entrantProblem, tableGroup } from '../standings.js';
+import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
 import { gameInfo } from '../games.js';
 
 const TABS = ['round', 'standings', 'bracket'];
@@ -178,8 +178,8 @@ export function mount(root, [idText, tab = 'round']) {
             h('h3', { text: t('waiting_for_board') }),
             h('ul', { class: 'table-list waiting', id: 'waiting' }, later.map((p) => tableCard(p, s, boards.get(p.table), linked.get(p.table), knockout))),
           ] : null,
-          byes.length ? h('p', { class: 'bye-line', id: 'bye' }, t('bye_for', { names: byes.map((e) => entrantName(s, e)).join(', ') })) : null,
-          s.walkovers?.length ? h('p', { class: 'bye-line', id: 'walkovers' }, t('walkover_for', { names: s.walkovers.map((e) => entrantName(s, e)).join(', ') })) : null,
+          byes.length ? h('p', { class: 'bye-line', id: 'bye' }, t('bye_for', { names: namesInPools(s, byes) })) : null,
+          s.walkovers?.length ? h('p', { class: 'bye-line', id: 'walkovers' }, t('walkover_for', { names: namesInPools(s, s.walkovers) })) : null,
         ],
       s.status === 'finished'
         ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { tabindex: -1, 'data-focus': true, text: t('champion_is', { name: entrantName(s, s.champion) }) }))

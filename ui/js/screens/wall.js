@@ -6,7 +6,7 @@ import { ipc } from '../ipc.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import { standingsTable, entrantName, resultText, wonMark, tableGroup } from '../standings.js';
+import { standingsTable, entrantName, resultText, wonMark, tableGroup, namesInPools } from '../standings.js';
 
 const REFRESH_MS = 2000;
 
@@ -43,8 +43,8 @@ export function mount(root, [idText]) {
               h('span', { class: 'wall-sides' }, p.sides.map((e, i) => h('span', { class: won === i ? 'won' : null }, entrantName(s, e), won === i ? wonMark() : null))),
               h('span', { class: 'wall-result', text: p.result ? resultText(s, p) : '' }));
           })),
-          byes.length ? h('p', { class: 'wall-bye', text: t('bye_for', { names: byes.map((e) => entrantName(s, e)).join(', ') }) }) : null,
-          s.walkovers?.length ? h('p', { class: 'wall-bye', text: t('walkover_for', { names: s.walkovers.map((e) => entrantName(s, e)).join(', ') }) }) : null),
+          byes.length ? h('p', { class: 'wall-bye', text: t('bye_for', { names: namesInPools(s, byes) }) }) : null,
+          s.walkovers?.length ? h('p', { class: 'wall-bye', text: t('walkover_for', { names: namesInPools(s, s.walkovers) }) }) : null),
         h('section', { class: 'wall-standings', 'aria-label': t('standings') },
           h('h2', { text: t('standings') }),
           standingsTable(s, { limit: 16, id: 'wall-standings' }))));

@@ -1006,7 +1006,11 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
         let label = encode(&with_colon(lang, label));
         doc.bytes(MARGIN + 4.0, y, LABEL, &label);
         let x = MARGIN + 10.0 + width(&label, LABEL.font, LABEL.size);
-        doc.text_fit(x, y, BODY, RIGHT - x, &entrant_name(t, entrant));
+        let name = match pool_of(t, entrant) {
+            Some(pool) => format!("{} ({})", entrant_name(t, entrant), pool_label(w, pool)),
+            None => entrant_name(t, entrant),
+        };
+        doc.text_fit(x, y, BODY, RIGHT - x, &name);
     }
 
     // A sheet for every table: two to a page, cut along the dashed line, or one a page.
@@ -1338,6 +1342,17 @@ fn molkky_grid(
 /// A pool's head: "Pool A", "Poule AB".
 fn pool_label(w: &Words, i: usize) -> String {
     format!("{} {}", w.pool, super::pools::letters(i))
+}
+
+/// The pool of an entrant while the pools play (the summary's `pool` on its standings row),
+/// for the bye lines.
+fn pool_of(t: &Tournament, entrant: usize) -> Option<usize> {
+    t.summary()["standings"]
+        .as_array()?
+        .iter()
+        .find(|r| r["entrant"] == entrant)?["pool"]
+        .as_u64()
+        .map(|p| p as usize)
 }
 
 /// The round's tables of each group the summary names (`table_groups`: a pool, a knockout),

@@ -85,7 +85,8 @@ def test_a_mene_with_real_dice_a_push_chain_and_a_carreau(partie):
     new_game(p, "real")
     p.tap("#roll-jack")
     enter(p, 3)
-    p.wait_until("return document.querySelector('#bou-board [data-square=\"3\"] .bou-jack') !== null")
+    # Every square has its jack, hidden but on the one it is on.
+    p.wait_until("return document.querySelector('#bou-board [data-square=\"3\"] .bou-jack:not([display])') !== null")
     p.tap("#point-2")
     enter(p, 3, 4)                          # 7, beside the jack
     wait_more(p, 1)

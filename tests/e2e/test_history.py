@@ -81,6 +81,8 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     p.d.execute_script("location.hash = '#/history'")
     p.wait_css("#history-list")
     p.d.execute_script("const s = document.querySelector('#filter-when'); s.value = '7'; s.dispatchEvent(new Event('change'))")
+    # Two rows were there before the filter: its answer is waited for by what it says.
+    p.wait_until("return document.querySelector('#announce').textContent === '2 matches shown'")
     p.wait_until("return document.querySelectorAll('#history-list .match-row').length === 2")
     p.tap("#history-list .match-open")
     p.wait_css("#match-place")

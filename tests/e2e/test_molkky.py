@@ -334,6 +334,8 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.wait_until("return !document.querySelector('#rule-target-error')")
     p.tap("#nav-back")
     p.wait_css("#new-molkky")
+    # The lists are drawn once the history answers: "Nothing yet" says it has.
+    p.wait_text(".home p.empty", "Nothing yet")
     assert p.count("#unfinished") == 0, "nothing was written"
 
 

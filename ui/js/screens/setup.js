@@ -215,7 +215,8 @@ export function mount(root, [game]) {
   // one that differs only by case takes the player's own spelling.
   const remembered = new Set(st.sides.flat());
   ipc.players().then((p) => {
-    st.known = p;
+    // One added while the list was asked for (its answer may predate it) stays known.
+    st.known = [...st.known.filter((k) => !p.some((x) => x.id === k.id)), ...p];
     const known = new Map(p.map((k) => [k.name.toLowerCase(), k.name]));
     st.sides = st.sides
       .map((side) => side.flatMap((n) => (!remembered.has(n) ? [n] : known.has(n.toLowerCase()) ? [known.get(n.toLowerCase())] : [])))

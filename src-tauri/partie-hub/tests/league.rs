@@ -1,6 +1,7 @@
 //! A league on PostgreSQL (`docs/league.md`), what only PostgreSQL makes real: two hubs of one
 //! club pushing the same records at once, the server restarted during a push storm, clubs kept
-//! apart on one database, migrations refused when the database is newer, the `club` command,
+//! apart on one database, migrations refused when the database is newer, a dump put back
+//! found and its cursors refused, the `club` command,
 //! and the league's standings across clubs. Each test has its own database in a throwaway
 //! cluster on loopback (the restart test a cluster of its own), removed at the end.
 
@@ -325,6 +326,82 @@ async fn a_database_newer_than_the_hub_is_refused() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("newer"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dump_put_back_draws_new_cursor_names_so_that_devices_start_again() {
+    let db = PgDb::create(PgCluster::shared()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let token = db.add_club("club", &dir.path().join("token")).await;
+    let hub = hub_for(&db, &token).await;
+    assert_eq!(hub.push(&[molkky("before", 1, 1)]).await.status, 200);
+    let dump = db.dump("club.dump");
+    // A device pushes after the dump was made, and pulls: its cursor is past the dump.
+    let after = hub.push(&[molkky("after", 1, 1)]).await;
+    assert_eq!(after.body["accepted"], 1, "{}", after.text);
+    let cursor = hub.get("/v1/records").await.body["cursor"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // The backup is put back, and the club's hub started again: the device's record is gone
+    // from it, and the other devices push on, past the number of the device's cursor.
+    db.restore(&dump);
+    let hub = hub_for(&db, &token).await;
+    let held = stored(&hub).await;
+    assert!(
+        held.contains_key("before") && !held.contains_key("after"),
+        "{held:?}"
+    );
+    for k in 0..5 {
+        let pushed = hub.push(&[molkky(&format!("other-{k}"), 1, 1)]).await;
+        assert_eq!(pushed.body["accepted"], 1, "{}", pushed.text);
+    }
+    // Its cursor is another hub's: the device starts again both ways (it pushes "after"
+    // again). Taken, it would have pulled from there on and never pushed "after" again.
+    let page = hub.get(&format!("/v1/records?since={cursor}")).await;
+    assert_eq!(page.status, 400, "{}", page.text);
+    assert_eq!(page.body["kind"], "bad_record");
+    let again = hub.push(&[molkky("after", 1, 1)]).await;
+    assert_eq!(again.body["accepted"], 1, "{}", again.text);
+
+    // A hub started again on the same database keeps its names: a cursor stays good.
+    let cursor = hub.get("/v1/records").await.body["cursor"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let hub = hub_for(&db, &token).await;
+    let page = hub.get(&format!("/v1/records?since={cursor}")).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert_eq!(page.body["records"], json!([]));
+}
+
+#[tokio::test]
+async fn an_upgraded_database_keeps_its_cursor_names() {
+    // A database of a hub from before the fingerprint (migrations 1 and 2), with a club.
+    let db = PgDb::create(PgCluster::shared()).await;
+    let pool = postgres::pool(&db.url, 2).unwrap();
+    postgres::migrate_with(&pool, &postgres::MIGRATIONS[..2])
+        .await
+        .unwrap();
+    postgres::add_club(&pool, "club", &postgres::new_token().unwrap())
+        .await
+        .unwrap();
+    let name = || async {
+        let client = pool.get().await.unwrap();
+        let row = client
+            .query_one("SELECT cursor_name FROM club", &[])
+            .await
+            .unwrap();
+        row.get::<_, String>(0)
+    };
+    let before = name().await;
+    // The upgrade notes where the database is, and is no restore: the devices' cursors stay
+    // good; nor is a start after it.
+    for _ in 0..2 {
+        assert_eq!(postgres::migrate(&pool).await, Ok(postgres::latest()));
+        assert_eq!(name().await, before);
+    }
 }
 
 #[tokio::test]

@@ -79,7 +79,21 @@ pub const MIGRATIONS: &[&str] = &[
     //    once (a volatile default is drawn anew for every row, the clubs already there too).
     "ALTER TABLE club ADD COLUMN cursor_name text NOT NULL
          DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 16);",
+    // 3: where this database is (docs/hub.md, "Pages"), checked at every start: a copy put
+    //    back from a dump is elsewhere, and its clubs' cursor names are drawn again.
+    "CREATE TABLE hub_copy (
+         id integer PRIMARY KEY CHECK (id = 1),
+         fingerprint text NOT NULL
+     );",
 ];
+
+/// Where this database is: its cluster (`system_identifier`), the database's own id, and the
+/// id of its `record` table. A dump restored into another cluster, another database or over
+/// this one (`pg_restore --clean`, which makes the tables again) has another; a restart, an
+/// upgrade of the hub or new rows keep it.
+const FINGERPRINT: &str = "((SELECT system_identifier FROM pg_control_system())::text
+         || '/' || (SELECT oid FROM pg_database WHERE datname = current_database())::text
+         || '/' || to_regclass('record')::oid::text)";
 
 /// The schema version this hub writes: the number of its migrations.
 pub fn latest() -> i64 {
@@ -160,8 +174,9 @@ pub fn pool(url: &str, size: usize) -> Result<Pool, OpenError> {
 }
 
 /// Brings the database to the hub's schema in one transaction (two hubs starting at once wait
-/// for each other on an advisory lock), and refuses a database newer than the hub. Returns the
-/// schema version.
+/// for each other on an advisory lock), refuses a database newer than the hub, and draws new
+/// cursor names for a copy put back from a dump ([`restored_copy`]). Returns the schema
+/// version.
 pub async fn migrate(pool: &Pool) -> Result<i64, OpenError> {
     migrate_with(pool, MIGRATIONS).await
 }
@@ -205,8 +220,62 @@ pub async fn migrate_with(pool: &Pool, migrations: &[&str]) -> Result<i64, OpenE
         .await
         .map_err(open_error)?;
     }
+    restored_copy(&tx).await?;
     tx.commit().await.map_err(open_error)?;
     Ok(known)
+}
+
+/// A copy of the database put back (a dump restored, found by its fingerprint): its clubs'
+/// cursor names are drawn again, so that every device's cursor is another hub's and the
+/// device starts again from the start both ways (pulling all, pushing all). Its `last_seq` is
+/// older than the cursors the devices hold; once the other devices had pushed past it, an old
+/// cursor would be taken, and what a device pushed after the dump was made would never be
+/// pushed again.
+async fn restored_copy(tx: &deadpool_postgres::Transaction<'_>) -> Result<(), OpenError> {
+    let has_copy: bool = tx
+        .query_one("SELECT to_regclass('hub_copy') IS NOT NULL", &[])
+        .await
+        .map_err(open_error)?
+        .get(0);
+    if !has_copy {
+        // An older hub's list of migrations (the tests play one).
+        return Ok(());
+    }
+    // The first start with the table notes where the database is; a later one, whether it
+    // moved.
+    let noted = tx
+        .execute(
+            &format!(
+                "INSERT INTO hub_copy (id, fingerprint) VALUES (1, {FINGERPRINT})
+                 ON CONFLICT (id) DO NOTHING"
+            ),
+            &[],
+        )
+        .await
+        .map_err(open_error)?;
+    let moved = if noted > 0 {
+        0
+    } else {
+        tx.execute(
+            &format!(
+                "UPDATE hub_copy SET fingerprint = {FINGERPRINT}
+                 WHERE id = 1 AND fingerprint <> {FINGERPRINT}"
+            ),
+            &[],
+        )
+        .await
+        .map_err(open_error)?
+    };
+    if moved > 0 {
+        tx.execute(
+            "UPDATE club SET cursor_name =
+                 substr(md5(random()::text || clock_timestamp()::text || id::text), 1, 16)",
+            &[],
+        )
+        .await
+        .map_err(open_error)?;
+    }
+    Ok(())
 }
 
 fn token_hash(token: &str) -> Vec<u8> {

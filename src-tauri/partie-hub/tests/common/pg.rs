@@ -228,6 +228,33 @@ impl PgCluster {
         format!("postgresql://partie@127.0.0.1:{}/{name}", self.port)
     }
 
+    /// Runs one of the server's programs that talk to it (`pg_dump`, `pg_restore`) with
+    /// `args`, as the user that may; panics with what it said when it fails.
+    pub fn tool(&self, name: &str, args: &[&str]) {
+        let out = program(&self.bin, name)
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "partie",
+            ])
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{name} runs: {e}"));
+        assert!(
+            out.status.success(),
+            "{name} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// A path in the cluster's folder, which its programs may write.
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.dir.as_ref().unwrap().path().join(name)
+    }
+
     /// Runs SQL on the `postgres` database.
     pub async fn admin(&self, sql: &str) {
         let (client, conn) = tokio_postgres::connect(&self.url("postgres"), tokio_postgres::NoTls)
@@ -267,6 +294,37 @@ impl PgDb {
             url: cluster.url(&name),
             cluster,
         }
+    }
+
+    /// Its name in the cluster.
+    pub fn name(&self) -> &str {
+        self.url.rsplit('/').next().unwrap()
+    }
+
+    /// A dump of it (`pg_dump`, the custom format), in the file `file` of the cluster's folder.
+    pub fn dump(&self, file: &str) -> PathBuf {
+        let path = self.cluster.file(file);
+        let out = path.to_str().unwrap();
+        self.cluster
+            .tool("pg_dump", &["-Fc", "-f", out, "-d", self.name()]);
+        path
+    }
+
+    /// `dump` put back over it, as an organiser brings back a backup: `pg_restore --clean`
+    /// drops what is there and makes it again from the dump.
+    pub fn restore(&self, dump: &Path) {
+        let file = dump.to_str().unwrap();
+        self.cluster.tool(
+            "pg_restore",
+            &[
+                "--clean",
+                "--if-exists",
+                "--single-transaction",
+                "-d",
+                self.name(),
+                file,
+            ],
+        );
     }
 
     /// A pool on it (migrated).

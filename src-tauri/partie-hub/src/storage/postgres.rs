@@ -87,14 +87,6 @@ pub const MIGRATIONS: &[&str] = &[
      );",
 ];
 
-/// Where this database is: its cluster (`system_identifier`), the database's own id, and the
-/// id of its `record` table. A dump restored into another cluster, another database or over
-/// this one (`pg_restore --clean`, which makes the tables again) has another; a restart, an
-/// upgrade of the hub or new rows keep it.
-const FINGERPRINT: &str = "((SELECT system_identifier FROM pg_control_system())::text
-         || '/' || (SELECT oid FROM pg_database WHERE datname = current_database())::text
-         || '/' || to_regclass('record')::oid::text)";
-
 /// The schema version this hub writes: the number of its migrations.
 pub fn latest() -> i64 {
     MIGRATIONS.len() as i64
@@ -225,6 +217,40 @@ pub async fn migrate_with(pool: &Pool, migrations: &[&str]) -> Result<i64, OpenE
     Ok(known)
 }
 
+/// Where this database is: its cluster (`system_identifier`, where the server lets its users
+/// read it), the database's own id, and the id of its `record` table. A dump restored into
+/// another cluster, another database or over this one (`pg_restore --clean`, which makes the
+/// tables again) has another; a restart, an upgrade of the hub or new rows keep it.
+async fn fingerprint(tx: &deadpool_postgres::Transaction<'_>) -> Result<String, OpenError> {
+    // Some hosted servers keep the control file's functions to their administrators: the
+    // database's and the table's ids still tell a restore.
+    let cluster: bool = tx
+        .query_one(
+            "SELECT has_function_privilege('pg_control_system()', 'EXECUTE')",
+            &[],
+        )
+        .await
+        .map_err(open_error)?
+        .get(0);
+    let cluster = if cluster {
+        "(SELECT system_identifier FROM pg_control_system())::text"
+    } else {
+        "''"
+    };
+    let row = tx
+        .query_one(
+            &format!(
+                "SELECT {cluster}
+                     || '/' || (SELECT oid FROM pg_database WHERE datname = current_database())::text
+                     || '/' || to_regclass('record')::oid::text"
+            ),
+            &[],
+        )
+        .await
+        .map_err(open_error)?;
+    Ok(row.get(0))
+}
+
 /// A copy of the database put back (a dump restored, found by its fingerprint): its clubs'
 /// cursor names are drawn again, so that every device's cursor is another hub's and the
 /// device starts again from the start both ways (pulling all, pushing all). Its `last_seq` is
@@ -241,15 +267,13 @@ async fn restored_copy(tx: &deadpool_postgres::Transaction<'_>) -> Result<(), Op
         // An older hub's list of migrations (the tests play one).
         return Ok(());
     }
+    let here = fingerprint(tx).await?;
     // The first start with the table notes where the database is; a later one, whether it
     // moved.
     let noted = tx
         .execute(
-            &format!(
-                "INSERT INTO hub_copy (id, fingerprint) VALUES (1, {FINGERPRINT})
-                 ON CONFLICT (id) DO NOTHING"
-            ),
-            &[],
+            "INSERT INTO hub_copy (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+            &[&here],
         )
         .await
         .map_err(open_error)?;
@@ -257,11 +281,8 @@ async fn restored_copy(tx: &deadpool_postgres::Transaction<'_>) -> Result<(), Op
         0
     } else {
         tx.execute(
-            &format!(
-                "UPDATE hub_copy SET fingerprint = {FINGERPRINT}
-                 WHERE id = 1 AND fingerprint <> {FINGERPRINT}"
-            ),
-            &[],
+            "UPDATE hub_copy SET fingerprint = $1 WHERE id = 1 AND fingerprint <> $1",
+            &[&here],
         )
         .await
         .map_err(open_error)?

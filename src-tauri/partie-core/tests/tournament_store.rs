@@ -128,15 +128,15 @@ fn two_entrants_that_seat_one_player_are_refused_and_nothing_is_written() {
     let players = store.players().unwrap().len();
     // The rules tell "élodie" from "Élodie"; the players are one, as on the screens: the
     // tournament would seat her against herself.
-    for entrants in [
-        json!([["Élodie"], ["Bea"], ["élodie"]]),
-        json!([["Bea"], ["ÉLODIE"], ["élodie"]]),
-        json!([["Bea", "bea"], ["Cyril"]]),
+    for (entrants, code) in [
+        (json!([["Élodie"], ["Bea"], ["élodie"]]), "name_taken"),
+        (json!([["Bea"], ["ÉLODIE"], ["élodie"]]), "name_taken"),
+        (json!([["Bea", "bea"], ["Cyril"]]), "team_twice"),
     ] {
         let setup = json!({"game": "molkky", "system": "round_robin", "entrants": entrants});
         let err = store.new_tournament(&setup).unwrap_err();
         assert_eq!(err.kind, ErrorKind::BadSetup, "{entrants}");
-        assert_eq!(err.code, Some("name_taken"), "{entrants}");
+        assert_eq!(err.code, Some(code), "{entrants}");
         assert!(store.tournaments(10).unwrap().is_empty(), "{entrants}");
         assert_eq!(store.players().unwrap().len(), players, "{entrants}");
     }
@@ -152,11 +152,59 @@ fn two_entrants_that_seat_one_player_are_refused_and_nothing_is_written() {
         assert_eq!(err.code, Some("name_taken"), "{enter}");
         assert_eq!(store.tournament(t.id).unwrap().events, 0, "{enter}");
     }
+    let err = store
+        .tournament_event(t.id, &json!({"enter": ["Dora", "DORA"]}))
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::BadAction);
+    assert_eq!(err.code, Some("team_twice"));
     assert!(store.players().unwrap().iter().all(|p| p.name != "Dora"));
     let t = store
         .tournament_event(t.id, &json!({"enter": ["Dora"]}))
         .unwrap();
     assert_eq!(t.summary["standings"].as_array().unwrap().len(), 4);
+
+    // A record made elsewhere, where the two were two players, is taken as it is: refusing it
+    // here would lose it.
+    let elsewhere = json!({"format": 1, "id": "t-elsewhere",
+        "tournament": {"game": "molkky", "system": "round_robin",
+                       "entrants": [["Élodie"], ["élodie"], ["Bea"]]},
+        "events": [{"pair": {}}]});
+    let id = store.import_tournament(&elsewhere).unwrap();
+    assert_eq!(store.tournament(id).unwrap().events, 1);
+}
+
+#[test]
+fn a_player_entered_in_a_tournament_can_be_merged_and_the_tournament_follows() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["Beatrice"], ["Anna"], ["Cyril"]]}))
+        .unwrap();
+    let id = |store: &Store, name: &str| {
+        store
+            .players()
+            .unwrap()
+            .into_iter()
+            .find(|p| p.name == name)
+            .unwrap()
+            .id
+    };
+    let bea = store.add_player("Bea").unwrap().id;
+    let beatrice = id(&store, "Beatrice");
+    // Beatrice is Bea: merged, her tournament is Bea's.
+    store.merge_players(bea, beatrice).unwrap();
+    let theirs = store.player_tournaments(bea).unwrap();
+    assert_eq!(theirs.iter().map(|x| x.id).collect::<Vec<_>>(), vec![t.id]);
+    assert!(store
+        .players()
+        .unwrap()
+        .iter()
+        .all(|p| p.name != "Beatrice"));
+    // A late entrant under her other name is she, already in.
+    let err = store
+        .tournament_event(t.id, &json!({"enter": ["bea"]}))
+        .unwrap_err();
+    assert_eq!(err.code, Some("name_taken"));
 }
 
 #[test]

@@ -183,6 +183,11 @@ impl Store {
             "UPDATE player_stats SET player_id = ?1 WHERE player_id = ?2",
             params![kept, gone],
         )?;
+        // Their tournaments too (the entrants keep the names they were entered under).
+        tx.execute(
+            "UPDATE tournament_entrant SET player_id = ?1 WHERE player_id = ?2",
+            params![kept, gone],
+        )?;
         tx.execute(
             "UPDATE player SET last_played_at = (SELECT max(COALESCE(last_played_at, 0)) FROM player WHERE id IN (?1, ?2)) WHERE id = ?1",
             params![kept, gone],

@@ -3,7 +3,7 @@
 //! is an ordinary match linked to its round and table; when it ends, its result enters the
 //! tournament in the same transaction.
 
-use super::{find_or_create_player, new_uid, now_ms, player_named, MatchView, Store};
+use super::{find_or_create_player, new_uid, now_ms, MatchView, Store};
 use crate::error::Error;
 use crate::games::MatchState;
 use crate::merge::table_result_event;
@@ -147,35 +147,42 @@ pub(super) fn seat_entrant(
 /// Seats a new entrant (one registered at the start or entered late) as [`seat_entrant`]
 /// does, refusing a name that seats a player already in the tournament: the rules tell names
 /// apart as written, the players are told apart as the screens do, by case too ("élodie"
-/// is Élodie), and one player on two sides would meet itself. `refusal` makes the error of
-/// the path asking (`bad_setup` for a new tournament, `illegal_action` for an entry).
+/// is Élodie), and one player on two sides would meet itself. The kinds are the rules' own
+/// for a name twice: `bad_setup` in a new tournament; in an entry, `illegal_action` for a name
+/// already entered and `bad_action` for a team with a player twice.
 fn seat_new_entrant(
     tx: &Transaction,
     id: i64,
     entrant: usize,
     names: &[String],
-    refusal: fn(String) -> Error,
+    entering: bool,
 ) -> Result<(), Error> {
-    for name in names {
-        let Some(pid) = player_named(tx, name)? else {
-            continue;
-        };
-        let seated: Option<String> = tx
-            .query_row(
-                "SELECT p.name FROM tournament_entrant te JOIN player p ON p.id = te.player_id
-                 WHERE te.tournament_id = ?1 AND te.player_id = ?2 LIMIT 1",
-                params![id, pid],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if let Some(seated) = seated {
-            return Err(
-                refusal(format!("{name:?} is already entered, as {seated:?}"))
-                    .with_code("name_taken"),
-            );
-        }
-    }
+    type Refusal = fn(String) -> Error;
+    let (refusal, malformed): (Refusal, Refusal) = if entering {
+        (Error::illegal, Error::bad_action)
+    } else {
+        (Error::bad_setup, Error::bad_setup)
+    };
+    // Seated first (each name found once), then checked; a refusal rolls it all back.
     seat_entrant(tx, id, entrant, names)?;
+    let seated: Option<(i64, String)> = tx
+        .query_row(
+            "SELECT a.seat, p.name FROM tournament_entrant a
+             JOIN tournament_entrant b ON b.tournament_id = a.tournament_id
+                 AND b.player_id = a.player_id AND b.entrant <> a.entrant
+             JOIN player p ON p.id = a.player_id
+             WHERE a.tournament_id = ?1 AND a.entrant = ?2
+             ORDER BY a.seat LIMIT 1",
+            params![id, entrant as i64],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    if let Some((seat, player)) = seated {
+        let name = &names[seat as usize];
+        return Err(
+            refusal(format!("{name:?} is already entered, as {player:?}")).with_code("name_taken"),
+        );
+    }
     // Two names of the new entrant itself that are one player ("Anna" and "anna" as a team).
     let seats: i64 = tx.query_row(
         "SELECT COUNT(DISTINCT player_id) FROM tournament_entrant WHERE tournament_id = ?1 AND entrant = ?2",
@@ -184,7 +191,8 @@ fn seat_new_entrant(
     )?;
     if seats as usize != names.len() {
         return Err(
-            refusal(format!("{} names one player twice", names.join(", "))).with_code("name_taken"),
+            malformed(format!("{} names one player twice", names.join(", ")))
+                .with_code("team_twice"),
         );
     }
     Ok(())
@@ -213,7 +221,7 @@ fn append(
     )?;
     if event.get("enter").is_some() {
         let e = next.field().entrants.len() - 1;
-        seat_new_entrant(tx, id, e, &next.field().entrants[e], Error::illegal)?;
+        seat_new_entrant(tx, id, e, &next.field().entrants[e], true)?;
     }
     write_summary(tx, id, next)
 }
@@ -233,7 +241,7 @@ impl Store {
         )?;
         let id = tx.last_insert_rowid();
         for (e, names) in t.field().entrants.iter().enumerate() {
-            seat_new_entrant(&tx, id, e, names, Error::bad_setup)?;
+            seat_new_entrant(&tx, id, e, names, false)?;
         }
         write_summary(&tx, id, &t)?;
         tx.commit()?;

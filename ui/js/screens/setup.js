@@ -217,7 +217,7 @@ export function mount(root, [game]) {
   ipc.players().then((p) => {
     // One added while the list was asked for (its answer may predate it) stays known.
     st.known = [...st.known.filter((k) => !p.some((x) => x.id === k.id)), ...p];
-    const known = new Map(p.map((k) => [k.name.toLowerCase(), k.name]));
+    const known = new Map(st.known.map((k) => [k.name.toLowerCase(), k.name]));
     st.sides = st.sides
       .map((side) => side.flatMap((n) => (!remembered.has(n) ? [n] : known.has(n.toLowerCase()) ? [known.get(n.toLowerCase())] : [])))
       .filter((side) => side.length);

@@ -3,6 +3,7 @@ import time
 
 from selenium.webdriver.common.keys import Keys
 
+from test_kill_loop import ipc
 from test_molkky import add_players, set_number
 
 
@@ -260,16 +261,23 @@ def test_a_panel_changed_from_the_keyboard_keeps_the_focus_on_the_screen(partie)
     assert "Alice" in p.d.execute_script("return document.activeElement.textContent")
 
 
-def test_a_target_is_any_whole_number_in_the_rules_range(partie):
-    """The target's arrows go by 5, but any whole number in the rule's range is a target (12
-    is taken); one outside it (3) is said at the field, in words."""
+def test_a_target_is_a_multiple_of_5_in_the_rules_range(partie):
+    """The target is a multiple of 5 (the rules' word, and Rust's check at Start): 12 is said
+    at the field, in words, and so is 3 (out of range); 15 is taken and the match starts
+    with it."""
     p = partie
     p.start()
     p.tap("#new-crokinole")
     p.wait_css("#new-player")
-    set_number(p, "#rule-target", 12)
-    time.sleep(0.3)
-    assert p.count("#rule-target-error") == 0
-    set_number(p, "#rule-target", 3)
-    p.wait_css("#rule-target-error")
-    assert p.text("#rule-target-error").endswith("a whole number from 5 to 1000.")
+    for wrong in (12, 3):
+        set_number(p, "#rule-target", wrong)
+        p.wait_css("#rule-target-error")
+        assert p.text("#rule-target-error") == "Other score (multiple of 5): a multiple of 5 from 5 to 1000.", wrong
+        set_number(p, "#rule-target", 100)
+        p.wait_until("return !document.querySelector('#rule-target-error')")
+    set_number(p, "#rule-target", 15)
+    add_players(p, "Alice", "Bob")
+    p.begin()
+    p.wait_css("#end-round")
+    m = ipc(p, "ipc.getMatch(Number(location.hash.split('/').pop()))")
+    assert m["rules"]["target"] == 15, m

@@ -8,7 +8,9 @@ function invoke(cmd, args) {
   }
   return tauri.core.invoke(cmd, args).catch((e) => {
     if (e && typeof e === 'object' && e.kind) throw e;
-    throw { kind: 'storage', detail: String(e), code: null };
+    // Not the core's typed refusal (the shell refused the call itself): said as such, not as
+    // a history that could not be saved.
+    throw { kind: 'storage', detail: String(e), code: 'fault' };
   });
 }
 

@@ -29,16 +29,18 @@ function valueText(game, key, v) {
 }
 
 /** What is wrong with the number typed in `el` for a rule named `name` that takes a whole
- * number from `min` to `max` (either may be absent), as an error to show; null when it is
- * right or empty. The field's step is only the arrows' stride (Crokinole's target 12 is a
- * target), as Rust reads the rule. An unreadable number ("12-") reads as empty to the page:
- * it is caught here, not taken for the default. */
-export function numberProblem(el, name, min, max) {
+ * number from `min` to `max` (either may be absent), in steps of `step` from `min` where
+ * game_info gives one (Crokinole's target is a multiple of 5, as Rust checks it), as an error
+ * to show; null when it is right or empty. An unreadable number ("12-") reads as empty to the
+ * page: it is caught here, not taken for the default. */
+export function numberProblem(el, name, min, max, step = null) {
   const v = el.value.trim();
   const n = Number(v);
-  const fits = Number.isInteger(n) && (min == null || n >= min) && (max == null || n <= max);
+  const fits = Number.isInteger(n) && (min == null || n >= min) && (max == null || n <= max)
+    && (!step || (n - (min ?? 0)) % step === 0);
   if (!el.validity.badInput && (v === '' || fits)) return null;
-  const detail = min != null && max != null ? t('rule_range', { name, min, max })
+  const detail = step && min != null && max != null ? t('rule_range_step', { name, min, max, step })
+    : min != null && max != null ? t('rule_range', { name, min, max })
     : min != null ? t('rule_range_from', { name, min }) : t('rule_whole', { name });
   return { kind: 'bad_setup', code: 'rule_typed', detail };
 }
@@ -92,7 +94,7 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
         id, type: 'number', inputmode: 'numeric', 'data-key': id, min: spec.min, max: spec.max, step: spec.step,
         value: wrong[k] ? typed[k] ?? '' : r[k] ?? '', placeholder, 'aria-invalid': wrong[k] ? 'true' : null, 'aria-describedby': wrong[k] ? `${id}-error` : null,
         onchange: (ev) => {
-          const problem = numberProblem(ev.target, title, spec.min, spec.max);
+          const problem = numberProblem(ev.target, title, spec.min, spec.max, spec.step);
           if (problem) {
             wrong[k] = problem;
             typed[k] = ev.target.value;

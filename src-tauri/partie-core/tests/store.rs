@@ -443,3 +443,52 @@ fn undo_to_a_person_takes_back_the_computers_replies_in_one_commit() {
     let (view, taken) = store.undo_to_person(m.id).unwrap();
     assert_eq!((view.actions, taken), (1, vec![json!("f4")]));
 }
+
+#[test]
+fn a_rule_the_form_cannot_check_alone_is_refused_with_a_code_the_screens_word() {
+    // Ranges that hang on another rule or leave a hole: each has its own code, which the
+    // screens put in the user's words (ui/js/i18n.js), not the English detail.
+    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    for (game, rules, code) in [
+        ("crokinole", json!({"target": 12}), "target_multiple"),
+        ("morris", json!({"repetition": 1}), "repetition_range"),
+        ("morris", json!({"quiet_moves": 9}), "quiet_moves_range"),
+        ("morris", json!({"quiet_moves": 401}), "quiet_moves_range"),
+        (
+            "molkky",
+            json!({"target": 30, "bust_to": 30}),
+            "bust_to_range",
+        ),
+        (
+            "molkky",
+            json!({"bust_to": 25, "foul_drop": 20}),
+            "foul_drop_range",
+        ),
+        (
+            "molkky",
+            json!({"target": 10, "bust_to": 9, "foul_drop": 9}),
+            "foul_drop_range",
+        ),
+        ("molkky", json!({"best_of": 2}), "best_of_range"),
+        ("molkky", json!({"misses": 1}), "bad_rule"),
+    ] {
+        let rules = rules.as_object().unwrap().clone();
+        let err = partie_core::MatchState::setup(game, &rules, &sides).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::BadSetup, "{game} {rules:?}");
+        assert_eq!(err.code, Some(code), "{game} {rules:?}");
+    }
+    // And the values next to them are taken.
+    for (game, rules) in [
+        ("crokinole", json!({"target": 15})),
+        ("morris", json!({"repetition": 0, "quiet_moves": 0})),
+        ("morris", json!({"repetition": 2, "quiet_moves": 10})),
+        ("molkky", json!({"target": 30, "bust_to": 29})),
+        ("molkky", json!({"bust_to": 25, "foul_drop": 26})),
+    ] {
+        let rules = rules.as_object().unwrap().clone();
+        assert!(
+            partie_core::MatchState::setup(game, &rules, &sides).is_ok(),
+            "{game} {rules:?}"
+        );
+    }
+}

@@ -88,7 +88,8 @@ impl CrokinoleRules {
         )?;
         let target = number(map, "target", 100, 5, 1000)?;
         if target % 5 != 0 {
-            return Err(bad(format!("target must be a multiple of 5, not {target}")));
+            return Err(bad(format!("target must be a multiple of 5, not {target}"))
+                .with_code("target_multiple"));
         }
         let rounds = number(map, "rounds", 4, 1, 20)?;
         let discs = number(map, "discs", if three { 8 } else { 12 }, 1, 12)?;

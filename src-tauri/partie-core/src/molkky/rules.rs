@@ -64,7 +64,10 @@ impl MolkkyRules {
             ],
         )?;
         let target = number(map, "target", 50, 10, 200)?;
-        let bust_to = number(map, "bust_to", target / 2, 0, target - 1)?;
+        // Codes of their own: the screens say these ranges, which hang on the target, in the
+        // user's words.
+        let bust_to = number(map, "bust_to", target / 2, 0, target - 1)
+            .map_err(|e| e.with_code("bust_to_range"))?;
         let misses = number(map, "misses", 3, 2, 10)?;
         let three_misses = choice(
             map,
@@ -80,16 +83,24 @@ impl MolkkyRules {
         let foul_drop = match map.get("foul_drop") {
             None | Some(Value::Null) => None,
             Some(_) if bust_to + 1 > target - 1 => {
-                return Err(bad(
-                    "foul_drop has no room between bust_to and target".into()
-                ))
+                return Err(
+                    bad("foul_drop has no room between bust_to and target".into())
+                        .with_code("foul_drop_range"),
+                )
             }
-            Some(_) => Some(number(map, "foul_drop", 0, bust_to + 1, target - 1)?),
+            Some(_) => Some(
+                number(map, "foul_drop", 0, bust_to + 1, target - 1)
+                    .map_err(|e| e.with_code("foul_drop_range"))?,
+            ),
         };
-        let best_of = match number(map, "best_of", 1, 1, 5)? {
-            n @ (1 | 3 | 5) => n,
-            n => return Err(bad(format!("best_of must be 1, 3 or 5, not {n}"))),
-        };
+        let best_of =
+            match number(map, "best_of", 1, 1, 5).map_err(|e| e.with_code("best_of_range"))? {
+                n @ (1 | 3 | 5) => n,
+                n => {
+                    return Err(bad(format!("best_of must be 1, 3 or 5, not {n}"))
+                        .with_code("best_of_range"))
+                }
+            };
         Ok(MolkkyRules {
             target,
             bust_to,

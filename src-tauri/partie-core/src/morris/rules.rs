@@ -74,17 +74,22 @@ impl MorrisRules {
     pub fn from_map(map: &Map<String, Value>) -> Result<Self, Error> {
         only(map, "Morris", &KEYS)?;
         let d = MorrisRules::default();
-        let repetition = number(map, "repetition", d.repetition as u32, 0, 5)?;
+        // Codes of their own: the screens say these ranges in the user's words.
+        let repetition = number(map, "repetition", d.repetition as u32, 0, 5)
+            .map_err(|e| e.with_code("repetition_range"))?;
         if repetition == 1 {
-            return Err(bad(
-                "repetition must be 0 (off) or from 2 to 5, not 1".into()
-            ));
+            return Err(
+                bad("repetition must be 0 (off) or from 2 to 5, not 1".into())
+                    .with_code("repetition_range"),
+            );
         }
-        let quiet_moves = number(map, "quiet_moves", d.quiet_moves as u32, 0, 400)?;
+        let quiet_moves = number(map, "quiet_moves", d.quiet_moves as u32, 0, 400)
+            .map_err(|e| e.with_code("quiet_moves_range"))?;
         if (1..10).contains(&quiet_moves) {
             return Err(bad(format!(
                 "quiet_moves must be 0 (off) or from 10 to 400, not {quiet_moves}"
-            )));
+            ))
+            .with_code("quiet_moves_range"));
         }
         Ok(MorrisRules {
             pieces: number(map, "pieces", d.pieces as u32, 3, 12)? as u8,

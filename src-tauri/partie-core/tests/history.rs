@@ -247,6 +247,10 @@ fn players_rename_merge_and_archive() {
         store.merge_players(bea, bea).unwrap_err().kind,
         ErrorKind::IllegalAction
     );
+    // Two who never played have still not played once merged.
+    let zoe = store.add_player("Yvette").unwrap().id;
+    let zo = store.add_player("Yvy").unwrap().id;
+    assert_eq!(store.merge_players(zoe, zo).unwrap().last_played_at, None);
 
     let renamed = store.rename_player(bea, "Béa 🎯").unwrap();
     assert_eq!(renamed.name, "Béa 🎯");

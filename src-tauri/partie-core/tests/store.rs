@@ -492,3 +492,30 @@ fn a_rule_the_form_cannot_check_alone_is_refused_with_a_code_the_screens_word() 
         );
     }
 }
+
+#[test]
+fn a_match_another_connection_played_is_read_again_before_the_next_throw() {
+    // The desktop hosting the club's hub: the hub's connection merges a phone's throws into
+    // the match the app holds in memory.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (mut app, _) = Store::open(&path).unwrap();
+    let (mut hub, _) = Store::open(&path).unwrap();
+    let m = app
+        .new_match("molkky", &rules(json!({})), &sides(&[&["Anna"], &["Bea"]]))
+        .unwrap();
+    app.play(m.id, &json!({"pins": [3]})).unwrap();
+    assert_eq!(app.view(m.id).unwrap().actions, 1);
+    hub.play(m.id, &json!({"pins": [5]})).unwrap();
+    // The app sees the phone's throw, and its next one follows it (not a second action 1).
+    assert_eq!(app.view(m.id).unwrap().actions, 2);
+    let v = app.play(m.id, &json!({"pins": [7]})).unwrap();
+    assert_eq!(v.actions, 3);
+    // An undo there too.
+    hub.undo(m.id).unwrap();
+    assert_eq!(app.view(m.id).unwrap().actions, 2);
+    assert_eq!(app.play(m.id, &json!({"pins": [2]})).unwrap().actions, 3);
+    let record = hub.record(m.id).unwrap();
+    let pins: Vec<_> = record.actions.iter().map(|a| a["pins"].clone()).collect();
+    assert_eq!(pins, vec![json!([3]), json!([5]), json!([2])]);
+}

@@ -112,8 +112,11 @@ fn a_refused_event_writes_nothing_and_undo_takes_back_events_one_by_one() {
     let t = store.undo_tournament(t.id).unwrap();
     assert_eq!(t.summary["status"], "registering");
     assert!(t.tables.is_empty());
-    // The match started for the round taken back stays in the history, unlinked.
+    // The match started for the round taken back stays in the history, unlinked (the app,
+    // which held it in memory, no longer says its table).
+    assert!(m.tournament.is_some());
     assert_eq!(store.view(m.id).unwrap().id, m.id);
+    assert!(store.view(m.id).unwrap().tournament.is_none());
     let t = store.undo_tournament(t.id);
     assert_eq!(t.unwrap_err().kind, ErrorKind::IllegalAction);
     assert_eq!(store.tournament(99).unwrap_err().kind, ErrorKind::NotFound);

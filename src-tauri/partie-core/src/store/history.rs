@@ -189,7 +189,8 @@ impl Store {
             params![kept, gone],
         )?;
         tx.execute(
-            "UPDATE player SET last_played_at = (SELECT max(COALESCE(last_played_at, 0)) FROM player WHERE id IN (?1, ?2)) WHERE id = ?1",
+            // max() skips a NULL: two who never played still have not.
+            "UPDATE player SET last_played_at = (SELECT max(last_played_at) FROM player WHERE id IN (?1, ?2)) WHERE id = ?1",
             params![kept, gone],
         )?;
         tx.execute("DELETE FROM player WHERE id = ?1", [gone])?;

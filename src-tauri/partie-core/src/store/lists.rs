@@ -88,7 +88,7 @@ impl Store {
     /// replayed; `None` when it no longer replays.
     pub(crate) fn played(&self, id: i64) -> Option<std::borrow::Cow<'_, MatchState>> {
         use std::borrow::Cow;
-        match self.live.as_ref().filter(|l| l.id == id) {
+        match self.live_of(id) {
             Some(live) => Some(Cow::Borrowed(&live.state)),
             None => self
                 .record(id)

@@ -113,11 +113,13 @@ impl Store {
         let id = tx.last_insert_rowid();
         seat_players(&tx, id, &sides, now)?;
         tx.commit()?;
+        let version = self.data_version()?;
         self.live = Some(Live {
             id,
             state,
             actions: 0,
             head: None,
+            version,
         });
         self.view(id)
     }
@@ -165,7 +167,8 @@ impl Store {
 
     /// Makes `live` hold match `id`, replaying it from the database when needed.
     fn load(&mut self, id: i64) -> Result<&mut Live, Error> {
-        if self.live.as_ref().is_none_or(|l| l.id != id) {
+        if self.live_of(id).is_none() {
+            let version = self.data_version()?;
             let record = self.record(id)?;
             let state = record
                 .replay()
@@ -175,6 +178,7 @@ impl Store {
                 state,
                 actions: record.actions.len(),
                 head: None,
+                version,
             });
         }
         Ok(self.live.as_mut().expect("just loaded"))
@@ -419,11 +423,13 @@ impl Store {
         let result = tx.commit();
         self.live = None;
         result?;
+        let version = self.data_version()?;
         self.live = Some(Live {
             id,
             state,
             actions: record.actions.len(),
             head: None,
+            version,
         });
         self.view(id)
     }

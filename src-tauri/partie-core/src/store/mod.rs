@@ -66,6 +66,10 @@ struct Live {
     /// The parts of the match's view that its actions do not change (setup, players, notes,
     /// its tournament table), read once: a throw then costs its rules and its commit only.
     head: Option<MatchView>,
+    /// `PRAGMA data_version` when it was read: another connection's commit since (the hub the
+    /// desktop hosts merging a phone's push, a phone's sync thread) makes it stale, and it is
+    /// read again from the database, which is the truth.
+    version: i64,
 }
 
 /// The history database.
@@ -142,6 +146,20 @@ impl Store {
     /// Forgets the match kept replayed in memory (after the database changed under it).
     pub(crate) fn forget_live(&mut self) {
         self.live = None;
+    }
+
+    /// What other connections have committed, as a number that moves when they do (this
+    /// connection's own commits leave it).
+    fn data_version(&self) -> Result<i64, Error> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+
+    /// The match kept in memory when it is `id` and no other connection has written since.
+    fn live_of(&self, id: i64) -> Option<&Live> {
+        let live = self.live.as_ref().filter(|l| l.id == id)?;
+        (self.data_version().ok()? == live.version).then_some(live)
     }
 
     /// `Err(None)` means the file is damaged.

@@ -350,6 +350,8 @@ impl Store {
         }
         write_summary(&tx, id, &state)?;
         tx.commit()?;
+        // A match kept in memory may be the table's of the round taken back: its link is gone.
+        self.forget_live();
         self.tournament(id)
     }
 
@@ -706,6 +708,8 @@ impl Store {
         if n == 0 {
             return Err(Error::not_found(format!("no tournament {id}")));
         }
+        // Its matches stay, unlinked: one kept in memory no longer says its table.
+        self.forget_live();
         Ok(())
     }
 }

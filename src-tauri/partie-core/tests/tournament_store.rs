@@ -181,7 +181,7 @@ fn a_player_entered_in_a_tournament_can_be_merged_and_the_tournament_follows() {
     let mut store = Store::open_in_memory().unwrap();
     let t = store
         .new_tournament(&json!({"game": "molkky", "system": "round_robin",
-                                "entrants": [["Beatrice"], ["Anna"], ["Cyril"]]}))
+                                "entrants": [["Beatrice"], ["Anna"], ["Cyril"], ["Dora"]]}))
         .unwrap();
     let id = |store: &Store, name: &str| {
         store
@@ -208,6 +208,34 @@ fn a_player_entered_in_a_tournament_can_be_merged_and_the_tournament_follows() {
         .tournament_event(t.id, &json!({"enter": ["bea"]}))
         .unwrap_err();
     assert_eq!(err.code, Some("name_taken"));
+
+    // Dora is renamed too. Their table's match seats the players entered (no new "Beatrice"
+    // or "Dora"), under the names they were entered with; its figures are theirs.
+    let dora = id(&store, "Dora");
+    store.rename_player(dora, "Dorothée").unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let m = store.start_table(t.id, 0).unwrap();
+    assert_eq!(
+        m.sides,
+        vec![vec!["Beatrice".to_string()], vec!["Dora".to_string()]]
+    );
+    let names: Vec<String> = store
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert!(
+        !names.contains(&"Beatrice".to_string()) && !names.contains(&"Dora".to_string()),
+        "{names:?}"
+    );
+    play_out(&mut store, m.id);
+    assert_eq!(store.player_stats(bea, "molkky").unwrap().wins, 1);
+    assert_eq!(store.player_stats(dora, "molkky").unwrap().matches, 1);
+    assert_eq!(
+        store.tournament(t.id).unwrap().summary["pairings"][0]["result"]["winner"],
+        0
+    );
 }
 
 #[test]

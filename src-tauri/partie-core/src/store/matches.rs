@@ -9,7 +9,7 @@ use crate::games::MatchState;
 use crate::record::{Record, FORMAT};
 use crate::stats::PlayerFigures;
 use crate::summary::Summary;
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -87,6 +87,23 @@ impl Store {
         sides: &[Vec<String>],
         computer: &Computer,
     ) -> Result<MatchView, Error> {
+        let id = self.start_match_with(game, rules, sides, computer, |tx, id, sides, now| {
+            seat_players(tx, id, sides, now)
+        })?;
+        self.view(id)
+    }
+
+    /// Starts a match as [`Store::new_match_against`] does, in one transaction with `seat`,
+    /// which seats its (trimmed) sides' players and writes what else goes with the start (a
+    /// tournament table's link). The match's id.
+    pub(crate) fn start_match_with(
+        &mut self,
+        game: &str,
+        rules: &Map<String, Value>,
+        sides: &[Vec<String>],
+        computer: &Computer,
+        seat: impl FnOnce(&Transaction, i64, &[Vec<String>], i64) -> Result<(), Error>,
+    ) -> Result<i64, Error> {
         crate::games::check_computer(game, sides.len(), computer)?;
         let sides: Vec<Vec<String>> = sides
             .iter()
@@ -111,7 +128,7 @@ impl Store {
             ],
         )?;
         let id = tx.last_insert_rowid();
-        seat_players(&tx, id, &sides, now)?;
+        seat(&tx, id, &sides, now)?;
         tx.commit()?;
         let version = self.data_version()?;
         self.live = Some(Live {
@@ -121,7 +138,7 @@ impl Store {
             head: None,
             version,
         });
-        self.view(id)
+        Ok(id)
     }
 
     /// The record of a match: its setup and every action.

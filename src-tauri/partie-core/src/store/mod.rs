@@ -34,7 +34,9 @@ pub(crate) use matches::{computer_json, update_match, write_figures};
 /// that adding an action raises it without writing the match's row.
 pub(crate) const MATCH_REVISION: &str =
     "(m.revision_base + (SELECT count(*) FROM action a WHERE a.match_id = m.id))";
-pub(crate) use players::{clean_name, find_or_create_player, player_row, seat_players, sides_of};
+pub(crate) use players::{
+    clean_name, find_or_create_player, player_row, seat_player, seat_players, sides_of,
+};
 
 use crate::error::Error;
 use crate::games::MatchState;

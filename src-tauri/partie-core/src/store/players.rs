@@ -155,15 +155,29 @@ pub(crate) fn seat_players(
     for (side, players) in sides.iter().enumerate() {
         for (seat, name) in players.iter().enumerate() {
             let pid = find_or_create_player(tx, name.trim())?;
-            tx.execute(
-                "INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id, side as i64, seat as i64, pid, name],
-            )?;
-            tx.execute(
-                "UPDATE player SET last_played_at = max(COALESCE(last_played_at, 0), ?2) WHERE id = ?1",
-                params![pid, at],
-            )?;
+            seat_player(tx, id, (side, seat), pid, name, at)?;
         }
     }
+    Ok(())
+}
+
+/// Seats player `pid` under `name` at `(side, seat)` of a match, and marks them as having
+/// played at `at`.
+pub(crate) fn seat_player(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    (side, seat): (usize, usize),
+    pid: i64,
+    name: &str,
+    at: i64,
+) -> Result<(), Error> {
+    tx.execute(
+        "INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, side as i64, seat as i64, pid, name],
+    )?;
+    tx.execute(
+        "UPDATE player SET last_played_at = max(COALESCE(last_played_at, 0), ?2) WHERE id = ?1",
+        params![pid, at],
+    )?;
     Ok(())
 }

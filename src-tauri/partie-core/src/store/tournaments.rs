@@ -3,7 +3,7 @@
 //! is an ordinary match linked to its round and table; when it ends, its result enters the
 //! tournament in the same transaction.
 
-use super::{find_or_create_player, new_uid, now_ms, MatchView, Store};
+use super::{find_or_create_player, new_uid, now_ms, seat_player, MatchView, Store};
 use crate::error::Error;
 use crate::games::MatchState;
 use crate::merge::table_result_event;
@@ -387,14 +387,43 @@ impl Store {
             .iter()
             .map(|&e| t.field().entrants[e].clone())
             .collect();
-        let view = self.new_match(t.game(), t.rules(), &sides)?;
-        self.conn.execute(
-            "INSERT INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
-            params![view.id, id, round, table as i64],
+        let entrants = pairing.sides;
+        // The match, its players and its link in one step. Its players are the entrants'
+        // (merged, renamed or archived since, they are still who was entered), under the names
+        // they were entered with, which the table's match must have.
+        let mid = self.start_match_with(
+            t.game(),
+            t.rules(),
+            &sides,
+            &Default::default(),
+            |tx, mid, sides, now| {
+                for (side, (names, &e)) in sides.iter().zip(&entrants).enumerate() {
+                    for (seat, name) in names.iter().enumerate() {
+                        let entered: Option<i64> = tx
+                            .query_row(
+                                "SELECT player_id FROM tournament_entrant
+                                 WHERE tournament_id = ?1 AND entrant = ?2 AND seat = ?3",
+                                params![id, e as i64, seat as i64],
+                                |r| r.get(0),
+                            )
+                            .optional()?;
+                        let pid = match entered {
+                            Some(pid) => pid,
+                            None => find_or_create_player(tx, name)?,
+                        };
+                        seat_player(tx, mid, (side, seat), pid, name, now)?;
+                    }
+                }
+                tx.execute(
+                    "INSERT INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
+                    params![mid, id, round, table as i64],
+                )?;
+                Ok(())
+            },
         )?;
-        // The view read when the match was created did not have its table yet.
+        // The view kept when the match was created did not have its table yet.
         self.forget_live();
-        self.view(view.id)
+        self.view(mid)
     }
 
     /// In the transaction that ends a match: if it was played for a tournament's table, its

@@ -54,6 +54,8 @@ export const app = {
     const alert = document.getElementById('alert');
     alert.textContent = '';
     requestAnimationFrame(() => (alert.textContent = text));
+    // The match moved on on another device: the screen shows it as it is now.
+    if (e?.code === 'match_changed') current?.refresh?.();
   },
 
   clearError() {

@@ -519,3 +519,46 @@ fn a_match_another_connection_played_is_read_again_before_the_next_throw() {
     let pins: Vec<_> = record.actions.iter().map(|a| a["pins"].clone()).collect();
     assert_eq!(pins, vec![json!([3]), json!([5]), json!([2])]);
 }
+
+#[test]
+fn an_undo_that_raced_a_throw_from_another_connection_takes_nothing_back() {
+    // The hosted hub holds its write open with a phone's throw while the app's undo reads the
+    // match: the undo then waits for the write, finds a throw it did not see, and takes
+    // nothing back (it would have taken back that throw, or two).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (mut app, _) = Store::open(&path).unwrap();
+    let m = app
+        .new_match("molkky", &rules(json!({})), &sides(&[&["Anna"], &["Bea"]]))
+        .unwrap();
+    app.play(m.id, &json!({"pins": [3]})).unwrap();
+    let (held, hold) = std::sync::mpsc::channel();
+    let hub = {
+        let path = path.clone();
+        let id = m.id;
+        std::thread::spawn(move || {
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .unwrap();
+            tx.execute(
+                "INSERT INTO action (match_id, seq, body, at) VALUES (?1, 1, '{\"pins\":[5]}', 0)",
+                [id],
+            )
+            .unwrap();
+            held.send(()).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            tx.commit().unwrap();
+        })
+    };
+    hold.recv().unwrap();
+    let err = app.undo(m.id).unwrap_err();
+    hub.join().unwrap();
+    assert_eq!(err.kind, ErrorKind::IllegalAction);
+    assert_eq!(err.code, Some("match_changed"));
+    let record = app.record(m.id).unwrap();
+    assert_eq!(record.actions.len(), 2, "both throws stand");
+    // Looked at again, the undo takes back the phone's throw, now seen.
+    assert_eq!(app.view(m.id).unwrap().actions, 2);
+    assert_eq!(app.undo(m.id).unwrap().actions, 1);
+}

@@ -415,21 +415,39 @@ impl Store {
     /// Takes back the last action of a match (across the end of a leg or of the game too).
     pub fn undo(&mut self, id: i64) -> Result<MatchView, Error> {
         let mut record = self.record(id)?;
+        let had = record.actions.len();
         if record.actions.pop().is_none() {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         }
-        self.cut_to(id, &record)
+        self.cut_to(id, &record, had)
     }
 
     /// Keeps only the actions `record` still holds (its first ones): the others are deleted,
     /// the match's status, summary, figures and tournament result written again, in one commit.
-    fn cut_to(&mut self, id: i64, record: &Record) -> Result<MatchView, Error> {
+    /// `had`: how many actions the match had when `record` was cut from it. Another connection
+    /// (the hub the desktop hosts, merging a phone's throw) may have added one since: then
+    /// nothing is taken back (it would take back that throw, unseen), and the match is to be
+    /// looked at again (`match_changed`).
+    fn cut_to(&mut self, id: i64, record: &Record, had: usize) -> Result<MatchView, Error> {
         let state = record
             .replay()
             .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now: i64 = tx.query_row(
+            "SELECT count(*) FROM action WHERE match_id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        if now as usize != had {
+            drop(tx);
+            self.live = None;
+            return Err(Error::illegal(format!(
+                "match {id} has {now} actions now, not {had}: it changed on another device"
+            ))
+            .with_code("match_changed"));
+        }
         tx.execute(
             "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
             params![id, record.actions.len() as i64],
@@ -457,6 +475,7 @@ impl Store {
     /// again for its own).
     pub fn undo_to_person(&mut self, id: i64) -> Result<(MatchView, Vec<Value>), Error> {
         let mut record = self.record(id)?;
+        let had = record.actions.len();
         if record.actions.is_empty() {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         }
@@ -479,7 +498,7 @@ impl Store {
                 break;
             }
         }
-        Ok((self.cut_to(id, &record)?, taken))
+        Ok((self.cut_to(id, &record, had)?, taken))
     }
 
     /// A new match with the same game, rules and sides.

@@ -300,16 +300,18 @@ impl Store {
         step: impl FnOnce(&Tournament) -> Vec<Value>,
     ) -> Result<TournamentView, Error> {
         self.refuse_hub_tournament(id)?;
-        let (_, record, mut state) = self.tournament_state(id)?;
+        // Read in the transaction that writes: the hub the desktop hosts may enter a table's
+        // result in between, and the events would be numbered over it.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (_, record, mut state) = replayed(&tx, id)?;
         let events = step(&state);
         let mut states = Vec::with_capacity(events.len());
         for event in &events {
             state = state.play_json(event).map_err(|r| r.error)?;
             states.push(state.clone());
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         for (i, (event, next)) in events.iter().zip(&states).enumerate() {
             append(&tx, id, record.events.len() + i, event, next)?;
         }
@@ -322,16 +324,18 @@ impl Store {
     /// its tables (they stay in the history); a late entry taken back forgets its players' link.
     pub fn undo_tournament(&mut self, id: i64) -> Result<TournamentView, Error> {
         self.refuse_hub_tournament(id)?;
-        let (_, mut record, before) = self.tournament_state(id)?;
+        // Read in the transaction that writes: a result the hosted hub entered in between
+        // would otherwise be deleted along with the organiser's last event.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (_, mut record, before) = replayed(&tx, id)?;
         let take = before.undo_len(&record.events);
         let dropped = record.events.split_off(record.events.len() - take);
         let Some(last) = dropped.last() else {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         };
         let state = replay_checked(id, &record)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq >= ?2",
             params![id, record.events.len() as i64],

@@ -449,3 +449,65 @@ fn each_database_has_its_own_name_as_a_hub_kept_across_openings_and_upgrades() {
     assert_eq!(upgraded.len(), 16);
     assert!(name != other && name != upgraded && other != upgraded);
 }
+
+#[test]
+fn a_round_the_hub_paired_again_differently_unlinks_the_phones_table_match() {
+    let mut hub = Store::open_in_memory().unwrap();
+    let t = hub
+        .new_tournament(&json!({"game": "molkky", "system": "swiss",
+                                "entrants": [["A"], ["B"], ["C"], ["D"]]}))
+        .unwrap();
+    let result = |table: usize, winner: usize| {
+        json!({"result": {"round": 1, "table": table, "winner": winner,
+                          "scores": if winner == 0 { [1, 0] } else { [0, 1] }}})
+    };
+    for e in [
+        json!({"pair": {}}),
+        result(0, 0),
+        result(1, 0),
+        json!({"pair": {}}),
+    ] {
+        hub.tournament_event(t.id, &e).unwrap();
+    }
+    let before = hub.tournament_summary(&t.uid).unwrap()["pairings"][0]["sides"].clone();
+    // The phone pulls round 2 and starts table 0's match. Its player "A" is merged into
+    // "Alpha" (the same person).
+    let mut phone = Store::open_in_memory().unwrap();
+    let page = hub.records_since(None, 100).unwrap();
+    phone.merge_records(&page.records, Source::Hub).unwrap();
+    let local = phone.tournament_by_uid(&t.uid).unwrap().unwrap();
+    let m = phone.start_table(local, 0).unwrap();
+    assert!(m.tournament.is_some());
+    let id = |s: &Store, name: &str| {
+        s.players()
+            .unwrap()
+            .into_iter()
+            .find(|p| p.name == name)
+            .map(|p| p.id)
+    };
+    let alpha = phone.add_player("Alpha").unwrap().id;
+    phone
+        .merge_players(alpha, id(&phone, "A").unwrap())
+        .unwrap();
+    // The hub takes round 2 back, corrects round 1 and pairs again: table 0 is another match.
+    for _ in 0..3 {
+        hub.undo_tournament(t.id).unwrap();
+    }
+    for e in [result(0, 1), result(1, 0), json!({"pair": {}})] {
+        hub.tournament_event(t.id, &e).unwrap();
+    }
+    let after = hub.tournament_summary(&t.uid).unwrap()["pairings"][0]["sides"].clone();
+    assert_ne!(before, after, "the test needs table 0 paired differently");
+    let page = hub.records_since(Some(&page.cursor), 100).unwrap();
+    phone.merge_records(&page.records, Source::Hub).unwrap();
+    assert_eq!(
+        phone.tournament_summary(&t.uid).unwrap()["pairings"][0]["sides"],
+        after
+    );
+    // The old match stays in the history, unlinked; the table starts its own.
+    assert!(phone.view(m.id).unwrap().tournament.is_none());
+    let again = phone.start_table(local, 0).unwrap();
+    assert_ne!(again.id, m.id);
+    // And the entrant "A" is still Alpha: no player "A" was made again by the pull.
+    assert_eq!(id(&phone, "A"), None);
+}

@@ -350,18 +350,81 @@ fn write_tournament(
             params![id, seq as i64, e.to_string(), now],
         )?;
     }
+    // The entrants of the events kept stay seated as they are (a player merged or renamed
+    // since is still who was entered; seated again by name, a new player of the old name
+    // would be made); those entered in the events written are seated.
+    let entrants = t.field().entrants.len();
+    let kept = entrants
+        - events[from.min(events.len())..]
+            .iter()
+            .filter(|e| e.get("enter").is_some())
+            .count();
     tx.execute(
-        "DELETE FROM tournament_entrant WHERE tournament_id = ?1",
-        [id],
+        "DELETE FROM tournament_entrant WHERE tournament_id = ?1 AND entrant >= ?2",
+        params![id, kept as i64],
     )?;
-    for (e, names) in t.field().entrants.iter().enumerate() {
+    for (e, names) in t.field().entrants.iter().enumerate().skip(kept) {
         seat_entrant(tx, id, e, names)?;
     }
-    // Matches linked to rounds that are no longer paired stay in the history, unlinked.
+    // Matches linked to rounds that are no longer paired stay in the history, unlinked; and
+    // so do those of a round paired again differently (the hub undid it and paired again):
+    // a table's match is kept only while its table still pairs the players it seats (by the
+    // players, not their names: a rename rewrites a match's names).
     tx.execute(
         "DELETE FROM tournament_match WHERE tournament_id = ?1 AND round > ?2",
         params![id, t.round() as i64],
     )?;
+    let paired_before = events[..from.min(events.len())]
+        .iter()
+        .filter(|e| e.get("pair").is_some())
+        .count();
+    let links: Vec<(i64, i64, i64)> = tx
+        .prepare_cached(
+            "SELECT match_id, round, tab FROM tournament_match WHERE tournament_id = ?1 AND round > ?2",
+        )?
+        .query_map(params![id, paired_before as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    let seated = |sql: &str, key: i64, of: i64| -> Result<Vec<i64>, Error> {
+        Ok(tx
+            .prepare_cached(sql)?
+            .query_map(params![key, of], |r| r.get(0))?
+            .collect::<Result<_, _>>()?)
+    };
+    for (mid, round, table) in links {
+        let pairing = (round as usize)
+            .checked_sub(1)
+            .and_then(|i| t.field().rounds.get(i))
+            .and_then(|r| r.matches.iter().find(|m| m.table as i64 == table));
+        let same = match pairing {
+            Some(p) => {
+                let mut entered = Vec::new();
+                for &e in &p.sides {
+                    entered.push(seated(
+                        "SELECT player_id FROM tournament_entrant
+                         WHERE tournament_id = ?1 AND entrant = ?2 ORDER BY seat",
+                        id,
+                        e as i64,
+                    )?);
+                }
+                let mut playing = Vec::new();
+                for side in 0..p.sides.len() {
+                    playing.push(seated(
+                        "SELECT player_id FROM match_player
+                         WHERE match_id = ?1 AND side = ?2 ORDER BY seat",
+                        mid,
+                        side as i64,
+                    )?);
+                }
+                entered == playing
+            }
+            None => false,
+        };
+        if !same {
+            tx.execute("DELETE FROM tournament_match WHERE match_id = ?1", [mid])?;
+        }
+    }
     write_summary(tx, id, t)?;
     tx.execute(
         "UPDATE tournament SET revision = ?2 WHERE id = ?1",

@@ -511,3 +511,46 @@ fn a_round_the_hub_paired_again_differently_unlinks_the_phones_table_match() {
     // And the entrant "A" is still Alpha: no player "A" was made again by the pull.
     assert_eq!(id(&phone, "A"), None);
 }
+
+#[test]
+fn a_table_match_pulled_a_page_before_its_tournament_is_linked_when_it_comes() {
+    // A finished table match changed before its tournament's latest change (its result): with
+    // small pages, a device joining late gets the match first.
+    let (mut hub, tid, summary) = hub_with_tournament();
+    // Other devices have read the log (the tournament's place is handed out): its next
+    // change moves it on, after the match.
+    hub.records_since(None, 100).unwrap();
+    let m = table_match(&tid, &summary, 0, "table-0", 9, 9);
+    let r = hub.merge_records(&[m], Source::Device).unwrap();
+    assert_eq!(r.accepted, 1);
+    let mut phone = Store::open_in_memory().unwrap();
+    let mut cursor: Option<String> = None;
+    let mut pages = Vec::new();
+    loop {
+        let page = hub.records_since(cursor.as_deref(), 1).unwrap();
+        if page.records.is_empty() {
+            break;
+        }
+        pages.push(page.records[0]["id"].as_str().unwrap().to_string());
+        phone.merge_records(&page.records, Source::Hub).unwrap();
+        cursor = Some(page.cursor);
+    }
+    assert_eq!(
+        pages,
+        vec!["table-0".to_string(), tid.clone()],
+        "the match came first"
+    );
+    let local = phone.tournament_by_uid(&tid).unwrap().unwrap();
+    // The table's match is the one pulled, linked to its table (not a second one).
+    let view = phone.start_table(local, 0).unwrap();
+    assert_eq!(view.uid, "table-0");
+    assert_eq!(view.tournament.map(|l| (l.round, l.table)), Some((1, 0)));
+    let record = phone
+        .records_since(None, 10)
+        .unwrap()
+        .records
+        .into_iter()
+        .find(|r| r["id"] == "table-0")
+        .unwrap();
+    assert_eq!(record["tournament"]["id"], tid.as_str(), "{record}");
+}

@@ -250,6 +250,16 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (hub, uid)
     );
     ALTER TABLE tournament ADD COLUMN hub_token TEXT;",
+    // 11: a table's match pulled before its tournament (pages go in order of the latest
+    //     change, and a tournament changes after its tables' matches end): its table, until
+    //     the tournament comes.
+    "CREATE TABLE pending_link (
+        match_id INTEGER PRIMARY KEY REFERENCES match(id) ON DELETE CASCADE,
+        tournament_uid TEXT NOT NULL,
+        round INTEGER NOT NULL,
+        tab INTEGER NOT NULL
+    );
+    CREATE INDEX pending_link_by_tournament ON pending_link(tournament_uid);",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

@@ -282,6 +282,12 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
             if source == Source::Device && m.state.is_over() {
                 Store::enter_table_result(tx, id, &m.state)?;
             }
+        } else if let Some(link) = &m.link {
+            // Its tournament is on a later page: linked when it comes.
+            tx.execute(
+                "INSERT OR REPLACE INTO pending_link (match_id, tournament_uid, round, tab) VALUES (?1, ?2, ?3, ?4)",
+                params![id, link.tournament, link.round, link.table],
+            )?;
         }
         return Ok(Taken::Accepted);
     };
@@ -320,11 +326,17 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
     }
     if source == Source::Hub && link.is_none() {
         if let Some(l) = &m.link {
-            tx.execute(
+            let linked = tx.execute(
                 "INSERT OR IGNORE INTO tournament_match (match_id, tournament_id, round, tab)
                  SELECT ?1, id, ?3, ?4 FROM tournament WHERE uid = ?2",
                 params![old.id, l.tournament, l.round, l.table],
             )?;
+            if linked == 0 {
+                tx.execute(
+                    "INSERT OR REPLACE INTO pending_link (match_id, tournament_uid, round, tab) VALUES (?1, ?2, ?3, ?4)",
+                    params![old.id, l.tournament, l.round, l.table],
+                )?;
+            }
         }
     }
     Ok(Taken::Updated)
@@ -460,6 +472,13 @@ fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<T
             &incoming.state,
             incoming.revision,
         )?;
+        // Its tables' matches pulled before it.
+        tx.execute(
+            "INSERT OR IGNORE INTO tournament_match (match_id, tournament_id, round, tab)
+             SELECT match_id, ?1, round, tab FROM pending_link WHERE tournament_uid = ?2",
+            params![id, uid],
+        )?;
+        tx.execute("DELETE FROM pending_link WHERE tournament_uid = ?1", [uid])?;
         return Ok(Taken::Accepted);
     };
     let (_, old) = stored(tx, id)?;

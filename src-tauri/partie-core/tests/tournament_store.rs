@@ -405,6 +405,13 @@ fn a_file_import_takes_a_tournament_export_or_match_records() {
         other.tournament(id).unwrap().summary,
         store.tournament(t.id).unwrap().summary
     );
+    // A tournament export over a record's size (a big tournament's, with its matches) is
+    // still a tournament, not a list of matches without it.
+    let mut big = Store::open_in_memory().unwrap();
+    let padded = format!("{tournament}{}", " ".repeat(9 << 20));
+    let r = big.import_any(&padded).unwrap();
+    assert_eq!((r.imported, r.already_present), (1, 0));
+    assert_eq!(big.tournaments(10).unwrap().len(), 1);
     // A tournament export that does not replay changes nothing.
     let mut bad: Value = serde_json::from_str(&tournament).unwrap();
     bad["id"] = json!("another");

@@ -717,7 +717,10 @@ impl Store {
 
     /// Imports a file: a tournament export (it has a `tournament`) or match records.
     pub fn import_any(&mut self, text: &str) -> Result<super::ImportReport, Error> {
-        if text.len() <= crate::record::MAX_RECORD_BYTES {
+        // A large file is read twice only when it may hold a tournament (a big one's export,
+        // its matches with it, goes over a record's size; read as a list of matches, its
+        // tournament would be dropped).
+        if text.len() <= crate::record::MAX_RECORD_BYTES || text.contains("\"tournament\"") {
             if let Ok(value) = serde_json::from_str::<Value>(text) {
                 if value.get("tournament").is_some() {
                     let before = self.tournaments(i64::MAX)?.len();

@@ -236,6 +236,12 @@ fn a_player_entered_in_a_tournament_can_be_merged_and_the_tournament_follows() {
         store.tournament(t.id).unwrap().summary["pairings"][0]["result"]["winner"],
         0
     );
+    // Anna and Cyril, two entrants, merged (one person after all): the tournament is listed
+    // once for her, at the better place.
+    let (anna, cyril) = (id(&store, "Anna"), id(&store, "Cyril"));
+    store.merge_players(anna, cyril).unwrap();
+    let theirs = store.player_tournaments(anna).unwrap();
+    assert_eq!(theirs.len(), 1, "{theirs:?}");
 }
 
 #[test]

@@ -551,6 +551,12 @@ impl Store {
             else {
                 continue;
             };
+            // Two entrants merged since into one player: the tournament once, at the better
+            // place.
+            if let Some(seen) = out.iter_mut().find(|p: &&mut PlayerTournament| p.id == id) {
+                seen.rank = seen.rank.min(rank as usize);
+                continue;
+            }
             out.push(PlayerTournament {
                 id,
                 game: s["game"].as_str().unwrap_or_default().to_string(),

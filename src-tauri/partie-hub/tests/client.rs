@@ -294,21 +294,23 @@ fn replaced_hub(before: usize, after: usize) {
     host.stop();
 }
 
+/// A round robin of four made and paired on the desk whose database is `db` (the hub's).
+fn paired_on_the_desk(db: &Path) -> partie_core::store::TournamentView {
+    let (mut desk, _) = Store::open(db).unwrap();
+    let t = desk
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]}))
+        .unwrap();
+    desk.tournament_event(t.id, &json!({"pair": {}})).unwrap()
+}
+
 #[test]
 fn a_replaced_hub_gets_back_from_a_phone_the_tournament_it_ran() {
     // The club's hub runs a tournament; a phone pulls it and scores table 0 for it.
     let dir = tempfile::tempdir().unwrap();
     let token_file = dir.path().join("hub-token");
     let first_db = dir.path().join("first.db");
-    let t = {
-        let (mut desk, _) = Store::open(&first_db).unwrap();
-        let t = desk
-            .new_tournament(&json!({"game": "molkky", "system": "round_robin",
-                                    "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]}))
-            .unwrap();
-        desk.tournament_event(t.id, &json!({"pair": {}})).unwrap();
-        t
-    };
+    let t = paired_on_the_desk(&first_db);
     let host = Host::start(&first_db, "127.0.0.1:0", &token_file).unwrap();
     let info = host.info();
     let listen = host.addr().to_string();
@@ -418,15 +420,7 @@ fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
     let dir = tempfile::tempdir().unwrap();
     let token_file = dir.path().join("hub-token");
     let first_db = dir.path().join("first.db");
-    let t = {
-        let (mut desk, _) = Store::open(&first_db).unwrap();
-        let t = desk
-            .new_tournament(&json!({"game": "molkky", "system": "round_robin",
-                                    "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]}))
-            .unwrap();
-        desk.tournament_event(t.id, &json!({"pair": {}})).unwrap();
-        t
-    };
+    let t = paired_on_the_desk(&first_db);
     let host = Host::start(&first_db, "127.0.0.1:0", &token_file).unwrap();
     let info = host.info();
     let listen = host.addr();

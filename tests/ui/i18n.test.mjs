@@ -27,6 +27,18 @@ test('French and English have the same keys and placeholders', () => {
   }
 });
 
+test('no key is given twice in a language (the later one would silently win)', () => {
+  const source = readFileSync(new URL('../../ui/js/i18n.js', import.meta.url), 'utf8');
+  const blocks = source.split(/^  (?:en|fr): \{$/m).slice(1);
+  assert.equal(blocks.length, 2);
+  for (const block of blocks) {
+    const keys = [...block.matchAll(/^    '?([\w.]+)'?: /gm)].map((m) => m[1]);
+    const twice = keys.filter((k, i) => keys.indexOf(k) !== i);
+    assert.deepEqual(twice, []);
+    assert.ok(keys.length > 500, `${keys.length} keys read`);
+  }
+});
+
 test('every key the screens use exists', () => {
   const dir = new URL('../../ui/js/', import.meta.url).pathname;
   const files = [...readdirSync(dir).map((f) => join(dir, f)), ...readdirSync(join(dir, 'screens')).map((f) => join(dir, 'screens', f))]

@@ -554,3 +554,163 @@ fn a_table_match_pulled_a_page_before_its_tournament_is_linked_when_it_comes() {
         .unwrap();
     assert_eq!(record["tournament"]["id"], tid.as_str(), "{record}");
 }
+
+/// The id of the player the history calls `name`.
+fn player_id(store: &Store, name: &str) -> i64 {
+    store
+        .players()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no player {name}"))
+        .id
+}
+
+#[test]
+fn a_rename_or_a_merge_keeps_the_record_as_played_so_the_next_push_is_taken() {
+    let mut hub = Store::open_in_memory().unwrap();
+    let mut phone = Store::open_in_memory().unwrap();
+    let m = phone
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["Jon".into()], vec!["Bea".into()]],
+        )
+        .unwrap();
+    // (accepted, updated, already, the kinds refused)
+    let push_one = |phone: &mut Store, hub: &mut Store, pins: u8| {
+        phone.play(m.id, &json!({"pins": [pins]})).unwrap();
+        let outbox = phone.sync_outbox("club", 100).unwrap();
+        let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
+        phone.sync_pushed("club", outbox.upto).unwrap();
+        let (a, u, al, refused) = counts(&r);
+        (a, u, al, refused.join(","))
+    };
+    assert_eq!(push_one(&mut phone, &mut hub, 3), (1, 0, 0, String::new()));
+    // Renamed on the phone while being played: the history and the screen say John...
+    let jon = player_id(&phone, "Jon");
+    phone.rename_player(jon, "John").unwrap();
+    assert_eq!(push_one(&mut phone, &mut hub, 4), (0, 1, 0, String::new()));
+    let view = phone.view(m.id).unwrap();
+    assert_eq!(
+        view.sides,
+        vec![vec!["John".to_string()], vec!["Bea".into()]]
+    );
+    let summary: Value = serde_json::from_str(view.summary.text()).unwrap();
+    assert_eq!(summary["thrower"], "John");
+    // ...while the record, here and at the hub, is the match as it was set up.
+    let held = stored(&hub, &m.uid);
+    assert_eq!(held["sides"], json!([["Jon"], ["Bea"]]));
+    assert_eq!(held["actions"].as_array().unwrap().len(), 2);
+    let served = phone
+        .sync_record(partie_core::store::RecordKind::Match, &m.uid)
+        .unwrap();
+    assert_eq!(served["sides"], json!([["Jon"], ["Bea"]]));
+    assert!(served.get("names").is_none());
+    // Renamed on the desk that hosts the hub: the phone's next throw is still taken, and a
+    // pull gives the phone nothing new to refuse.
+    let bea = player_id(&hub, "Bea");
+    hub.rename_player(bea, "Béatrice").unwrap();
+    assert_eq!(push_one(&mut phone, &mut hub, 5), (0, 1, 0, String::new()));
+    let page = hub.records_since(None, 100).unwrap();
+    let r = phone.merge_records(&page.records, Source::Hub).unwrap();
+    assert_eq!(counts(&r), (0, 0, 1, vec![]));
+    assert_eq!(stored(&hub, &m.uid)["sides"], json!([["Jon"], ["Bea"]]));
+    assert_eq!(
+        hub.record(1).unwrap().sides,
+        vec![vec!["Jon".to_string()], vec!["Béatrice".into()]],
+        "the hub's own history shows its name of today"
+    );
+    // Merged into another player: the same.
+    let other = phone
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["Jonathan".into()], vec!["Bea".into()]],
+        )
+        .unwrap();
+    let jonathan = player_id(&phone, "Jonathan");
+    let john = player_id(&phone, "John");
+    phone.merge_players(jonathan, john).unwrap();
+    assert_eq!(push_one(&mut phone, &mut hub, 6), (1, 1, 0, String::new()));
+    assert_eq!(
+        phone.view(m.id).unwrap().sides[0],
+        vec!["Jonathan".to_string()]
+    );
+    phone.delete_match(other.id).unwrap();
+    // A file export carries the record as played and the names of today beside it; an
+    // import elsewhere shows today's names and keeps the record.
+    let exported = phone.export_match(m.id).unwrap();
+    assert_eq!(exported["sides"], json!([["Jon"], ["Bea"]]));
+    assert_eq!(exported["names"], json!([["Jonathan"], ["Bea"]]));
+    let mut elsewhere = Store::open_in_memory().unwrap();
+    elsewhere
+        .import(&json!({"format": 1, "matches": [exported]}).to_string())
+        .unwrap();
+    let id = elsewhere.unfinished(5).unwrap()[0].id;
+    assert_eq!(
+        elsewhere.view(id).unwrap().sides,
+        vec![vec!["Jonathan".to_string()], vec!["Bea".into()]]
+    );
+    assert_eq!(
+        elsewhere.export_match(id).unwrap(),
+        phone.export_match(m.id).unwrap()
+    );
+    assert_eq!(
+        elsewhere
+            .sync_record(partie_core::store::RecordKind::Match, &m.uid)
+            .unwrap()["sides"],
+        json!([["Jon"], ["Bea"]])
+    );
+    // Renamed back to the name played, a seat is as played again.
+    let j = player_id(&phone, "Jonathan");
+    phone.rename_player(j, "Jon").unwrap();
+    assert!(phone.export_match(m.id).unwrap().get("names").is_none());
+    // An export's names that do not fit its sides are refused, and nothing is imported.
+    let mut bad = phone.export_match(m.id).unwrap();
+    bad["id"] = json!("another");
+    bad["names"] = json!([["Jon"]]);
+    let e = elsewhere
+        .import(&json!({"format": 1, "matches": [bad]}).to_string())
+        .unwrap_err();
+    assert_eq!(e.kind.as_str(), "bad_record");
+    assert_eq!(elsewhere.unfinished(5).unwrap().len(), 1);
+}
+
+#[test]
+fn a_table_match_whose_player_was_renamed_on_the_phone_still_enters_its_result() {
+    let (mut hub, tid, _) = hub_with_tournament();
+    let mut phone = Store::open_in_memory().unwrap();
+    let page = hub.records_since(None, 100).unwrap();
+    phone.merge_records(&page.records, Source::Hub).unwrap();
+    let local = phone.tournament_by_uid(&tid).unwrap().unwrap();
+    let m = phone.start_table(local, 1).unwrap();
+    let first = m.sides[0][0].clone();
+    for p in [12, 1, 12, 1] {
+        phone.play(m.id, &json!({"pins": [p]})).unwrap();
+    }
+    let outbox = phone.sync_outbox("club", 100).unwrap();
+    hub.merge_records(&outbox.records, Source::Device).unwrap();
+    phone.sync_pushed("club", outbox.upto).unwrap();
+    // The scorer fixes the spelling of a name at the board, then the match ends.
+    let id = player_id(&phone, &first);
+    phone.rename_player(id, &format!("{first}lice")).unwrap();
+    for p in [12, 1, 12, 1, 2] {
+        phone.play(m.id, &json!({"pins": [p]})).unwrap();
+    }
+    let outbox = phone.sync_outbox("club", 100).unwrap();
+    let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
+    assert_eq!(counts(&r), (0, 1, 0, vec![]));
+    let standings = &hub.tournament_summary(&tid).unwrap()["standings"];
+    let winner = standings
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["wins"] == 1)
+        .expect("the result was entered at the hub");
+    let summary = hub.tournament_summary(&tid).unwrap();
+    assert_eq!(
+        summary["entrants"][winner["entrant"].as_u64().unwrap() as usize],
+        json!(first)
+    );
+}

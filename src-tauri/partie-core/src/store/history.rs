@@ -63,6 +63,16 @@ impl HistoryFilter {
     }
 }
 
+/// The SET clause that keeps, in `match_player`, the name a seat was played under (migration
+/// 12) when the history gives it the name `now` (a parameter) from here on: what a rename and
+/// a merge write. Renamed back, the seat is as played again. (SQLite reads every right-hand
+/// side from the row as it was, so `name` is the old one.)
+fn keep_played_as(now: &str) -> String {
+    format!(
+        "played_as = CASE WHEN COALESCE(played_as, name) = {now} THEN NULL ELSE COALESCE(played_as, name) END"
+    )
+}
+
 impl Store {
     /// Matches newest first, narrowed by the filter, one page at a time.
     pub fn history(&self, f: &HistoryFilter) -> Result<Vec<MatchListItem>, Error> {
@@ -142,7 +152,8 @@ impl Store {
             .ok_or_else(|| Error::not_found(format!("no player {id}")).with_code("no_player"))
     }
 
-    /// Renames a player everywhere, past matches included.
+    /// Renames a player everywhere the history shows them, past matches included. The matches'
+    /// records keep the names they were played with (migration 12): a hub holds them so.
     pub fn rename_player(&mut self, id: i64, name: &str) -> Result<Player, Error> {
         let name = clean_name(name)?;
         self.player(id)?;
@@ -154,7 +165,10 @@ impl Store {
             params![id, name],
         )?;
         tx.execute(
-            "UPDATE match_player SET name = ?2 WHERE player_id = ?1",
+            &format!(
+                "UPDATE match_player SET {}, name = ?2 WHERE player_id = ?1",
+                keep_played_as("?2")
+            ),
             params![id, name],
         )?;
         tx.commit()?;
@@ -176,7 +190,10 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "UPDATE match_player SET player_id = ?1, name = ?3 WHERE player_id = ?2",
+            &format!(
+                "UPDATE match_player SET player_id = ?1, {}, name = ?3 WHERE player_id = ?2",
+                keep_played_as("?3")
+            ),
             params![kept, gone, keep.name],
         )?;
         tx.execute(

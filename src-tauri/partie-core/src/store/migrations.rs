@@ -260,6 +260,12 @@ pub const MIGRATIONS: &[&str] = &[
         tab INTEGER NOT NULL
     );
     CREATE INDEX pending_link_by_tournament ON pending_link(tournament_uid);",
+    // 12: the name a player was seated under when the match was played, kept once the player
+    //     is renamed or merged (NULL: `name`, as played). The record is the match everywhere
+    //     (a hub and the other devices hold it under the names it was played with, and a
+    //     record pushed under other names is another setup, refused as a conflict); the
+    //     history shows the player's name of today.
+    "ALTER TABLE match_player ADD COLUMN played_as TEXT;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

@@ -128,11 +128,21 @@ pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> R
     Ok(tx.last_insert_rowid())
 }
 
-/// A match's sides, each its players' names in seat order.
+/// A match's sides, each its players' names of today in seat order (what the history shows).
 pub(crate) fn sides_of(conn: &Connection, id: i64) -> Result<Vec<Vec<String>>, Error> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT side, name FROM match_player WHERE match_id = ?1 ORDER BY side, seat",
-    )?;
+    sides_by(conn, id, "name")
+}
+
+/// A match's sides under the names it was played with: its record's setup, as exported and
+/// synced (migration 12), whatever the players were renamed or merged into since.
+pub(crate) fn played_sides_of(conn: &Connection, id: i64) -> Result<Vec<Vec<String>>, Error> {
+    sides_by(conn, id, "COALESCE(played_as, name)")
+}
+
+fn sides_by(conn: &Connection, id: i64, name: &str) -> Result<Vec<Vec<String>>, Error> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT side, {name} FROM match_player WHERE match_id = ?1 ORDER BY side, seat"
+    ))?;
     let mut sides: Vec<Vec<String>> = Vec::new();
     for row in stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
         let (side, name) = row?;

@@ -292,7 +292,8 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         return Ok(Taken::Accepted);
     };
     let link = stored_link(tx, old.id)?;
-    let sides = super::sides_of(tx, old.id)?;
+    // The record as played: a rename here since does not make it another setup.
+    let sides = super::played_sides_of(tx, old.id)?;
     let actions = stored_actions(tx, old.id)?;
     let held = HeldMatch {
         game: &old.game,
@@ -640,6 +641,9 @@ impl Store {
                     .optional()?
                     .ok_or_else(|| Error::not_found(format!("no match {uid}")))?;
                 let mut out = self.export_match(id)?;
+                // A hub serves the record as it was played, as every other copy holds it
+                // (`served`); the names of today are this device's own.
+                out.as_object_mut().expect("an object").remove("names");
                 if let Some(link) = stored_link(&self.conn, id)? {
                     out["tournament"] = link.to_value();
                 }

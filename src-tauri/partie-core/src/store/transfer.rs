@@ -50,6 +50,35 @@ struct Incoming {
     ats: Vec<i64>,
     /// The revision as exported, when the record says it.
     revision: Option<i64>,
+    /// The names its players had in the history exported, when a rename or a merge made them
+    /// other than the record's (`names`, the shape of `sides`).
+    names: Option<Vec<Vec<String>>>,
+}
+
+/// An export's `names`: the sides under the names of today, seat for seat. Absent or `null`:
+/// the record's own.
+fn names_given(
+    v: Option<&Value>,
+    sides: &[Vec<String>],
+) -> Result<Option<Vec<Vec<String>>>, String> {
+    let v = match v {
+        None | Some(Value::Null) => return Ok(None),
+        Some(v) => v,
+    };
+    let names: Vec<Vec<String>> = serde_json::from_value(v.clone())
+        .map_err(|_| "names must be lists of names, as sides are".to_string())?;
+    if names.len() != sides.len() || names.iter().zip(sides).any(|(n, s)| n.len() != s.len()) {
+        return Err("names must name each seat of sides once".into());
+    }
+    names
+        .iter()
+        .map(|side| {
+            side.iter()
+                .map(|n| super::clean_name(n).map_err(|e| format!("names: {}", e.detail)))
+                .collect()
+        })
+        .collect::<Result<_, _>>()
+        .map(Some)
 }
 
 fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
@@ -84,7 +113,9 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     crate::games::check_computer(&record.game, record.sides.len(), &computer)
         .map_err(|e| bad(e.detail))?;
     let revision = crate::merge::revision_given(v).map_err(|e| bad(e.detail))?;
+    let names = names_given(obj.get("names"), &record.sides).map_err(bad)?;
     Ok(Incoming {
+        names,
         uid,
         computer,
         record,
@@ -100,7 +131,10 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
 impl Store {
     /// One match as an exported record.
     pub fn export_match(&self, id: i64) -> Result<Value, Error> {
-        let record = self.record(id)?;
+        let mut record = self.record(id)?;
+        // The record as played; the names the history gives its players today ride beside it
+        // (`names`) when a rename or a merge changed one, so that an import keeps them.
+        let names = std::mem::replace(&mut record.sides, super::played_sides_of(self.conn(), id)?);
         let (uid, started_at, finished_at, revision): (String, i64, Option<i64>, i64) =
             self.conn().query_row(
                 &format!("SELECT m.uid, m.started_at, m.finished_at, {MATCH_REVISION} FROM match m WHERE m.id = ?1"),
@@ -127,6 +161,9 @@ impl Store {
             if let Some(a) = action.as_object_mut() {
                 a.insert("at".into(), json!(iso(at)));
             }
+        }
+        if names != record.sides {
+            obj.insert("names".into(), json!(names));
         }
         obj.insert("id".into(), json!(uid));
         obj.insert("revision".into(), json!(revision));
@@ -239,7 +276,23 @@ impl Store {
                 params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last],
             )?;
             let id = tx.last_insert_rowid();
-            super::seat_players(&tx, id, &m.record.sides, last)?;
+            match &m.names {
+                None => super::seat_players(&tx, id, &m.record.sides, last)?,
+                Some(names) => {
+                    super::seat_players(&tx, id, names, last)?;
+                    for (side, (now, played)) in names.iter().zip(&m.record.sides).enumerate() {
+                        for (seat, (now, played)) in now.iter().zip(played).enumerate() {
+                            if now != played {
+                                tx.execute(
+                                    "UPDATE match_player SET played_as = ?4
+                                     WHERE match_id = ?1 AND side = ?2 AND seat = ?3",
+                                    params![id, side as i64, seat as i64, played],
+                                )?;
+                            }
+                        }
+                    }
+                }
+            }
             for (seq, (action, at)) in m.record.actions.iter().zip(&m.ats).enumerate() {
                 tx.execute(
                     "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",

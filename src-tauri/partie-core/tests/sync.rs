@@ -714,3 +714,60 @@ fn a_table_match_whose_player_was_renamed_on_the_phone_still_enters_its_result()
         json!(first)
     );
 }
+
+#[test]
+fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() {
+    let mut hub = Store::open_in_memory().unwrap();
+    let mut phone = Store::open_in_memory().unwrap();
+    let m = phone
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["A".into()], vec!["B".into()]],
+        )
+        .unwrap();
+    phone.play(m.id, &json!({"pins": [3]})).unwrap();
+    let push = |phone: &mut Store, hub: &mut Store| {
+        let outbox = phone.club_outbox("club", 100).unwrap();
+        let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
+        let refused: Vec<String> = r
+            .refused
+            .iter()
+            .map(|x| x.id.as_str().unwrap_or_default().to_string())
+            .collect();
+        phone.club_pushed("club", &outbox, &refused).unwrap();
+        (outbox.records.len(), r.updated, r.refused.len())
+    };
+    push(&mut phone, &mut hub);
+    // The scorer notes the place after the push: one more revision, and the hub has it.
+    phone
+        .set_notes(m.id, "Parc de la Tête d'Or", "windy")
+        .unwrap();
+    assert_eq!(phone.export_match(m.id).unwrap()["revision"], 2);
+    assert_eq!(push(&mut phone, &mut hub), (1, 1, 0));
+    let held = stored(&hub, &m.uid);
+    assert_eq!(held["place"], "Parc de la Tête d'Or");
+    assert_eq!(held["notes"], "windy");
+    // The same text again changes nothing; the next throw is taken as ever.
+    phone
+        .set_notes(m.id, "Parc de la Tête d'Or", "windy")
+        .unwrap();
+    assert_eq!(push(&mut phone, &mut hub), (0, 0, 0));
+    // Another device that pulled the match notes something of its own: it stays there, and
+    // the writer's next throw is not refused.
+    let mut other = Store::open_in_memory().unwrap();
+    let page = hub.records_since(None, 100).unwrap();
+    other
+        .club_pulled("club", &page.records, &page.cursor)
+        .unwrap();
+    let theirs = other.unfinished(5).unwrap()[0].id;
+    other.set_notes(theirs, "", "seen from the bar").unwrap();
+    assert_eq!(other.export_match(theirs).unwrap()["revision"], 2);
+    assert!(other.club_outbox("club", 100).unwrap().records.is_empty());
+    phone.play(m.id, &json!({"pins": [4]})).unwrap();
+    assert_eq!(push(&mut phone, &mut hub), (1, 1, 0));
+    // So does the hub's own copy (the desk that hosts it): notes there do not move the record.
+    let at_hub = hub.unfinished(5).unwrap()[0].id;
+    hub.set_notes(at_hub, "", "desk").unwrap();
+    assert_eq!(stored(&hub, &m.uid)["revision"], 3);
+}

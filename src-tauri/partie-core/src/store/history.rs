@@ -345,7 +345,9 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Sets where a match was played and remarks on it (empty text clears them).
+    /// Sets where a match was played and remarks on it (empty text clears them). On the
+    /// device that plays the match they reach the hub with its next push; on another they stay
+    /// on the device.
     pub fn set_notes(&mut self, id: i64, place: &str, notes: &str) -> Result<(), Error> {
         let (place, notes) = (place.trim(), notes.trim());
         if place.chars().count() > 200 || notes.chars().count() > 5000 {
@@ -355,8 +357,12 @@ impl Store {
             );
         }
         let blank = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        // A change by the match's writer is one more revision, pushed to the hub like an
+        // action (migration 13).
         let n = self.conn.execute(
-            "UPDATE match SET place = ?2, notes = ?3 WHERE id = ?1",
+            "UPDATE match SET place = ?2, notes = ?3,
+                revision_base = revision_base + (writer AND (place IS NOT ?2 OR notes IS NOT ?3))
+             WHERE id = ?1",
             params![id, blank(place), blank(notes)],
         )?;
         if n == 0 {

@@ -116,8 +116,8 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, computer)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', ?6)",
+            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, computer, writer)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, 'playing', ?6, 1)",
             params![
                 uid,
                 game,

@@ -266,6 +266,13 @@ pub const MIGRATIONS: &[&str] = &[
     //     record pushed under other names is another setup, refused as a conflict); the
     //     history shows the player's name of today.
     "ALTER TABLE match_player ADD COLUMN played_as TEXT;",
+    // 13: the matches this device writes (docs/hub.md: a record has one writer), those it
+    //     started; a match pulled, pushed to it as a hub, or imported from a file is another's.
+    //     The writer's place and notes raise the revision, so that they reach the hub; another
+    //     device's edit would raise it past the writer's next action, which the hub would then
+    //     refuse as a conflict, so it stays on that device. A match of an older file is taken
+    //     as another's: its place and notes stay as they did.
+    "ALTER TABLE match ADD COLUMN writer INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

@@ -210,15 +210,20 @@ fn a_player_entered_in_a_tournament_can_be_merged_and_the_tournament_follows() {
     assert_eq!(err.code, Some("name_taken"));
 
     // Dora is renamed too. Their table's match seats the players entered (no new "Beatrice"
-    // or "Dora"), under the names they were entered with; its figures are theirs.
+    // or "Dora"): its record has the names they were entered with, the history their names
+    // of today; its figures are theirs.
     let dora = id(&store, "Dora");
     store.rename_player(dora, "Dorothée").unwrap();
     store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
     let m = store.start_table(t.id, 0).unwrap();
     assert_eq!(
         m.sides,
-        vec![vec!["Beatrice".to_string()], vec!["Dora".to_string()]]
+        vec![vec!["Bea".to_string()], vec!["Dorothée".to_string()]]
     );
+    let served = store
+        .sync_record(partie_core::store::RecordKind::Match, &m.uid)
+        .unwrap();
+    assert_eq!(served["sides"], json!([["Beatrice"], ["Dora"]]));
     let names: Vec<String> = store
         .players()
         .unwrap()

@@ -393,8 +393,9 @@ impl Store {
             .collect();
         let entrants = pairing.sides;
         // The match, its players and its link in one step. Its players are the entrants'
-        // (merged, renamed or archived since, they are still who was entered), under the names
-        // they were entered with, which the table's match must have.
+        // (merged, renamed or archived since, they are still who was entered); its record has
+        // the names they were entered with, which the table's match must have, and the history
+        // shows their names of today (migration 12), as after a rename during the match.
         let mid = self.start_match_with(
             t.game(),
             t.rules(),
@@ -416,6 +417,14 @@ impl Store {
                             None => find_or_create_player(tx, name)?,
                         };
                         seat_player(tx, mid, (side, seat), pid, name, now)?;
+                        tx.execute(
+                            "UPDATE match_player
+                             SET played_as = match_player.name, name = p.name
+                             FROM player p WHERE p.id = match_player.player_id
+                               AND match_id = ?1 AND side = ?2 AND seat = ?3
+                               AND match_player.name != p.name",
+                            params![mid, side as i64, seat as i64],
+                        )?;
                     }
                 }
                 tx.execute(

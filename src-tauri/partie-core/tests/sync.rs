@@ -771,3 +771,75 @@ fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() 
     hub.set_notes(at_hub, "", "desk").unwrap();
     assert_eq!(stored(&hub, &m.uid)["revision"], 3);
 }
+
+#[test]
+fn a_match_pulled_under_a_name_renamed_here_is_the_renamed_players() {
+    let mut phone = Store::open_in_memory().unwrap();
+    let m = phone
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["Jon".into()], vec!["Bea".into()]],
+        )
+        .unwrap();
+    phone.play(m.id, &json!({"pins": [3]})).unwrap();
+    let jon = player_id(&phone, "Jon");
+    phone.rename_player(jon, "John").unwrap();
+    // Another phone's match under the old name, pulled: it is John's, shown so, and its
+    // record is as that phone played it.
+    let r = phone
+        .merge_records(
+            &[{
+                let mut v = molkky("jons", 9, 9);
+                v["sides"] = json!([["Jon"], ["Cyril"]]);
+                v
+            }],
+            Source::Hub,
+        )
+        .unwrap();
+    assert_eq!(counts(&r), (1, 0, 0, vec![]));
+    let names: Vec<String> = phone
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert!(!names.contains(&"Jon".to_string()), "{names:?}");
+    assert_eq!(phone.player_stats(jon, "molkky").unwrap().wins, 1);
+    let id = phone.recent_results(5).unwrap()[0].id;
+    assert_eq!(phone.record(id).unwrap().sides[0], vec!["John".to_string()]);
+    assert_eq!(
+        phone
+            .sync_record(partie_core::store::RecordKind::Match, "jons")
+            .unwrap()["sides"],
+        json!([["Jon"], ["Cyril"]])
+    );
+    // A name two players were renamed from is neither's: a new player.
+    let other = phone.add_player("Jon").unwrap().id;
+    phone
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["Jon".into()], vec!["Bea".into()]],
+        )
+        .unwrap();
+    phone.rename_player(other, "Jonas").unwrap();
+    let r = phone
+        .merge_records(
+            &[{
+                let mut v = molkky("ambiguous", 9, 9);
+                v["sides"] = json!([["Jon"], ["Cyril"]]);
+                v
+            }],
+            Source::Hub,
+        )
+        .unwrap();
+    assert_eq!(counts(&r), (1, 0, 0, vec![]));
+    let names: Vec<String> = phone
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert!(names.contains(&"Jon".to_string()), "{names:?}");
+}

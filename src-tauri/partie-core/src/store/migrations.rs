@@ -273,6 +273,9 @@ pub const MIGRATIONS: &[&str] = &[
     //     refuse as a conflict, so it stays on that device. A match of an older file is taken
     //     as another's: its place and notes stay as they did.
     "ALTER TABLE match ADD COLUMN writer INTEGER NOT NULL DEFAULT 0;",
+    // 14: the names players were renamed or merged from, found when a match made elsewhere
+    //     comes in under one (a few seats: only those renamed have one).
+    "CREATE INDEX match_player_played_as ON match_player(played_as) WHERE played_as IS NOT NULL;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

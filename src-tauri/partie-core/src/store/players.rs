@@ -171,6 +171,53 @@ pub(crate) fn seat_players(
     Ok(())
 }
 
+/// Seats the sides' players of a record made elsewhere (pulled from a hub, imported): as
+/// [`seat_players`], except that a name no player has today but one player was renamed or
+/// merged from (a seat kept `played_as` it) is that player, shown under their name of today.
+/// So a rename on this device holds when the other devices' matches come in under the old
+/// name, rather than bring it back as a new player.
+pub(crate) fn seat_players_from_elsewhere(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    sides: &[Vec<String>],
+    at: i64,
+) -> Result<(), Error> {
+    for (side, players) in sides.iter().enumerate() {
+        for (seat, name) in players.iter().enumerate() {
+            if player_named(tx, name)?.is_none() {
+                if let Some((pid, today)) = renamed_from(tx, name.trim())? {
+                    seat_player(tx, id, (side, seat), pid, &today, at)?;
+                    tx.execute(
+                        "UPDATE match_player SET played_as = ?4
+                         WHERE match_id = ?1 AND side = ?2 AND seat = ?3",
+                        params![id, side as i64, seat as i64, name],
+                    )?;
+                    continue;
+                }
+            }
+            let pid = find_or_create_player(tx, name.trim())?;
+            seat_player(tx, id, (side, seat), pid, name, at)?;
+        }
+    }
+    Ok(())
+}
+
+/// The one player (not archived) whose seats were played under `name` before a rename or a
+/// merge, with their name of today; none when no player or several were.
+fn renamed_from(conn: &Connection, name: &str) -> Result<Option<(i64, String)>, Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT p.id, p.name FROM match_player mp JOIN player p ON p.id = mp.player_id
+         WHERE mp.played_as = ?1 AND p.archived = 0 LIMIT 2",
+    )?;
+    let found = stmt
+        .query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<Vec<(i64, String)>, _>>()?;
+    Ok(match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    })
+}
+
 /// Seats player `pid` under `name` at `(side, seat)` of a match, and marks them as having
 /// played at `at`.
 pub(crate) fn seat_player(

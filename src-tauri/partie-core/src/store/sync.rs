@@ -17,7 +17,7 @@
 //! backend; this file is what SQLite does with those decisions.
 
 use super::tournaments::{replay_checked, seat_entrant, stored, write_summary};
-use super::{seat_players, update_match, write_figures, Store, MATCH_REVISION};
+use super::{update_match, write_figures, Store, MATCH_REVISION};
 use crate::error::{Error, ErrorKind};
 use crate::merge::{
     check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
@@ -272,7 +272,7 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         )?;
         let id = tx.last_insert_rowid();
         let last = m.ats.last().copied().unwrap_or(m.started_at);
-        seat_players(tx, id, &trimmed(&m.record.sides), last)?;
+        super::seat_players_from_elsewhere(tx, id, &trimmed(&m.record.sides), last)?;
         write_match(tx, id, &m, 0)?;
         if let (Some(tid), Some(link)) = (tid, &m.link) {
             tx.execute(

@@ -277,7 +277,7 @@ impl Store {
             )?;
             let id = tx.last_insert_rowid();
             match &m.names {
-                None => super::seat_players(&tx, id, &m.record.sides, last)?,
+                None => super::seat_players_from_elsewhere(&tx, id, &m.record.sides, last)?,
                 Some(names) => {
                     super::seat_players(&tx, id, names, last)?;
                     for (side, (now, played)) in names.iter().zip(&m.record.sides).enumerate() {

@@ -273,6 +273,9 @@ def test_a_target_is_a_multiple_of_5_in_the_rules_range(partie):
         set_number(p, "#rule-target", wrong)
         p.wait_css("#rule-target-error")
         assert p.text("#rule-target-error") == "Other score (multiple of 5): a multiple of 5 from 5 to 1000.", wrong
+        if wrong == 12:
+            p.shot("19b-crokinole-target-refused", at="#rule-target")
+            assert p.text("#rule-target-error") == "Other score (multiple of 5): a multiple of 5 from 5 to 1000."
         set_number(p, "#rule-target", 100)
         p.wait_until("return !document.querySelector('#rule-target-error')")
     set_number(p, "#rule-target", 15)

@@ -428,6 +428,31 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     p.shot("50-player-tournaments")
 
 
+def test_a_pool_of_three_gives_a_bye_that_names_its_pool(partie):
+    """Seven entrants in pools of four: the pool of three has a bye each round, and the round
+    screen says whose bye it is and in which pool (every other table names its pool too)."""
+    p = partie
+    open_new_tournament(p)
+    p.tap("#t-system-pools_knockout")
+    p.wait_pressed("#t-system-pools_knockout")
+    p.tap("#t-pool-size-4")
+    p.wait_pressed("#t-pool-size-4")
+    names = ["Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina"]
+    add_entrants(p, *names)
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    pair(p, 1)
+    s = summary(p)
+    assert sorted(len(pool) for pool in s["pools"]) == [3, 4], s["pools"]
+    byes = s["bye"] if isinstance(s["bye"], list) else [s["bye"]]
+    assert len(byes) == 1, s["bye"]
+    pool = next(i for i, members in enumerate(s["pools"]) if byes[0] in members)
+    assert len(s["pools"][pool]) == 3
+    p.wait_css("#bye")
+    assert p.text("#bye") == f"Bye: {names[byes[0]]} (Pool {'AB'[pool]})"
+    p.shot("45c-pool-bye", at="#bye")
+
+
 def test_an_order_by_rating_for_a_list_since_changed_is_dropped(partie):
     """The ratings take a moment and the list stays editable. An order that comes back after an
     entrant was removed is for another list: it is dropped, and every entrant left stays (it

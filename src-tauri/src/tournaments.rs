@@ -48,13 +48,15 @@ pub fn withdraw_entrant(
     state.with(|s| s.withdraw(tournament_id, entrant))
 }
 
-/// Takes back the last step (an event, or a withdrawal with its forfeit).
+/// Takes back the last step (an event, or a withdrawal with its forfeit); `events`, the count
+/// the screen showed, refuses it when the tournament moved on since.
 #[tauri::command(async)]
 pub fn undo_tournament(
     state: State<'_, AppState>,
     tournament_id: i64,
+    events: Option<usize>,
 ) -> Result<TournamentView, Error> {
-    state.with(|s| s.undo_tournament(tournament_id))
+    state.with(|s| s.undo_tournament_seen(tournament_id, events))
 }
 
 /// Starts (or opens) the match of a table of the current round.

@@ -54,8 +54,8 @@ export const app = {
     const alert = document.getElementById('alert');
     alert.textContent = '';
     requestAnimationFrame(() => (alert.textContent = text));
-    // The match moved on on another device: the screen shows it as it is now.
-    if (e?.code === 'match_changed') current?.refresh?.();
+    // The match or the tournament moved on on another device: the screen shows it as it is now.
+    if (e?.code === 'match_changed' || e?.code === 'tournament_changed') current?.refresh?.();
   },
 
   clearError() {

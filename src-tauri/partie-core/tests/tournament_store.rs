@@ -484,3 +484,34 @@ fn the_standings_rating_change_follows_the_matches_played_in_the_tournament() {
     assert!(changes[3].unwrap() < 0.0, "{changes:?}");
     assert_eq!((changes[1], changes[2]), (None, None));
 }
+
+#[test]
+fn an_undo_after_a_result_came_in_from_another_connection_takes_nothing_back() {
+    // The organiser's screen shows the round just paired; the hub the desktop hosts (another
+    // connection to the same file) then enters a table's result from a phone. The organiser's
+    // undo meant the pairing, not that result: refused, and the result stands.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (mut app, _) = Store::open(&path).unwrap();
+    let (mut hub, _) = Store::open(&path).unwrap();
+    let t = app.new_tournament(&four_entrants()).unwrap();
+    let shown = app.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    hub.tournament_event(
+        t.id,
+        &json!({"result": {"round": 1, "table": 0, "winner": 0, "scores": [1, 0]}}),
+    )
+    .unwrap();
+    let err = app
+        .undo_tournament_seen(t.id, Some(shown.events))
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::IllegalAction);
+    assert_eq!(err.code, Some("tournament_changed"));
+    let now = app.tournament(t.id).unwrap();
+    assert_eq!(now.events, shown.events + 1);
+    assert_eq!(now.summary["pairings"][0]["result"]["winner"], 0);
+    // Looked at again, the undo takes back the result, now seen; then the pairing.
+    let back = app.undo_tournament_seen(t.id, Some(now.events)).unwrap();
+    assert!(back.summary["pairings"][0]["result"].is_null());
+    let back = app.undo_tournament_seen(t.id, Some(back.events)).unwrap();
+    assert_eq!(back.events, 0);
+}

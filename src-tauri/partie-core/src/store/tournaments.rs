@@ -323,6 +323,18 @@ impl Store {
     /// forfeit, [`Tournament::undo_len`]). A round taken back unlinks the matches started for
     /// its tables (they stay in the history); a late entry taken back forgets its players' link.
     pub fn undo_tournament(&mut self, id: i64) -> Result<TournamentView, Error> {
+        self.undo_tournament_seen(id, None)
+    }
+
+    /// [`Store::undo_tournament`] from a screen that showed `seen` events: when the
+    /// tournament has another count by then (the hub the desktop hosts entered a table's result
+    /// in between), nothing is taken back and the refusal says so (`illegal_action`, code
+    /// `tournament_changed`): the last step is no longer the one the organiser saw.
+    pub fn undo_tournament_seen(
+        &mut self,
+        id: i64,
+        seen: Option<usize>,
+    ) -> Result<TournamentView, Error> {
         self.refuse_hub_tournament(id)?;
         // Read in the transaction that writes: a result the hosted hub entered in between
         // would otherwise be deleted along with the organiser's last event.
@@ -330,6 +342,14 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let (_, mut record, before) = replayed(&tx, id)?;
+        if seen.is_some_and(|n| n != record.events.len()) {
+            return Err(Error::illegal(format!(
+                "tournament {id} has {} events, not the {} shown",
+                record.events.len(),
+                seen.unwrap_or_default()
+            ))
+            .with_code("tournament_changed"));
+        }
         let take = before.undo_len(&record.events);
         let dropped = record.events.split_off(record.events.len() - take);
         let Some(last) = dropped.last() else {

@@ -843,3 +843,115 @@ fn a_match_pulled_under_a_name_renamed_here_is_the_renamed_players() {
         .collect();
     assert!(names.contains(&"Jon".to_string()), "{names:?}");
 }
+
+#[test]
+fn a_name_once_renamed_is_the_players_even_before_any_match_and_but_for_case() {
+    let mut phone = Store::open_in_memory().unwrap();
+    // Renamed before ever playing, and merged before ever playing.
+    let zoe = phone.add_player("Zoé").unwrap().id;
+    phone.rename_player(zoe, "Zoe L.").unwrap();
+    let kim = phone.add_player("Kim").unwrap().id;
+    let kimberley = phone.add_player("Kimberley").unwrap().id;
+    phone.merge_players(kim, kimberley).unwrap();
+    let with = |id: &str, a: &str, b: &str| {
+        let mut v = molkky(id, 9, 9);
+        v["sides"] = json!([[a], [b]]);
+        v
+    };
+    let r = phone
+        .merge_records(
+            &[with("one", "Zoé", "kimberley"), with("two", "zoé", "Kim")],
+            Source::Hub,
+        )
+        .unwrap();
+    assert_eq!(counts(&r), (2, 0, 0, vec![]));
+    let mut names: Vec<String> = phone
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    names.sort();
+    assert_eq!(names, vec!["Kim", "Zoe L."]);
+    assert_eq!(phone.player_stats(zoe, "molkky").unwrap().wins, 2);
+    assert_eq!(phone.player_stats(kim, "molkky").unwrap().losses, 2);
+    assert_eq!(
+        phone
+            .sync_record(partie_core::store::RecordKind::Match, "two")
+            .unwrap()["sides"],
+        json!([["zoé"], ["Kim"]])
+    );
+    // A tournament pulled under the old name enters the renamed player.
+    let mut hub = Store::open_in_memory().unwrap();
+    let t = hub
+        .new_tournament(&json!({"game": "molkky", "system": "round_robin",
+                                "entrants": [["Zoé"], ["Kimberley"], ["Cyril"], ["Dora"]]}))
+        .unwrap();
+    hub.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let page = hub.records_since(None, 100).unwrap();
+    phone.merge_records(&page.records, Source::Hub).unwrap();
+    let theirs = phone.player_tournaments(zoe).unwrap();
+    assert_eq!(theirs.len(), 1);
+    assert_eq!(phone.player_tournaments(kim).unwrap().len(), 1);
+    // Every entrant of a tournament new on the phone is seated, the others as new players.
+    let cyril = player_id(&phone, "Cyril");
+    assert_eq!(phone.player_tournaments(cyril).unwrap().len(), 1);
+    // An import carrying the names of another device's history finds them the same way.
+    let mut other = Store::open_in_memory().unwrap();
+    let m = other
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["Zoé".into()], vec!["Lou".into()]],
+        )
+        .unwrap();
+    let lou = player_id(&other, "Lou");
+    other.rename_player(lou, "Louise").unwrap();
+    let exported = other.export_match(m.id).unwrap();
+    assert_eq!(exported["names"], json!([["Zoé"], ["Louise"]]));
+    phone
+        .import(&json!({"format": 1, "matches": [exported]}).to_string())
+        .unwrap();
+    let id = phone.unfinished(5).unwrap()[0].id;
+    assert_eq!(
+        phone.view(id).unwrap().sides,
+        vec![vec!["Zoe L.".to_string()], vec!["Louise".into()]]
+    );
+    assert_eq!(
+        phone.export_match(id).unwrap()["sides"],
+        json!([["Zoé"], ["Lou"]])
+    );
+}
+
+#[test]
+fn notes_written_where_the_match_is_not_written_stay_until_the_writer_gives_its_own() {
+    let mut hub = Store::open_in_memory().unwrap();
+    let mut phone = Store::open_in_memory().unwrap();
+    let m = phone
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["A".into()], vec!["B".into()]],
+        )
+        .unwrap();
+    let push = |phone: &mut Store, hub: &mut Store| {
+        let outbox = phone.sync_outbox("club", 100).unwrap();
+        let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
+        phone.sync_pushed("club", outbox.upto).unwrap();
+        counts(&r).0 + counts(&r).1
+    };
+    phone.play(m.id, &json!({"pins": [3]})).unwrap();
+    assert_eq!(push(&mut phone, &mut hub), 1);
+    let at_hub = hub.unfinished(5).unwrap()[0].id;
+    hub.set_notes(at_hub, "Salle des fêtes", "").unwrap();
+    phone.play(m.id, &json!({"pins": [4]})).unwrap();
+    assert_eq!(push(&mut phone, &mut hub), 1);
+    assert_eq!(
+        hub.notes(at_hub).unwrap(),
+        (Some("Salle des fêtes".to_string()), None)
+    );
+    // The writer's own place, when it gives one, is the record's.
+    phone.set_notes(m.id, "Parc", "").unwrap();
+    assert_eq!(push(&mut phone, &mut hub), 1);
+    assert_eq!(hub.notes(at_hub).unwrap(), (Some("Parc".to_string()), None));
+}

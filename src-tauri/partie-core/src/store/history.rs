@@ -156,10 +156,19 @@ impl Store {
     /// records keep the names they were played with (migration 12): a hub holds them so.
     pub fn rename_player(&mut self, id: i64, name: &str) -> Result<Player, Error> {
         let name = clean_name(name)?;
-        self.player(id)?;
+        let before = self.player(id)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // The old name stays theirs for records made elsewhere (migration 15).
+        tx.execute(
+            "INSERT OR IGNORE INTO player_alias (name, player_id) VALUES (?1, ?2)",
+            params![before.name, id],
+        )?;
+        tx.execute(
+            "DELETE FROM player_alias WHERE player_id = ?1 AND name = ?2",
+            params![id, name],
+        )?;
         tx.execute(
             "UPDATE player SET name = ?2 WHERE id = ?1",
             params![id, name],
@@ -185,10 +194,21 @@ impl Store {
             );
         }
         let keep = self.player(kept)?;
-        self.player(gone)?;
+        let goes = self.player(gone)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // The merged-away name, and those it had, are the kept player's (migration 15).
+        tx.execute(
+            "INSERT OR IGNORE INTO player_alias (name, player_id)
+             SELECT name, ?1 FROM player_alias WHERE player_id = ?2
+             UNION SELECT ?3, ?1",
+            params![kept, gone, goes.name],
+        )?;
+        tx.execute(
+            "DELETE FROM player_alias WHERE player_id = ?1 AND name = ?2",
+            params![kept, keep.name],
+        )?;
         tx.execute(
             &format!(
                 "UPDATE match_player SET player_id = ?1, {}, name = ?3 WHERE player_id = ?2",

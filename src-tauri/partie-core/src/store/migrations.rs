@@ -276,6 +276,18 @@ pub const MIGRATIONS: &[&str] = &[
     // 14: the names players were renamed or merged from, found when a match made elsewhere
     //     comes in under one (a few seats: only those renamed have one).
     "CREATE INDEX match_player_played_as ON match_player(played_as) WHERE played_as IS NOT NULL;",
+    // 15: the names a player had before a rename or a merge, kept with the player rather than
+    //     found through their seats (a player renamed before playing, an entrant renamed
+    //     before round 1, has none), so that a record made elsewhere under the old name is
+    //     theirs. Seeded from the seats of 12; the index of 14 is no longer read.
+    "CREATE TABLE player_alias (
+        name TEXT NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        PRIMARY KEY (name, player_id)
+    );
+    INSERT OR IGNORE INTO player_alias (name, player_id)
+        SELECT DISTINCT played_as, player_id FROM match_player WHERE played_as IS NOT NULL;
+    DROP INDEX match_player_played_as;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

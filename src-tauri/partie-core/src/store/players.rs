@@ -172,49 +172,99 @@ pub(crate) fn seat_players(
 }
 
 /// Seats the sides' players of a record made elsewhere (pulled from a hub, imported): as
-/// [`seat_players`], except that a name no player has today but one player was renamed or
-/// merged from (a seat kept `played_as` it) is that player, shown under their name of today.
-/// So a rename on this device holds when the other devices' matches come in under the old
-/// name, rather than bring it back as a new player.
+/// [`seat_players`], except that a name is looked for as [`player_from_elsewhere`] does, so
+/// that a rename on this device holds when the other devices' matches come in under the old
+/// name. Such a seat shows the player's name of today and keeps the record's (`played_as`).
 pub(crate) fn seat_players_from_elsewhere(
     tx: &rusqlite::Transaction,
     id: i64,
     sides: &[Vec<String>],
     at: i64,
 ) -> Result<(), Error> {
-    for (side, players) in sides.iter().enumerate() {
-        for (seat, name) in players.iter().enumerate() {
-            if player_named(tx, name)?.is_none() {
-                if let Some((pid, today)) = renamed_from(tx, name.trim())? {
-                    seat_player(tx, id, (side, seat), pid, &today, at)?;
-                    tx.execute(
-                        "UPDATE match_player SET played_as = ?4
-                         WHERE match_id = ?1 AND side = ?2 AND seat = ?3",
-                        params![id, side as i64, seat as i64, name],
-                    )?;
-                    continue;
-                }
+    seat_players_shown(tx, id, sides, sides, at)
+}
+
+/// Seats a record's `played` sides under the names `shown` (the same shape; an export's
+/// `names`), each found as [`player_from_elsewhere`] does; a seat whose name shown is not
+/// the one played keeps the played one (`played_as`).
+pub(crate) fn seat_players_shown(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    shown: &[Vec<String>],
+    played: &[Vec<String>],
+    at: i64,
+) -> Result<(), Error> {
+    for (side, (shown, played)) in shown.iter().zip(played).enumerate() {
+        for (seat, (name, as_played)) in shown.iter().zip(played).enumerate() {
+            let (pid, today) = player_from_elsewhere(tx, name)?;
+            let today = today.unwrap_or_else(|| name.trim().to_string());
+            seat_player(tx, id, (side, seat), pid, &today, at)?;
+            let as_played = as_played.trim();
+            if today != as_played {
+                tx.execute(
+                    "UPDATE match_player SET played_as = ?4
+                     WHERE match_id = ?1 AND side = ?2 AND seat = ?3",
+                    params![id, side as i64, seat as i64, as_played],
+                )?;
             }
-            let pid = find_or_create_player(tx, name.trim())?;
-            seat_player(tx, id, (side, seat), pid, name, at)?;
         }
     }
     Ok(())
 }
 
-/// The one player (not archived) whose seats were played under `name` before a rename or a
-/// merge, with their name of today; none when no player or several were.
+/// The player a name in a record made elsewhere is: the player of that name, as
+/// [`player_named`] finds one; else the one player (not archived) who had that name before
+/// a rename or a merge (`player_alias`, compared as names are), with their name of today;
+/// else a new player of that name.
+pub(crate) fn player_from_elsewhere(
+    tx: &rusqlite::Transaction,
+    name: &str,
+) -> Result<(i64, Option<String>), Error> {
+    if let Some(id) = player_named(tx, name)? {
+        return Ok((id, None));
+    }
+    if let Some((id, today)) = renamed_from(tx, name)? {
+        return Ok((id, Some(today)));
+    }
+    Ok((find_or_create_player(tx, name.trim())?, None))
+}
+
+/// The one player (not archived) once called `name` (exactly, else but for case), with their
+/// name of today; none when no player or several were.
 fn renamed_from(conn: &Connection, name: &str) -> Result<Option<(i64, String)>, Error> {
+    use unicode_normalization::UnicodeNormalization;
+    let name: String = name.trim().nfc().collect();
+    let wanted = name.to_lowercase();
     let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT p.id, p.name FROM match_player mp JOIN player p ON p.id = mp.player_id
-         WHERE mp.played_as = ?1 AND p.archived = 0 LIMIT 2",
+        "SELECT a.name, p.id, p.name FROM player_alias a JOIN player p ON p.id = a.player_id
+         WHERE p.archived = 0",
     )?;
-    let found = stmt
-        .query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<Vec<(i64, String)>, _>>()?;
-    Ok(match found.as_slice() {
-        [one] => Some(one.clone()),
-        _ => None,
+    let (mut exact, mut by_case) = (Vec::new(), Vec::new());
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, String>(2)?,
+        ))
+    })?;
+    for row in rows {
+        let (alias, id, today) = row?;
+        let alias: String = alias.nfc().collect();
+        if alias == name {
+            exact.push((id, today));
+        } else if alias.to_lowercase() == wanted {
+            by_case.push((id, today));
+        }
+    }
+    let one = |mut found: Vec<(i64, String)>| {
+        found.sort();
+        found.dedup_by_key(|f| f.0);
+        (found.len() == 1).then(|| found.remove(0))
+    };
+    Ok(if exact.is_empty() {
+        one(by_case)
+    } else {
+        one(exact)
     })
 }
 

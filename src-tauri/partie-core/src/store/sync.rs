@@ -228,8 +228,10 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
         Vec::new()
     };
     write_figures(tx, id, &figures)?;
+    // Place and notes are the writer's when its record has them; without them, those written
+    // here (by a device that is not the writer: docs/hub.md) stay.
     tx.execute(
-        "UPDATE match SET place = ?2, notes = ?3, computer = ?4,
+        "UPDATE match SET place = COALESCE(?2, place), notes = COALESCE(?3, notes), computer = ?4,
                 revision_base = ?5 - (SELECT count(*) FROM action WHERE match_id = ?1) WHERE id = ?1",
         params![
             id,
@@ -343,14 +345,15 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
     Ok(Taken::Updated)
 }
 
-/// Writes a tournament's events from `from` on, its entrants, summary and revision.
+/// Writes a tournament's events from `from` on, its entrants, summary and revision; `fresh`:
+/// it was just made here.
 fn write_tournament(
     tx: &Transaction,
     id: i64,
-    events: &[Value],
-    from: usize,
+    (events, from): (&[Value], usize),
     t: &Tournament,
     revision: i64,
+    fresh: bool,
 ) -> Result<(), Error> {
     tx.execute(
         "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq >= ?2",
@@ -365,19 +368,24 @@ fn write_tournament(
     }
     // The entrants of the events kept stay seated as they are (a player merged or renamed
     // since is still who was entered; seated again by name, a new player of the old name
-    // would be made); those entered in the events written are seated.
+    // would be made); those entered in the events written are seated, and all of them in a
+    // tournament new here (none is seated yet).
     let entrants = t.field().entrants.len();
-    let kept = entrants
-        - events[from.min(events.len())..]
-            .iter()
-            .filter(|e| e.get("enter").is_some())
-            .count();
+    let kept = if fresh {
+        0
+    } else {
+        entrants
+            - events[from.min(events.len())..]
+                .iter()
+                .filter(|e| e.get("enter").is_some())
+                .count()
+    };
     tx.execute(
         "DELETE FROM tournament_entrant WHERE tournament_id = ?1 AND entrant >= ?2",
         params![id, kept as i64],
     )?;
     for (e, names) in t.field().entrants.iter().enumerate().skip(kept) {
-        seat_entrant(tx, id, e, names)?;
+        seat_entrant(tx, id, e, names, true)?;
     }
     // Matches linked to rounds that are no longer paired stay in the history, unlinked; and
     // so do those of a round paired again differently (the hub undid it and paired again):
@@ -468,10 +476,10 @@ fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<T
         write_tournament(
             tx,
             id,
-            &incoming.record.events,
-            0,
+            (&incoming.record.events, 0),
             &incoming.state,
             incoming.revision,
+            true,
         )?;
         // Its tables' matches pulled before it.
         tx.execute(
@@ -493,10 +501,10 @@ fn merge_tournament(tx: &Transaction, value: &Value, source: Source) -> Result<T
     write_tournament(
         tx,
         id,
-        &incoming.record.events,
-        from,
+        (&incoming.record.events, from),
         &incoming.state,
         incoming.revision,
+        false,
     )?;
     Ok(Taken::Updated)
 }

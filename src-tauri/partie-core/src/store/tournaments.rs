@@ -127,15 +127,22 @@ pub(super) fn replay_checked(id: i64, record: &TournamentRecord) -> Result<Tourn
         .map_err(|e| Error::storage(format!("tournament {id} no longer replays: {e}")))
 }
 
-/// Seats an entrant's players as players of the history (new names become players).
+/// Seats an entrant's players as players of the history (new names become players). A
+/// tournament made elsewhere (pulled, imported) finds its names as a match made elsewhere
+/// does (`player_from_elsewhere`: a name a player here was renamed from is theirs).
 pub(super) fn seat_entrant(
     tx: &Transaction,
     id: i64,
     entrant: usize,
     names: &[String],
+    elsewhere: bool,
 ) -> Result<(), Error> {
     for (seat, name) in names.iter().enumerate() {
-        let pid = find_or_create_player(tx, name)?;
+        let pid = if elsewhere {
+            super::player_from_elsewhere(tx, name)?.0
+        } else {
+            find_or_create_player(tx, name)?
+        };
         tx.execute(
             "INSERT INTO tournament_entrant (tournament_id, entrant, seat, player_id) VALUES (?1, ?2, ?3, ?4)",
             params![id, entrant as i64, seat as i64, pid],
@@ -164,7 +171,7 @@ fn seat_new_entrant(
         (Error::bad_setup, Error::bad_setup)
     };
     // Seated first (each name found once), then checked; a refusal rolls it all back.
-    seat_entrant(tx, id, entrant, names)?;
+    seat_entrant(tx, id, entrant, names, false)?;
     let seated: Option<(i64, String)> = tx
         .query_row(
             "SELECT a.seat, p.name FROM tournament_entrant a
@@ -697,7 +704,7 @@ impl Store {
             )?;
         }
         for (e, names) in t.field().entrants.iter().enumerate() {
-            seat_entrant(&tx, id, e, names)?;
+            seat_entrant(&tx, id, e, names, true)?;
         }
         for (mid, round, table) in links {
             tx.execute(

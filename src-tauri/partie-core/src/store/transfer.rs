@@ -276,23 +276,8 @@ impl Store {
                 params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last],
             )?;
             let id = tx.last_insert_rowid();
-            match &m.names {
-                None => super::seat_players_from_elsewhere(&tx, id, &m.record.sides, last)?,
-                Some(names) => {
-                    super::seat_players(&tx, id, names, last)?;
-                    for (side, (now, played)) in names.iter().zip(&m.record.sides).enumerate() {
-                        for (seat, (now, played)) in now.iter().zip(played).enumerate() {
-                            if now != played {
-                                tx.execute(
-                                    "UPDATE match_player SET played_as = ?4
-                                     WHERE match_id = ?1 AND side = ?2 AND seat = ?3",
-                                    params![id, side as i64, seat as i64, played],
-                                )?;
-                            }
-                        }
-                    }
-                }
-            }
+            let shown = m.names.as_ref().unwrap_or(&m.record.sides);
+            super::seat_players_shown(&tx, id, shown, &m.record.sides, last)?;
             for (seq, (action, at)) in m.record.actions.iter().zip(&m.ats).enumerate() {
                 tx.execute(
                     "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",

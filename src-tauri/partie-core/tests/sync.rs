@@ -955,3 +955,33 @@ fn notes_written_where_the_match_is_not_written_stay_until_the_writer_gives_its_
     assert_eq!(push(&mut phone, &mut hub), 1);
     assert_eq!(hub.notes(at_hub).unwrap(), (Some("Parc".to_string()), None));
 }
+
+#[test]
+fn a_table_match_pushed_to_the_desk_seats_the_players_entered_there() {
+    // On the desk that hosts the hub, entrant A was renamed, and a new player took the name
+    // A: a phone's table match under the name entered is the entrant's, not the newcomer's.
+    let (mut hub, tid, summary) = hub_with_tournament();
+    let p = &summary["pairings"][0];
+    let first = summary["entrants"][p["sides"][0].as_u64().unwrap() as usize]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let entered = player_id(&hub, &first);
+    hub.rename_player(entered, &format!("{first} senior"))
+        .unwrap();
+    let newcomer = hub.add_player(&first).unwrap().id;
+    let r = hub
+        .merge_records(
+            &[table_match(&tid, &summary, 0, "t0", 9, 9)],
+            Source::Device,
+        )
+        .unwrap();
+    assert_eq!(counts(&r), (1, 0, 0, vec![]));
+    assert_eq!(hub.player_stats(entered, "molkky").unwrap().matches, 1);
+    assert_eq!(hub.player_stats(newcomer, "molkky").unwrap().matches, 0);
+    assert_eq!(
+        hub.sync_record(partie_core::store::RecordKind::Match, "t0")
+            .unwrap()["sides"][0],
+        json!([first])
+    );
+}

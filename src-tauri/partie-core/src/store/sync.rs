@@ -16,7 +16,7 @@
 //! fits its tournament) is the pure code of `crate::merge`, shared with the hub's PostgreSQL
 //! backend; this file is what SQLite does with those decisions.
 
-use super::tournaments::{replay_checked, seat_entrant, stored, write_summary};
+use super::tournaments::{replay_checked, seat_entered, seat_entrant, stored, write_summary};
 use super::{update_match, write_figures, Store, MATCH_REVISION};
 use crate::error::{Error, ErrorKind};
 use crate::merge::{
@@ -197,6 +197,34 @@ fn check_table(tx: &Connection, m: &IncomingMatch, link: &Link) -> Result<i64, R
     Ok(tid)
 }
 
+/// Seats a table's match made elsewhere as one started here is (`seat_entered`): the players
+/// entered at its pairing when the tournament here pairs these names there, else by name.
+fn seat_table_match(
+    tx: &Transaction,
+    id: i64,
+    tid: i64,
+    link: &Link,
+    sides: &[Vec<String>],
+    at: i64,
+) -> Result<(), Error> {
+    let (_, record) = stored(tx, tid)?;
+    let t = replay_checked(tid, &record)?;
+    let entrants = (link.round as usize)
+        .checked_sub(1)
+        .and_then(|r| t.field().rounds.get(r))
+        .and_then(|r| r.matches.iter().find(|p| p.table as i64 == link.table))
+        .map(|p| p.sides.clone())
+        .filter(|es| {
+            let entered: Vec<Vec<String>> =
+                es.iter().map(|&e| t.field().entrants[e].clone()).collect();
+            trimmed(&entered) == sides
+        });
+    match entrants {
+        Some(entrants) => seat_entered(tx, id, tid, sides, &entrants, at, true),
+        None => super::seat_players_from_elsewhere(tx, id, sides, at),
+    }
+}
+
 /// Writes a match's actions from `from` on, its cached summary, times, figures and revision.
 fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Result<(), Error> {
     tx.execute(
@@ -274,7 +302,11 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         )?;
         let id = tx.last_insert_rowid();
         let last = m.ats.last().copied().unwrap_or(m.started_at);
-        super::seat_players_from_elsewhere(tx, id, &trimmed(&m.record.sides), last)?;
+        let sides = trimmed(&m.record.sides);
+        match tid.zip(m.link.as_ref()) {
+            Some((tid, link)) => seat_table_match(tx, id, tid, link, &sides, last)?,
+            None => super::seat_players_from_elsewhere(tx, id, &sides, last)?,
+        }
         write_match(tx, id, &m, 0)?;
         if let (Some(tid), Some(link)) = (tid, &m.link) {
             tx.execute(

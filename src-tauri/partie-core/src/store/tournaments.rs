@@ -151,6 +151,48 @@ pub(super) fn seat_entrant(
     Ok(())
 }
 
+/// Seats a table's match `mid` of tournament `id`: each seat is the player entered there (its
+/// `entrants`, side by side; merged, renamed or archived since, still who was entered), else
+/// the player of the name (found as a record made `elsewhere` is, or as typed here). The
+/// record keeps the entered names; the history shows the players' names of today.
+pub(super) fn seat_entered(
+    tx: &Transaction,
+    mid: i64,
+    id: i64,
+    sides: &[Vec<String>],
+    entrants: &[usize],
+    at: i64,
+    elsewhere: bool,
+) -> Result<(), Error> {
+    for (side, (names, &e)) in sides.iter().zip(entrants).enumerate() {
+        for (seat, name) in names.iter().enumerate() {
+            let entered: Option<i64> = tx
+                .query_row(
+                    "SELECT player_id FROM tournament_entrant
+                     WHERE tournament_id = ?1 AND entrant = ?2 AND seat = ?3",
+                    params![id, e as i64, seat as i64],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let pid = match entered {
+                Some(pid) => pid,
+                None if elsewhere => super::player_from_elsewhere(tx, name)?.0,
+                None => find_or_create_player(tx, name)?,
+            };
+            seat_player(tx, mid, (side, seat), pid, name.trim(), at)?;
+            tx.execute(
+                "UPDATE match_player
+                 SET played_as = match_player.name, name = p.name
+                 FROM player p WHERE p.id = match_player.player_id
+                   AND match_id = ?1 AND side = ?2 AND seat = ?3
+                   AND match_player.name != p.name",
+                params![mid, side as i64, seat as i64],
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Seats a new entrant (one registered at the start or entered late) as [`seat_entrant`]
 /// does, refusing a name that seats a player already in the tournament: the rules tell names
 /// apart as written, the players are told apart as the screens do, by case too ("élodie"
@@ -429,31 +471,7 @@ impl Store {
             &sides,
             &Default::default(),
             |tx, mid, sides, now| {
-                for (side, (names, &e)) in sides.iter().zip(&entrants).enumerate() {
-                    for (seat, name) in names.iter().enumerate() {
-                        let entered: Option<i64> = tx
-                            .query_row(
-                                "SELECT player_id FROM tournament_entrant
-                                 WHERE tournament_id = ?1 AND entrant = ?2 AND seat = ?3",
-                                params![id, e as i64, seat as i64],
-                                |r| r.get(0),
-                            )
-                            .optional()?;
-                        let pid = match entered {
-                            Some(pid) => pid,
-                            None => find_or_create_player(tx, name)?,
-                        };
-                        seat_player(tx, mid, (side, seat), pid, name, now)?;
-                        tx.execute(
-                            "UPDATE match_player
-                             SET played_as = match_player.name, name = p.name
-                             FROM player p WHERE p.id = match_player.player_id
-                               AND match_id = ?1 AND side = ?2 AND seat = ?3
-                               AND match_player.name != p.name",
-                            params![mid, side as i64, seat as i64],
-                        )?;
-                    }
-                }
+                seat_entered(tx, mid, id, sides, &entrants, now, false)?;
                 tx.execute(
                     "INSERT INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
                     params![mid, id, round, table as i64],

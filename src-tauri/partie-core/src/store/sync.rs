@@ -213,7 +213,7 @@ fn seat_table_match(
         .checked_sub(1)
         .and_then(|r| t.field().rounds.get(r))
         .and_then(|r| r.matches.iter().find(|p| p.table as i64 == link.table))
-        .map(|p| p.sides.clone())
+        .map(|p| p.sides)
         .filter(|es| {
             let entered: Vec<Vec<String>> =
                 es.iter().map(|&e| t.field().entrants[e].clone()).collect();

@@ -77,6 +77,7 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     p.type("#match-notes", "windy, Cyril's first win")
     p.tap("#save-notes")
     p.wait_text(".notes-status", "Saved")
+    assert p.count("#notes-local") == 0, "played here: its notes go with it"
     p.shot("32-match-notes")
     p.d.execute_script("location.hash = '#/history'")
     p.wait_css("#history-list")
@@ -333,6 +334,17 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         q.d.execute_script("location.hash = '#/history'")
         q.wait_until("return document.querySelectorAll('#history-list .match-row').length === 4")
         q.shot("38-imported-history")
+        # A match imported was scored elsewhere: its notes form says they stay on this device.
+        finished = q.d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('./js/ipc.js').then(({ ipc }) => ipc.history({}))
+              .then((rows) => done(rows.find((r) => r.status !== 'playing').id), (e) => done(String(e)));""")
+        q.go_hash(f"#/match/{finished}")
+        q.wait_css("#end-screen")
+        q.wait_css("#notes-local")
+        assert q.text("#notes-local") == "This match is scored on another device: what you write here is kept on this one only."
+        assert q.d.execute_script("return document.querySelector('#match-notes').getAttribute('aria-describedby')") == "notes-local"
+        q.shot("38b-imported-match-notes", at="#notes-form")
     finally:
         q.close()
 

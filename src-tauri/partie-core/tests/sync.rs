@@ -761,6 +761,11 @@ fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() 
         .club_pulled("club", &page.records, &page.cursor)
         .unwrap();
     let theirs = other.unfinished(5).unwrap()[0].id;
+    assert!(phone.view(m.id).unwrap().writer);
+    assert!(
+        !other.view(theirs).unwrap().writer,
+        "the screens say so at the notes"
+    );
     other.set_notes(theirs, "", "seen from the bar").unwrap();
     assert_eq!(other.export_match(theirs).unwrap()["revision"], 2);
     assert!(other.club_outbox("club", 100).unwrap().records.is_empty());

@@ -42,6 +42,9 @@ pub struct MatchView {
     pub computer: Computer,
     /// The tournament table it is played for, if any.
     pub tournament: Option<TableLink>,
+    /// Whether this device writes it (it was started here: migration 13); another's place and
+    /// notes stay on this device.
+    pub writer: bool,
 }
 
 /// The tournament table a match is played for.
@@ -225,16 +228,26 @@ impl Store {
                 ..head.clone()
             });
         }
-        let (uid, game, rules, started_at, finished_at): (
+        let (uid, game, rules, started_at, finished_at, writer): (
             String,
             String,
             String,
             i64,
             Option<i64>,
+            bool,
         ) = self.conn.query_row(
-            "SELECT uid, game, rules, started_at, finished_at FROM match WHERE id = ?1",
+            "SELECT uid, game, rules, started_at, finished_at, writer FROM match WHERE id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            },
         )?;
         let computer = self.computer(id)?;
         let rules = match serde_json::from_str(&rules) {
@@ -270,6 +283,7 @@ impl Store {
             notes,
             computer,
             tournament,
+            writer,
         };
         if let Some(live) = self.live.as_mut().filter(|l| l.id == id) {
             live.head = Some(MatchView {

@@ -400,6 +400,13 @@ fn game_info(game: String) -> Result<Value, Error> {
     partie_core::games::info(&game)
 }
 
+/// Checks a game's options as a new match will: the rules form says a rule that hangs on
+/// another (Mölkky's fall-back under the target) at its field, before Start.
+#[tauri::command]
+fn check_rules(game: String, rules: serde_json::Map<String, Value>) -> Result<(), Error> {
+    partie_core::games::check_rules(&game, &rules)
+}
+
 /// The games this build knows, in the order the home screen offers them: the screens load
 /// each game's module by these names (the UI keeps no list of its own).
 #[tauri::command]
@@ -430,6 +437,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         rematch,
         delete_match,
         game_info,
+        check_rules,
         games,
         painted,
         history,

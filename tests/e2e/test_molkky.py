@@ -332,6 +332,20 @@ def test_refusals_are_shown_in_the_users_language(partie):
     assert p.count("#pins") == 0
     set_number(p, "#rule-target", 12)
     p.wait_until("return !document.querySelector('#rule-target-error')")
+    # A fall-back that hangs on the target is said at its field once Rust has looked at both,
+    # in words, and Start sends nothing.
+    set_number(p, "#rule-bust_to", 20)
+    p.wait_css("#rule-bust_to-error")
+    assert p.text("#rule-bust_to-error") == "Over the target, back to a score below the target."
+    assert p.attr("#rule-bust_to", "aria-invalid") == "true"
+    p.shot("12c-setup-rule-that-hangs-on-another", at="#rule-bust_to")
+    p.tap("#start")
+    p.wait_until("return document.querySelector('#toast').textContent === 'Over the target, back to a score below the target.'")
+    assert p.count("#pins") == 0
+    # A higher target makes it right: the error leaves the field that was not touched.
+    set_number(p, "#rule-target", 30)
+    p.wait_until("return !document.querySelector('#rule-bust_to-error')")
+    assert p.attr("#rule-bust_to", "aria-invalid") is None
     p.tap("#nav-back")
     p.wait_css("#new-molkky")
     # The lists are drawn once the history answers: "Nothing yet" says it has.

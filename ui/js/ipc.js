@@ -20,6 +20,7 @@ export const ipc = {
   players: () => invoke('list_players'),
   addPlayer: (name) => invoke('add_player', { name }),
   newMatch: (game, rules, sides, computer = null) => invoke('new_match', { game, rules, sides, computer }),
+  checkRules: (game, rules) => invoke('check_rules', { game, rules }),
   computerMove: (matchId) => invoke('computer_move', { matchId }),
   stopThinking: () => invoke('stop_thinking'),
   hint: (matchId) => invoke('hint', { matchId }),

@@ -3,7 +3,10 @@
 // values is a row of toggles, a range a number field (with the presets as toggles beside it), a
 // yes/no default a pair of toggles; a default that Rust gives in words ("half the target") is the
 // empty field's placeholder, and Rust applies it. The form only collects values; Rust checks
-// them when the match starts or the default is saved.
+// them when the match starts or the default is saved, and after every change (`check_rules`):
+// a rule that hangs on another (Mölkky's fall-back under its target) is said at its field
+// before Start, when Rust's refusal names it (its code is the option's name and `_range` or
+// `_multiple`).
 //
 // Labels come from i18n, per game then shared: `rule_<game>_<option>` or `rule_<option>`; a
 // value's `rule_<game>_<option>_<value>` or `rule_<option>_<value>`; a default in words
@@ -15,7 +18,8 @@
 // with the new values after every change; the screen redraws then.
 
 import { h, segmented } from './dom.js';
-import { t, has } from './i18n.js';
+import { t, has, errorText } from './i18n.js';
+import { ipc } from './ipc.js';
 
 function label(game, key, suffix = '') {
   const own = `rule_${game}_${key}${suffix}`;
@@ -67,11 +71,31 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
   // than the last number taken.
   const typed = {};
 
-  /** The first rule typed wrong that applies, as an error to show; null when the form can be
-   * sent. */
+  // What Rust says of the rules as they are, when its refusal names one of them: {key, error}.
+  let refused = null;
+  let asked = 0;
+  const refusedAt = (k) => (!wrong[k] && refused?.key === k && applies(k) ? refused.error : null);
+
+  /** Asks Rust about the rules as they are now; a later answer than the last question asked is
+   * dropped. The screen redraws when what is said changes. */
+  async function check() {
+    const n = ++asked;
+    let error = null;
+    try { await ipc.checkRules(game, value()); } catch (e) { error = e; }
+    if (n !== asked) return;
+    const key = error && keys.find((k) => error.code === `${k}_range` || error.code === `${k}_multiple`);
+    const next = key ? { key, error } : null;
+    if (next?.key === refused?.key && next?.error?.code === refused?.error?.code) return;
+    refused = next;
+    onChange(value());
+  }
+
+  /** The first rule typed wrong that applies, else the one Rust refused, as an error to show;
+   * null when the form can be sent. */
   function problem() {
     const k = keys.find((key) => wrong[key] && applies(key));
-    return k ? wrong[k] : null;
+    if (k) return wrong[k];
+    return refused && refusedAt(refused.key) ? refused.error : null;
   }
 
   function value() {
@@ -83,16 +107,18 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
   function set(k, v) {
     if (v === null) delete r[k]; else r[k] = v;
     onChange(value());
+    check();
   }
 
   function numberField(k, spec, title) {
     const id = `rule-${prefix}${k}`;
     const placeholder = label(game, k, '_default')
       ?? (typeof spec.default === 'number' ? String(spec.default) : spec.default === null ? t('off') : '');
+    const said = wrong[k]?.detail ?? (refusedAt(k) && errorText(refusedAt(k)));
     return h('label', { class: 'field', for: id }, h('span', { text: title }),
       h('input', {
         id, type: 'number', inputmode: 'numeric', 'data-key': id, min: spec.min, max: spec.max, step: spec.step,
-        value: wrong[k] ? typed[k] ?? '' : r[k] ?? '', placeholder, 'aria-invalid': wrong[k] ? 'true' : null, 'aria-describedby': wrong[k] ? `${id}-error` : null,
+        value: wrong[k] ? typed[k] ?? '' : r[k] ?? '', placeholder, 'aria-invalid': said ? 'true' : null, 'aria-describedby': said ? `${id}-error` : null,
         onchange: (ev) => {
           const problem = numberProblem(ev.target, title, spec.min, spec.max, spec.step);
           if (problem) {
@@ -106,12 +132,17 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
           set(k, v === '' ? null : Number(v));
         },
       }),
-      wrong[k] ? h('span', { class: 'field-error', id: `${id}-error`, role: 'alert', text: wrong[k].detail }) : null);
+      said ? h('span', { class: 'field-error', id: `${id}-error`, role: 'alert', text: said }) : null);
   }
 
   function toggles(k, values, title) {
     // A preset chosen puts away what was typed wrong in the field beside it.
-    return segmented(`rule-${prefix}${k}`, title, values, current(k), (v) => valueText(game, k, v), (v) => { delete wrong[k]; set(k, v); }, { keyed: true });
+    const row = segmented(`rule-${prefix}${k}`, title, values, current(k), (v) => valueText(game, k, v), (v) => { delete wrong[k]; set(k, v); }, { keyed: true });
+    // A rule refused as it stands, said under its toggles (a number field beside them says it
+    // itself).
+    if (!refusedAt(k) || specs[k].presets) return row;
+    return h('div', { class: 'field-group' }, row,
+      h('span', { class: 'field-error', id: `rule-${prefix}${k}-error`, role: 'alert', text: errorText(refusedAt(k)) }));
   }
 
   function option(k) {
@@ -143,5 +174,7 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
     return h('div', { class: 'rules-form', 'data-rules': game }, out);
   }
 
+  // Rules given at the start (saved defaults, a rematch's) are asked about too.
+  if (Object.keys(r).length) check();
   return { draw, value, problem };
 }

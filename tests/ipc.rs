@@ -206,6 +206,37 @@ fn games_lists_every_game_with_its_info() {
 }
 
 #[test]
+fn check_rules_says_which_rule_is_refused_as_start_would() {
+    let h = harness();
+    let ok = h.call(
+        "check_rules",
+        json!({"game": "molkky", "rules": {"target": 12, "bust_to": 6}}),
+    );
+    assert_eq!(ok.unwrap(), Value::Null);
+    let e = h
+        .call(
+            "check_rules",
+            json!({"game": "molkky", "rules": {"target": 12, "bust_to": 20}}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        (e["kind"].as_str(), e["code"].as_str()),
+        (Some("bad_setup"), Some("bust_to_range"))
+    );
+    let e = h
+        .call(
+            "check_rules",
+            json!({"game": "crokinole", "rules": {"target": 12}}),
+        )
+        .unwrap_err();
+    assert_eq!(e["code"], "target_multiple");
+    let e = h
+        .call("check_rules", json!({"game": "molkky", "rules": [1]}))
+        .unwrap_err();
+    assert_eq!(e["kind"], "bad_setup", "{e}");
+}
+
+#[test]
 fn game_info_gives_the_formation() {
     let h = harness();
     let info = h.call("game_info", json!({"game": "molkky"})).unwrap();

@@ -403,7 +403,8 @@ fn game_info(game: String) -> Result<Value, Error> {
 /// Checks a game's options as a new match will: the rules form says a rule that hangs on
 /// another (Mölkky's fall-back under the target) at its field, before Start.
 #[tauri::command]
-fn check_rules(game: String, rules: serde_json::Map<String, Value>) -> Result<(), Error> {
+fn check_rules(game: String, rules: Value) -> Result<(), Error> {
+    let rules = partie_core::record::rules_from_json(Some(&rules))?;
     partie_core::games::check_rules(&game, &rules)
 }
 

@@ -48,15 +48,15 @@ pub fn withdraw_entrant(
     state.with(|s| s.withdraw(tournament_id, entrant))
 }
 
-/// Takes back the last step (an event, or a withdrawal with its forfeit); `events`, the count
+/// Takes back the last step (an event, or a withdrawal with its forfeit); `revision`, the one
 /// the screen showed, refuses it when the tournament moved on since.
 #[tauri::command(async)]
 pub fn undo_tournament(
     state: State<'_, AppState>,
     tournament_id: i64,
-    events: Option<usize>,
+    revision: Option<i64>,
 ) -> Result<TournamentView, Error> {
-    state.with(|s| s.undo_tournament_seen(tournament_id, events))
+    state.with(|s| s.undo_tournament_seen(tournament_id, revision))
 }
 
 /// Starts (or opens) the match of a table of the current round.

@@ -334,7 +334,7 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         q.d.execute_script("location.hash = '#/history'")
         q.wait_until("return document.querySelectorAll('#history-list .match-row').length === 4")
         q.shot("38-imported-history")
-        # A match imported was scored elsewhere: its notes form says they stay on this device.
+        # A match imported was not started here: its notes form says they stay on this device.
         finished = q.d.execute_async_script("""
             const done = arguments[arguments.length - 1];
             import('./js/ipc.js').then(({ ipc }) => ipc.history({}))
@@ -342,8 +342,9 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         q.go_hash(f"#/match/{finished}")
         q.wait_css("#end-screen")
         q.wait_css("#notes-local")
-        assert q.text("#notes-local") == "This match is scored on another device: what you write here is kept on this one only."
-        assert q.d.execute_script("return document.querySelector('#match-notes').getAttribute('aria-describedby')") == "notes-local"
+        assert q.text("#notes-local") == "What you write here stays on this device: it is not sent to the club’s hub."
+        assert q.attr("#match-notes", "aria-describedby") == "notes-local"
+        assert q.attr("#match-place", "aria-describedby") == "notes-local"
         q.shot("38b-imported-match-notes", at="#notes-form")
     finally:
         q.close()

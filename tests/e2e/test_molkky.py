@@ -339,8 +339,10 @@ def test_refusals_are_shown_in_the_users_language(partie):
     assert p.text("#rule-bust_to-error") == "Over the target, back to a score below the target."
     assert p.attr("#rule-bust_to", "aria-invalid") == "true"
     p.shot("12c-setup-rule-that-hangs-on-another", at="#rule-bust_to")
+    p.slow_command("new_match", 0)
     p.tap("#start")
     p.wait_until("return document.querySelector('#toast').textContent === 'Over the target, back to a score below the target.'")
+    assert p.asked("new_match") == 0, "said at the field: Start sends nothing"
     assert p.count("#pins") == 0
     # A higher target makes it right: the error leaves the field that was not touched.
     set_number(p, "#rule-target", 30)

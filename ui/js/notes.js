@@ -22,10 +22,11 @@ export function notesForm(view) {
   const status = h('span', { class: 'notes-status', role: 'status' });
   place.value = view.place ?? '';
   notes.value = view.notes ?? '';
-  // A match scored on another device: what is written here is not sent to the club's hub.
+  // A match not started on this device (scored on another, or from before the app knew):
+  // what is written here is not sent to the club's hub.
   const local = view.writer === false
     ? h('p', { class: 'hint', id: 'notes-local', text: t('notes_local') }) : null;
-  if (local) notes.setAttribute('aria-describedby', 'notes-local');
+  if (local) for (const el of [place, notes]) el.setAttribute('aria-describedby', 'notes-local');
   form.append(
     h('label', { class: 'field', for: 'match-place' }, h('span', { text: t('place') }), place),
     h('label', { class: 'field', for: 'match-notes' }, h('span', { text: t('notes') }), notes),

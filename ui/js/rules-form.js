@@ -74,6 +74,7 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
   // What Rust says of the rules as they are, when its refusal names one of them: {key, error}.
   let refused = null;
   let asked = 0;
+  let answered = 0;
   const refusedAt = (k) => (!wrong[k] && refused?.key === k && applies(k) ? refused.error : null);
 
   /** Asks Rust about the rules as they are now; a later answer than the last question asked is
@@ -83,6 +84,7 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
     let error = null;
     try { await ipc.checkRules(game, value()); } catch (e) { error = e; }
     if (n !== asked) return;
+    answered = n;
     const key = error && keys.find((k) => error.code === `${k}_range` || error.code === `${k}_multiple`);
     const next = key ? { key, error } : null;
     if (next?.key === refused?.key && next?.error?.code === refused?.error?.code) return;
@@ -95,6 +97,8 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
   function problem() {
     const k = keys.find((key) => wrong[key] && applies(key));
     if (k) return wrong[k];
+    // Rust's word on rules changed since is not in yet: Start asks Rust itself.
+    if (answered !== asked) return null;
     return refused && refusedAt(refused.key) ? refused.error : null;
   }
 
@@ -141,8 +145,10 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
     // A rule refused as it stands, said under its toggles (a number field beside them says it
     // itself).
     if (!refusedAt(k) || specs[k].presets) return row;
+    const id = `rule-${prefix}${k}-error`;
+    row.setAttribute('aria-describedby', id);
     return h('div', { class: 'field-group' }, row,
-      h('span', { class: 'field-error', id: `rule-${prefix}${k}-error`, role: 'alert', text: errorText(refusedAt(k)) }));
+      h('span', { class: 'field-error', id, role: 'alert', text: errorText(refusedAt(k)) }));
   }
 
   function option(k) {

@@ -926,10 +926,18 @@ fn a_name_once_renamed_is_the_players_even_before_any_match_and_but_for_case() {
         phone.export_match(id).unwrap()["sides"],
         json!([["Zoé"], ["Lou"]])
     );
+    // The name Louise was played under is hers here too, for what comes later under it.
+    let r = phone
+        .merge_records(&[with("three", "Lou", "Kim")], Source::Hub)
+        .unwrap();
+    assert_eq!(counts(&r), (1, 0, 0, vec![]));
+    let louise = player_id(&phone, "Louise");
+    assert_eq!(phone.player_stats(louise, "molkky").unwrap().wins, 1);
+    assert!(phone.players().unwrap().iter().all(|p| p.name != "Lou"));
 }
 
 #[test]
-fn notes_written_where_the_match_is_not_written_stay_until_the_writer_gives_its_own() {
+fn notes_written_where_the_match_is_not_written_stay_there_and_only_there() {
     let mut hub = Store::open_in_memory().unwrap();
     let mut phone = Store::open_in_memory().unwrap();
     let m = phone
@@ -947,18 +955,40 @@ fn notes_written_where_the_match_is_not_written_stay_until_the_writer_gives_its_
     };
     phone.play(m.id, &json!({"pins": [3]})).unwrap();
     assert_eq!(push(&mut phone, &mut hub), 1);
+    // The desk that hosts the hub notes a place on the phone's match: it shows there, it is
+    // not served, and the phone's next throw does not take it away.
     let at_hub = hub.unfinished(5).unwrap()[0].id;
     hub.set_notes(at_hub, "Salle des fêtes", "").unwrap();
     phone.play(m.id, &json!({"pins": [4]})).unwrap();
     assert_eq!(push(&mut phone, &mut hub), 1);
+    let desk = (Some("Salle des fêtes".to_string()), None);
+    assert_eq!(hub.notes(at_hub).unwrap(), desk);
     assert_eq!(
-        hub.notes(at_hub).unwrap(),
-        (Some("Salle des fêtes".to_string()), None)
+        hub.view(at_hub).unwrap().place.as_deref(),
+        Some("Salle des fêtes")
     );
-    // The writer's own place, when it gives one, is the record's.
+    assert!(stored(&hub, &m.uid).get("place").is_none());
+    let mut other = Store::open_in_memory().unwrap();
+    let page = hub.records_since(None, 100).unwrap();
+    other.merge_records(&page.records, Source::Hub).unwrap();
+    let theirs = other.unfinished(5).unwrap()[0].id;
+    assert_eq!(other.notes(theirs).unwrap(), (None, None));
+    // The writer's own place is the record's: served and pulled; the desk keeps its own.
     phone.set_notes(m.id, "Parc", "").unwrap();
     assert_eq!(push(&mut phone, &mut hub), 1);
-    assert_eq!(hub.notes(at_hub).unwrap(), (Some("Parc".to_string()), None));
+    assert_eq!(stored(&hub, &m.uid)["place"], "Parc");
+    assert_eq!(hub.notes(at_hub).unwrap(), desk);
+    let page = hub.records_since(None, 100).unwrap();
+    other.merge_records(&page.records, Source::Hub).unwrap();
+    assert_eq!(
+        other.notes(theirs).unwrap(),
+        (Some("Parc".to_string()), None)
+    );
+    // A file export of the desk's copy carries what the desk shows.
+    assert_eq!(
+        hub.export_match(at_hub).unwrap()["place"],
+        "Salle des fêtes"
+    );
 }
 
 #[test]

@@ -502,7 +502,7 @@ fn an_undo_after_a_result_came_in_from_another_connection_takes_nothing_back() {
     )
     .unwrap();
     let err = app
-        .undo_tournament_seen(t.id, Some(shown.events))
+        .undo_tournament_seen(t.id, Some(shown.revision))
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::IllegalAction);
     assert_eq!(err.code, Some("tournament_changed"));
@@ -510,8 +510,29 @@ fn an_undo_after_a_result_came_in_from_another_connection_takes_nothing_back() {
     assert_eq!(now.events, shown.events + 1);
     assert_eq!(now.summary["pairings"][0]["result"]["winner"], 0);
     // Looked at again, the undo takes back the result, now seen; then the pairing.
-    let back = app.undo_tournament_seen(t.id, Some(now.events)).unwrap();
+    let back = app.undo_tournament_seen(t.id, Some(now.revision)).unwrap();
     assert!(back.summary["pairings"][0]["result"].is_null());
-    let back = app.undo_tournament_seen(t.id, Some(back.events)).unwrap();
+    // The hub takes a result back and enters another: as many events as shown, but not the
+    // ones shown.
+    let shown = back.clone();
+    hub.tournament_event(
+        t.id,
+        &json!({"result": {"round": 1, "table": 0, "winner": 1, "scores": [0, 1]}}),
+    )
+    .unwrap();
+    hub.undo_tournament(t.id).unwrap();
+    hub.tournament_event(
+        t.id,
+        &json!({"result": {"round": 1, "table": 1, "winner": 0, "scores": [1, 0]}}),
+    )
+    .unwrap();
+    hub.undo_tournament(t.id).unwrap();
+    assert_eq!(app.tournament(t.id).unwrap().events, shown.events);
+    let err = app
+        .undo_tournament_seen(t.id, Some(shown.revision))
+        .unwrap_err();
+    assert_eq!(err.code, Some("tournament_changed"));
+    let now = app.tournament(t.id).unwrap();
+    let back = app.undo_tournament_seen(t.id, Some(now.revision)).unwrap();
     assert_eq!(back.events, 0);
 }

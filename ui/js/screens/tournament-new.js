@@ -28,7 +28,9 @@ export function mount(root) {
     if (entry.rules === false) return;
     gameInfo(g).then((info) => {
       if (st.game !== g) return;
-      form = rulesForm(g, info, entry, st.rules, (r) => { st.rules = r; render(); });
+      // A form left for another game (an answer of Rust's coming late) changes nothing.
+      const made = rulesForm(g, info, entry, st.rules, (r) => { if (form !== made) return; st.rules = r; render(); });
+      form = made;
       render();
     }).catch((e) => app.error(e));
   }

@@ -66,7 +66,7 @@ export function mount(root, [idText, tab = 'round']) {
   };
 
   const undo = () => app.exclusive(st, render, async () => {
-    took(await ipc.undoTournament(id, st.view.events));
+    took(await ipc.undoTournament(id, st.view.revision));
     st.entering = null;
     app.announce(t('undone'));
   });

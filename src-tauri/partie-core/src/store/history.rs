@@ -377,10 +377,14 @@ impl Store {
             );
         }
         let blank = |s: &str| (!s.is_empty()).then(|| s.to_string());
-        // A change by the match's writer is one more revision, pushed to the hub like an
-        // action (migration 13).
+        // A change by the match's writer is the record's, one more revision pushed to the hub
+        // like an action (migration 13); another device's is its own (migration 16).
         let n = self.conn.execute(
-            "UPDATE match SET place = ?2, notes = ?3,
+            "UPDATE match SET
+                place = CASE WHEN writer THEN ?2 ELSE place END,
+                notes = CASE WHEN writer THEN ?3 ELSE notes END,
+                local_place = CASE WHEN writer THEN local_place ELSE ?2 END,
+                local_notes = CASE WHEN writer THEN local_notes ELSE ?3 END,
                 revision_base = revision_base + (writer AND (place IS NOT ?2 OR notes IS NOT ?3))
              WHERE id = ?1",
             params![id, blank(place), blank(notes)],
@@ -394,11 +398,30 @@ impl Store {
     }
 
     /// A match's place and notes.
+    /// (Those written on this device first, when it does not write the match: migration 16.)
     pub fn notes(&self, id: i64) -> Result<(Option<String>, Option<String>), Error> {
+        self.notes_from(
+            id,
+            "COALESCE(local_place, place), COALESCE(local_notes, notes)",
+        )
+    }
+
+    /// A match's place and notes as its record has them: the writer's, what sync serves.
+    pub(crate) fn record_notes(&self, id: i64) -> Result<(Option<String>, Option<String>), Error> {
+        self.notes_from(id, "place, notes")
+    }
+
+    fn notes_from(
+        &self,
+        id: i64,
+        columns: &str,
+    ) -> Result<(Option<String>, Option<String>), Error> {
         self.conn()
-            .query_row("SELECT place, notes FROM match WHERE id = ?1", [id], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
+            .query_row(
+                &format!("SELECT {columns} FROM match WHERE id = ?1"),
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .optional()?
             .ok_or_else(|| Error::not_found(format!("no match {id}")).with_code("no_match"))
     }

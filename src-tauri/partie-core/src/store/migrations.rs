@@ -288,6 +288,11 @@ pub const MIGRATIONS: &[&str] = &[
     INSERT OR IGNORE INTO player_alias (name, player_id)
         SELECT DISTINCT played_as, player_id FROM match_player WHERE played_as IS NOT NULL;
     DROP INDEX match_player_played_as;",
+    // 16: the place and notes written on a device that does not write the match (13), apart
+    //     from the record's: shown there before the record's, never served or pushed, and
+    //     never replaced by the writer's next revision.
+    "ALTER TABLE match ADD COLUMN local_place TEXT;
+    ALTER TABLE match ADD COLUMN local_notes TEXT;",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

@@ -206,6 +206,12 @@ pub(crate) fn seat_players_shown(
                      WHERE match_id = ?1 AND side = ?2 AND seat = ?3",
                     params![id, side as i64, seat as i64, as_played],
                 )?;
+                // The name played is one this player had (an export's `names`): it stays
+                // theirs for what comes later under it, as after a rename here.
+                tx.execute(
+                    "INSERT OR IGNORE INTO player_alias (name, player_id) VALUES (?1, ?2)",
+                    params![as_played, pid],
+                )?;
             }
         }
     }

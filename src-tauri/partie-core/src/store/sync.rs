@@ -207,8 +207,11 @@ fn seat_table_match(
     sides: &[Vec<String>],
     at: i64,
 ) -> Result<(), Error> {
-    let (_, record) = stored(tx, tid)?;
-    let t = replay_checked(tid, &record)?;
+    // A tournament that no longer replays here (a file from an app whose rules took it) seats
+    // by name rather than stop the whole page.
+    let Ok(t) = stored(tx, tid).and_then(|(_, record)| replay_checked(tid, &record)) else {
+        return super::seat_players_from_elsewhere(tx, id, sides, at);
+    };
     let entrants = (link.round as usize)
         .checked_sub(1)
         .and_then(|r| t.field().rounds.get(r))
@@ -256,10 +259,10 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
         Vec::new()
     };
     write_figures(tx, id, &figures)?;
-    // Place and notes are the writer's when its record has them; without them, those written
-    // here (by a device that is not the writer: docs/hub.md) stay.
+    // Place and notes are the record's, the writer's (those written here by a device that is
+    // not the writer are kept apart: migration 16).
     tx.execute(
-        "UPDATE match SET place = COALESCE(?2, place), notes = COALESCE(?3, notes), computer = ?4,
+        "UPDATE match SET place = ?2, notes = ?3, computer = ?4,
                 revision_base = ?5 - (SELECT count(*) FROM action WHERE match_id = ?1) WHERE id = ?1",
         params![
             id,
@@ -682,8 +685,17 @@ impl Store {
                     .ok_or_else(|| Error::not_found(format!("no match {uid}")))?;
                 let mut out = self.export_match(id)?;
                 // A hub serves the record as it was played, as every other copy holds it
-                // (`served`); the names of today are this device's own.
-                out.as_object_mut().expect("an object").remove("names");
+                // (`served`); the names of today, and place and notes written here by a device
+                // that is not the writer, are this device's own.
+                let obj = out.as_object_mut().expect("an object");
+                obj.remove("names");
+                let (place, notes) = self.record_notes(id)?;
+                for (key, text) in [("place", place), ("notes", notes)] {
+                    match text {
+                        Some(text) => obj.insert(key.into(), json!(text)),
+                        None => obj.remove(key),
+                    };
+                }
                 if let Some(link) = stored_link(&self.conn, id)? {
                     out["tournament"] = link.to_value();
                 }

@@ -24,6 +24,9 @@ pub struct TournamentView {
     pub setup: Value,
     /// How many events it has (what undo would take back).
     pub events: usize,
+    /// Its revision (every event added or taken back counts one: docs/hub.md), read before
+    /// its events: an undo from a screen that showed another is refused.
+    pub revision: i64,
     /// The derived summary (`docs/tournaments.md`, "The summary").
     pub summary: Value,
     /// The matches scored in the app for the current round's tables.
@@ -303,6 +306,15 @@ impl Store {
 
     /// A tournament, replayed.
     pub fn tournament(&self, id: i64) -> Result<TournamentView, Error> {
+        // First: a result entered by another connection while the rest is read makes it older
+        // than what is shown, so that an undo from this view is refused, never let through.
+        let revision: i64 = self
+            .conn
+            .query_row("SELECT revision FROM tournament WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .ok_or_else(|| Error::not_found(format!("no tournament {id}")))?;
         let (uid, record, state) = self.tournament_state(id)?;
         let mut stmt = self.conn.prepare_cached(
             "SELECT tm.tab, tm.match_id, m.status FROM tournament_match tm JOIN match m ON m.id = tm.match_id
@@ -322,6 +334,7 @@ impl Store {
             uid,
             setup: record.setup,
             events: record.events.len(),
+            revision,
             summary: state.summary(),
             tables,
             hub: self.tournament_hub(id)?,
@@ -375,14 +388,15 @@ impl Store {
         self.undo_tournament_seen(id, None)
     }
 
-    /// [`Store::undo_tournament`] from a screen that showed `seen` events: when the
-    /// tournament has another count by then (the hub the desktop hosts entered a table's result
-    /// in between), nothing is taken back and the refusal says so (`illegal_action`, code
-    /// `tournament_changed`): the last step is no longer the one the organiser saw.
+    /// [`Store::undo_tournament`] from a screen that showed the tournament at `seen`, its
+    /// revision: when it has moved on by then (the hub the desktop hosts entered a table's
+    /// result, or took one back and entered another), nothing is taken back and the refusal
+    /// says so (`illegal_action`, code `tournament_changed`): the last step is no longer the
+    /// one the organiser saw.
     pub fn undo_tournament_seen(
         &mut self,
         id: i64,
-        seen: Option<usize>,
+        seen: Option<i64>,
     ) -> Result<TournamentView, Error> {
         self.refuse_hub_tournament(id)?;
         // Read in the transaction that writes: a result the hosted hub entered in between
@@ -390,15 +404,17 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (_, mut record, before) = replayed(&tx, id)?;
-        if seen.is_some_and(|n| n != record.events.len()) {
+        let revision: i64 =
+            tx.query_row("SELECT revision FROM tournament WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
+        if let Some(seen) = seen.filter(|&n| n != revision) {
             return Err(Error::illegal(format!(
-                "tournament {id} has {} events, not the {} shown",
-                record.events.len(),
-                seen.unwrap_or_default()
+                "tournament {id} is at revision {revision}, not the {seen} shown"
             ))
             .with_code("tournament_changed"));
         }
+        let (_, mut record, before) = replayed(&tx, id)?;
         let take = before.undo_len(&record.events);
         let dropped = record.events.split_off(record.events.len() - take);
         let Some(last) = dropped.last() else {

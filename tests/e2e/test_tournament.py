@@ -315,20 +315,27 @@ def card_groups_of(s):
     return {x["table"]: "Main knockout" if x["sides"][0] < 6 else "Consolation" for x in s["pairings"]}
 
 
-def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
-    p = partie
+def pools_cup(p, names, advance=None):
+    """A Mölkky cup in pools of four then knockout between `names`, made and its round 1
+    paired."""
     open_new_tournament(p)
     p.tap("#t-system-pools_knockout")
     p.wait_pressed("#t-system-pools_knockout")
     p.tap("#t-pool-size-4")
     p.wait_pressed("#t-pool-size-4")
-    p.tap("#t-advance-2")
-    p.wait_pressed("#t-advance-2")
-    names = ["Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina", "Hugo", "Ines", "Jon", "Kim", "Lou"]
+    if advance:
+        p.tap(f"#t-advance-{advance}")
+        p.wait_pressed(f"#t-advance-{advance}")
     add_entrants(p, *names)
     p.tap("#create-tournament")
     p.wait_until("return location.hash.startsWith('#/tournament/')")
     pair(p, 1)
+
+
+def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
+    p = partie
+    names = ["Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina", "Hugo", "Ines", "Jon", "Kim", "Lou"]
+    pools_cup(p, names, advance=2)
     s = summary(p)
     # Snake seeding into three pools of four.
     assert s["pools"] == [[0, 5, 6, 11], [1, 4, 7, 10], [2, 3, 8, 9]]
@@ -432,16 +439,8 @@ def test_a_pool_of_three_gives_a_bye_that_names_its_pool(partie):
     """Seven entrants in pools of four: the pool of three has a bye each round, and the round
     screen says whose bye it is and in which pool (every other table names its pool too)."""
     p = partie
-    open_new_tournament(p)
-    p.tap("#t-system-pools_knockout")
-    p.wait_pressed("#t-system-pools_knockout")
-    p.tap("#t-pool-size-4")
-    p.wait_pressed("#t-pool-size-4")
     names = ["Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina"]
-    add_entrants(p, *names)
-    p.tap("#create-tournament")
-    p.wait_until("return location.hash.startsWith('#/tournament/')")
-    pair(p, 1)
+    pools_cup(p, names)
     s = summary(p)
     assert sorted(len(pool) for pool in s["pools"]) == [3, 4], s["pools"]
     byes = s["bye"] if isinstance(s["bye"], list) else [s["bye"]]

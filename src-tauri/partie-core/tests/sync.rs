@@ -555,6 +555,43 @@ fn a_table_match_pulled_a_page_before_its_tournament_is_linked_when_it_comes() {
     assert_eq!(record["tournament"]["id"], tid.as_str(), "{record}");
 }
 
+/// A finished Mölkky record of `a` against `b` (a wins), as another device pushed it.
+fn between(id: &str, a: &str, b: &str) -> Value {
+    let mut v = molkky(id, 9, 9);
+    v["sides"] = json!([[a], [b]]);
+    v
+}
+
+/// A Mölkky match of `a` against `b` started here.
+fn started(store: &mut Store, a: &str, b: &str) -> partie_core::store::MatchView {
+    store
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec![a.to_string()], vec![b.to_string()]],
+        )
+        .unwrap()
+}
+
+/// The names of the history's players.
+fn player_names(store: &Store) -> Vec<String> {
+    store
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect()
+}
+
+/// The phone's outbox pushed to the hub: (accepted, updated, already, the kinds refused).
+fn push_outbox(phone: &mut Store, hub: &mut Store) -> (usize, usize, usize, String) {
+    let outbox = phone.sync_outbox("club", 100).unwrap();
+    let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
+    phone.sync_pushed("club", outbox.upto).unwrap();
+    let (a, u, al, refused) = counts(&r);
+    (a, u, al, refused.join(","))
+}
+
 /// The id of the player the history calls `name`.
 fn player_id(store: &Store, name: &str) -> i64 {
     store
@@ -570,21 +607,10 @@ fn player_id(store: &Store, name: &str) -> i64 {
 fn a_rename_or_a_merge_keeps_the_record_as_played_so_the_next_push_is_taken() {
     let mut hub = Store::open_in_memory().unwrap();
     let mut phone = Store::open_in_memory().unwrap();
-    let m = phone
-        .new_match(
-            "molkky",
-            &Default::default(),
-            &[vec!["Jon".into()], vec!["Bea".into()]],
-        )
-        .unwrap();
-    // (accepted, updated, already, the kinds refused)
+    let m = started(&mut phone, "Jon", "Bea");
     let push_one = |phone: &mut Store, hub: &mut Store, pins: u8| {
         phone.play(m.id, &json!({"pins": [pins]})).unwrap();
-        let outbox = phone.sync_outbox("club", 100).unwrap();
-        let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
-        phone.sync_pushed("club", outbox.upto).unwrap();
-        let (a, u, al, refused) = counts(&r);
-        (a, u, al, refused.join(","))
+        push_outbox(phone, hub)
     };
     assert_eq!(push_one(&mut phone, &mut hub, 3), (1, 0, 0, String::new()));
     // Renamed on the phone while being played: the history and the screen say John...
@@ -622,13 +648,7 @@ fn a_rename_or_a_merge_keeps_the_record_as_played_so_the_next_push_is_taken() {
         "the hub's own history shows its name of today"
     );
     // Merged into another player: the same.
-    let other = phone
-        .new_match(
-            "molkky",
-            &Default::default(),
-            &[vec!["Jonathan".into()], vec!["Bea".into()]],
-        )
-        .unwrap();
+    let other = started(&mut phone, "Jonathan", "Bea");
     let jonathan = player_id(&phone, "Jonathan");
     let john = player_id(&phone, "John");
     phone.merge_players(jonathan, john).unwrap();
@@ -719,13 +739,7 @@ fn a_table_match_whose_player_was_renamed_on_the_phone_still_enters_its_result()
 fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() {
     let mut hub = Store::open_in_memory().unwrap();
     let mut phone = Store::open_in_memory().unwrap();
-    let m = phone
-        .new_match(
-            "molkky",
-            &Default::default(),
-            &[vec!["A".into()], vec!["B".into()]],
-        )
-        .unwrap();
+    let m = started(&mut phone, "A", "B");
     phone.play(m.id, &json!({"pins": [3]})).unwrap();
     let push = |phone: &mut Store, hub: &mut Store| {
         let outbox = phone.club_outbox("club", 100).unwrap();
@@ -780,35 +794,17 @@ fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() 
 #[test]
 fn a_match_pulled_under_a_name_renamed_here_is_the_renamed_players() {
     let mut phone = Store::open_in_memory().unwrap();
-    let m = phone
-        .new_match(
-            "molkky",
-            &Default::default(),
-            &[vec!["Jon".into()], vec!["Bea".into()]],
-        )
-        .unwrap();
+    let m = started(&mut phone, "Jon", "Bea");
     phone.play(m.id, &json!({"pins": [3]})).unwrap();
     let jon = player_id(&phone, "Jon");
     phone.rename_player(jon, "John").unwrap();
     // Another phone's match under the old name, pulled: it is John's, shown so, and its
     // record is as that phone played it.
     let r = phone
-        .merge_records(
-            &[{
-                let mut v = molkky("jons", 9, 9);
-                v["sides"] = json!([["Jon"], ["Cyril"]]);
-                v
-            }],
-            Source::Hub,
-        )
+        .merge_records(&[between("jons", "Jon", "Cyril")], Source::Hub)
         .unwrap();
     assert_eq!(counts(&r), (1, 0, 0, vec![]));
-    let names: Vec<String> = phone
-        .players()
-        .unwrap()
-        .into_iter()
-        .map(|p| p.name)
-        .collect();
+    let names = player_names(&phone);
     assert!(!names.contains(&"Jon".to_string()), "{names:?}");
     assert_eq!(phone.player_stats(jon, "molkky").unwrap().wins, 1);
     let id = phone.recent_results(5).unwrap()[0].id;
@@ -821,31 +817,13 @@ fn a_match_pulled_under_a_name_renamed_here_is_the_renamed_players() {
     );
     // A name two players were renamed from is neither's: a new player.
     let other = phone.add_player("Jon").unwrap().id;
-    phone
-        .new_match(
-            "molkky",
-            &Default::default(),
-            &[vec!["Jon".into()], vec!["Bea".into()]],
-        )
-        .unwrap();
+    started(&mut phone, "Jon", "Bea");
     phone.rename_player(other, "Jonas").unwrap();
     let r = phone
-        .merge_records(
-            &[{
-                let mut v = molkky("ambiguous", 9, 9);
-                v["sides"] = json!([["Jon"], ["Cyril"]]);
-                v
-            }],
-            Source::Hub,
-        )
+        .merge_records(&[between("ambiguous", "Jon", "Cyril")], Source::Hub)
         .unwrap();
     assert_eq!(counts(&r), (1, 0, 0, vec![]));
-    let names: Vec<String> = phone
-        .players()
-        .unwrap()
-        .into_iter()
-        .map(|p| p.name)
-        .collect();
+    let names = player_names(&phone);
     assert!(names.contains(&"Jon".to_string()), "{names:?}");
 }
 
@@ -858,24 +836,17 @@ fn a_name_once_renamed_is_the_players_even_before_any_match_and_but_for_case() {
     let kim = phone.add_player("Kim").unwrap().id;
     let kimberley = phone.add_player("Kimberley").unwrap().id;
     phone.merge_players(kim, kimberley).unwrap();
-    let with = |id: &str, a: &str, b: &str| {
-        let mut v = molkky(id, 9, 9);
-        v["sides"] = json!([[a], [b]]);
-        v
-    };
     let r = phone
         .merge_records(
-            &[with("one", "Zoé", "kimberley"), with("two", "zoé", "Kim")],
+            &[
+                between("one", "Zoé", "kimberley"),
+                between("two", "zoé", "Kim"),
+            ],
             Source::Hub,
         )
         .unwrap();
     assert_eq!(counts(&r), (2, 0, 0, vec![]));
-    let mut names: Vec<String> = phone
-        .players()
-        .unwrap()
-        .into_iter()
-        .map(|p| p.name)
-        .collect();
+    let mut names = player_names(&phone);
     names.sort();
     assert_eq!(names, vec!["Kim", "Zoe L."]);
     assert_eq!(phone.player_stats(zoe, "molkky").unwrap().wins, 2);
@@ -903,13 +874,7 @@ fn a_name_once_renamed_is_the_players_even_before_any_match_and_but_for_case() {
     assert_eq!(phone.player_tournaments(cyril).unwrap().len(), 1);
     // An import carrying the names of another device's history finds them the same way.
     let mut other = Store::open_in_memory().unwrap();
-    let m = other
-        .new_match(
-            "molkky",
-            &Default::default(),
-            &[vec!["Zoé".into()], vec!["Lou".into()]],
-        )
-        .unwrap();
+    let m = started(&mut other, "Zoé", "Lou");
     let lou = player_id(&other, "Lou");
     other.rename_player(lou, "Louise").unwrap();
     let exported = other.export_match(m.id).unwrap();
@@ -928,7 +893,7 @@ fn a_name_once_renamed_is_the_players_even_before_any_match_and_but_for_case() {
     );
     // The name Louise was played under is hers here too, for what comes later under it.
     let r = phone
-        .merge_records(&[with("three", "Lou", "Kim")], Source::Hub)
+        .merge_records(&[between("three", "Lou", "Kim")], Source::Hub)
         .unwrap();
     assert_eq!(counts(&r), (1, 0, 0, vec![]));
     let louise = player_id(&phone, "Louise");
@@ -940,18 +905,10 @@ fn a_name_once_renamed_is_the_players_even_before_any_match_and_but_for_case() {
 fn notes_written_where_the_match_is_not_written_stay_there_and_only_there() {
     let mut hub = Store::open_in_memory().unwrap();
     let mut phone = Store::open_in_memory().unwrap();
-    let m = phone
-        .new_match(
-            "molkky",
-            &Default::default(),
-            &[vec!["A".into()], vec!["B".into()]],
-        )
-        .unwrap();
+    let m = started(&mut phone, "A", "B");
     let push = |phone: &mut Store, hub: &mut Store| {
-        let outbox = phone.sync_outbox("club", 100).unwrap();
-        let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
-        phone.sync_pushed("club", outbox.upto).unwrap();
-        counts(&r).0 + counts(&r).1
+        let (accepted, updated, _, _) = push_outbox(phone, hub);
+        accepted + updated
     };
     phone.play(m.id, &json!({"pins": [3]})).unwrap();
     assert_eq!(push(&mut phone, &mut hub), 1);

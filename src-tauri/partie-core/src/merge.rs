@@ -503,26 +503,39 @@ pub fn held_result(m: &PushedMatch, held_actions: &[Value]) -> Option<crate::Mat
 /// pairing's entrants in order (`bad_setup`). Whether another match plays that table already is
 /// the store's to check.
 pub fn check_table_setup(t: &Tournament, m: &PushedMatch, link: &Link) -> Result<(), Error> {
-    let pairing = t
-        .field()
-        .rounds
-        .get(link.round as usize - 1)
-        .and_then(|r| r.matches.iter().find(|p| p.table as i64 == link.table))
-        .ok_or_else(|| {
-            Error::illegal(format!("round {} has no table {}", link.round, link.table))
-        })?;
-    let sides: Vec<Vec<String>> = pairing
-        .sides
-        .iter()
-        .map(|&e| t.field().entrants[e].clone())
-        .collect();
-    if m.record.game != t.game() || &m.record.rules != t.rules() || m.sides() != trimmed(&sides) {
+    let entrants = table_entrants(t, link).ok_or_else(|| {
+        Error::illegal(format!("round {} has no table {}", link.round, link.table))
+    })?;
+    if m.record.game != t.game()
+        || &m.record.rules != t.rules()
+        || m.sides() != entrant_names(t, entrants)
+    {
         return Err(Error::bad_setup(format!(
             "the match is not the one of round {} table {}: its game, rules and sides are the tournament's and the pairing's",
             link.round, link.table
         )));
     }
     Ok(())
+}
+
+/// The entrants paired at a table (`link`'s round and table), side by side; none when the
+/// round has no such table.
+pub fn table_entrants(t: &Tournament, link: &Link) -> Option<[usize; 2]> {
+    (link.round as usize)
+        .checked_sub(1)
+        .and_then(|r| t.field().rounds.get(r))
+        .and_then(|r| r.matches.iter().find(|p| p.table as i64 == link.table))
+        .map(|p| p.sides)
+}
+
+/// The sides a table's match of these entrants has: their names as entered, trimmed (as
+/// stored and compared).
+pub fn entrant_names(t: &Tournament, entrants: [usize; 2]) -> Vec<Vec<String>> {
+    let names: Vec<Vec<String>> = entrants
+        .iter()
+        .map(|&e| t.field().entrants[e].clone())
+        .collect();
+    trimmed(&names)
 }
 
 /// A pushed tournament record as it reads, before its events are replayed: enough to decide on

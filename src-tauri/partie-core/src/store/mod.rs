@@ -36,7 +36,7 @@ pub(crate) const MATCH_REVISION: &str =
     "(m.revision_base + (SELECT count(*) FROM action a WHERE a.match_id = m.id))";
 pub(crate) use players::{
     clean_name, find_or_create_player, played_sides_of, player_from_elsewhere, player_row,
-    seat_player, seat_players, seat_players_from_elsewhere, seat_players_shown, sides_of,
+    seat_player_as, seat_players, seat_players_from_elsewhere, seat_players_shown, sides_of,
 };
 
 use crate::error::Error;

@@ -198,14 +198,9 @@ pub(crate) fn seat_players_shown(
         for (seat, (name, as_played)) in shown.iter().zip(played).enumerate() {
             let (pid, today) = player_from_elsewhere(tx, name)?;
             let today = today.unwrap_or_else(|| name.trim().to_string());
-            seat_player(tx, id, (side, seat), pid, &today, at)?;
             let as_played = as_played.trim();
+            seat_player_as(tx, id, (side, seat), pid, &today, as_played, at)?;
             if today != as_played {
-                tx.execute(
-                    "UPDATE match_player SET played_as = ?4
-                     WHERE match_id = ?1 AND side = ?2 AND seat = ?3",
-                    params![id, side as i64, seat as i64, as_played],
-                )?;
                 // The name played is one this player had (an export's `names`): it stays
                 // theirs for what comes later under it, as after a rename here.
                 tx.execute(
@@ -272,6 +267,28 @@ fn renamed_from(conn: &Connection, name: &str) -> Result<Option<(i64, String)>, 
     } else {
         one(exact)
     })
+}
+
+/// Seats player `pid` at `(side, seat)` of a match as [`seat_player`] does, shown under
+/// `today`, and keeps the name the record has there (`played_as`, migration 12) when it is
+/// another.
+pub(crate) fn seat_player_as(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    (side, seat): (usize, usize),
+    pid: i64,
+    today: &str,
+    played: &str,
+    at: i64,
+) -> Result<(), Error> {
+    seat_player(tx, id, (side, seat), pid, today, at)?;
+    if today != played {
+        tx.execute(
+            "UPDATE match_player SET played_as = ?4 WHERE match_id = ?1 AND side = ?2 AND seat = ?3",
+            params![id, side as i64, seat as i64, played],
+        )?;
+    }
+    Ok(())
 }
 
 /// Seats player `pid` under `name` at `(side, seat)` of a match, and marks them as having

@@ -212,16 +212,8 @@ fn seat_table_match(
     let Ok(t) = stored(tx, tid).and_then(|(_, record)| replay_checked(tid, &record)) else {
         return super::seat_players_from_elsewhere(tx, id, sides, at);
     };
-    let entrants = (link.round as usize)
-        .checked_sub(1)
-        .and_then(|r| t.field().rounds.get(r))
-        .and_then(|r| r.matches.iter().find(|p| p.table as i64 == link.table))
-        .map(|p| p.sides)
-        .filter(|es| {
-            let entered: Vec<Vec<String>> =
-                es.iter().map(|&e| t.field().entrants[e].clone()).collect();
-            trimmed(&entered) == sides
-        });
+    let entrants = crate::merge::table_entrants(&t, link)
+        .filter(|&es| crate::merge::entrant_names(&t, es) == sides);
     match entrants {
         Some(entrants) => seat_entered(tx, id, tid, sides, &entrants, at, true),
         None => super::seat_players_from_elsewhere(tx, id, sides, at),
@@ -683,19 +675,8 @@ impl Store {
                     .query_row("SELECT id FROM match WHERE uid = ?1", [uid], |r| r.get(0))
                     .optional()?
                     .ok_or_else(|| Error::not_found(format!("no match {uid}")))?;
-                let mut out = self.export_match(id)?;
-                // A hub serves the record as it was played, as every other copy holds it
-                // (`served`); the names of today, and place and notes written here by a device
-                // that is not the writer, are this device's own.
-                let obj = out.as_object_mut().expect("an object");
-                obj.remove("names");
-                let (place, notes) = self.record_notes(id)?;
-                for (key, text) in [("place", place), ("notes", notes)] {
-                    match text {
-                        Some(text) => obj.insert(key.into(), json!(text)),
-                        None => obj.remove(key),
-                    };
-                }
+                // The record as every copy holds it (`served`).
+                let mut out = self.match_value(id, true)?;
                 if let Some(link) = stored_link(&self.conn, id)? {
                     out["tournament"] = link.to_value();
                 }

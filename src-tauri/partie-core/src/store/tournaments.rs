@@ -3,7 +3,7 @@
 //! is an ordinary match linked to its round and table; when it ends, its result enters the
 //! tournament in the same transaction.
 
-use super::{find_or_create_player, new_uid, now_ms, seat_player, MatchView, Store};
+use super::{find_or_create_player, new_uid, now_ms, seat_player_as, MatchView, Store};
 use crate::error::Error;
 use crate::games::MatchState;
 use crate::merge::table_result_event;
@@ -114,6 +114,15 @@ pub(super) fn stored(
     Ok((uid, TournamentRecord { setup, events }))
 }
 
+/// A tournament's revision (docs/hub.md: every event added or taken back counts one).
+fn revision_of(conn: &rusqlite::Connection, id: i64) -> Result<i64, Error> {
+    conn.query_row("SELECT revision FROM tournament WHERE id = ?1", [id], |r| {
+        r.get(0)
+    })
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("no tournament {id}")))
+}
+
 /// A stored tournament replayed; a record that no longer replays is a `storage` error.
 fn replayed(
     conn: &rusqlite::Connection,
@@ -182,15 +191,9 @@ pub(super) fn seat_entered(
                 None if elsewhere => super::player_from_elsewhere(tx, name)?.0,
                 None => find_or_create_player(tx, name)?,
             };
-            seat_player(tx, mid, (side, seat), pid, name.trim(), at)?;
-            tx.execute(
-                "UPDATE match_player
-                 SET played_as = match_player.name, name = p.name
-                 FROM player p WHERE p.id = match_player.player_id
-                   AND match_id = ?1 AND side = ?2 AND seat = ?3
-                   AND match_player.name != p.name",
-                params![mid, side as i64, seat as i64],
-            )?;
+            let today: String =
+                tx.query_row("SELECT name FROM player WHERE id = ?1", [pid], |r| r.get(0))?;
+            seat_player_as(tx, mid, (side, seat), pid, &today, name.trim(), at)?;
         }
     }
     Ok(())
@@ -308,13 +311,7 @@ impl Store {
     pub fn tournament(&self, id: i64) -> Result<TournamentView, Error> {
         // First: a result entered by another connection while the rest is read makes it older
         // than what is shown, so that an undo from this view is refused, never let through.
-        let revision: i64 = self
-            .conn
-            .query_row("SELECT revision FROM tournament WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .optional()?
-            .ok_or_else(|| Error::not_found(format!("no tournament {id}")))?;
+        let revision = revision_of(&self.conn, id)?;
         let (uid, record, state) = self.tournament_state(id)?;
         let mut stmt = self.conn.prepare_cached(
             "SELECT tm.tab, tm.match_id, m.status FROM tournament_match tm JOIN match m ON m.id = tm.match_id
@@ -404,10 +401,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let revision: i64 =
-            tx.query_row("SELECT revision FROM tournament WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })?;
+        let revision = revision_of(&tx, id)?;
         if let Some(seen) = seen.filter(|&n| n != revision) {
             return Err(Error::illegal(format!(
                 "tournament {id} is at revision {revision}, not the {seen} shown"

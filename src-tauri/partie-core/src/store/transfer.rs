@@ -131,6 +131,13 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
 impl Store {
     /// One match as an exported record.
     pub fn export_match(&self, id: i64) -> Result<Value, Error> {
+        self.match_value(id, false)
+    }
+
+    /// One match as an exported record, or, `served`, as a hub serves it: the record alone,
+    /// without the names this device gives its players today and with the writer's place and
+    /// notes rather than those written here (docs/hub.md).
+    pub(crate) fn match_value(&self, id: i64, served: bool) -> Result<Value, Error> {
         let mut record = self.record(id)?;
         // The record as played; the names the history gives its players today ride beside it
         // (`names`) when a rename or a merge changed one, so that an import keeps them.
@@ -162,14 +169,18 @@ impl Store {
                 a.insert("at".into(), json!(iso(at)));
             }
         }
-        if names != record.sides {
+        if !served && names != record.sides {
             obj.insert("names".into(), json!(names));
         }
         obj.insert("id".into(), json!(uid));
         obj.insert("revision".into(), json!(revision));
         obj.insert("started_at".into(), json!(iso(started_at)));
         obj.insert("finished_at".into(), json!(finished_at.map(iso)));
-        let (place, notes) = self.notes(id)?;
+        let (place, notes) = if served {
+            self.record_notes(id)?
+        } else {
+            self.notes(id)?
+        };
         if let Some(place) = place {
             obj.insert("place".into(), json!(place));
         }

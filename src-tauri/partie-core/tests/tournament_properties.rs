@@ -267,8 +267,11 @@ fn groups_are_marked(s: &Value) {
     let pools = s["pools"].as_array().unwrap();
     let pool_of = |e: &Value| pools.iter().position(|p| p.as_array().unwrap().contains(e));
     let brackets = &s["bracket"];
-    let playing_pools = brackets["main"].as_array().unwrap().is_empty() && pools.len() > 1;
     let two_knockouts = !brackets["consolation"].as_array().unwrap().is_empty();
+    // A main knockout of one qualifier has no match: the consolation one alone shows the pools
+    // are over.
+    let playing_pools =
+        brackets["main"].as_array().unwrap().is_empty() && !two_knockouts && pools.len() > 1;
     let mut placed = vec![0; pools.len()];
     for r in s["standings"].as_array().unwrap() {
         if playing_pools {
@@ -604,4 +607,24 @@ fn a_knockout_walkover_is_in_the_summary() {
     t = play(t, &json!({"pair": {}}));
     let s = t.summary();
     assert_eq!(s["walkovers"], json!([through]), "{s}");
+}
+
+/// Found by the property test: both entrants of a pool of two withdraw, so the main knockout
+/// has one qualifier and no match while the consolation one plays. The pools are over then, and
+/// the lone qualifier is the champion once the consolation final is in.
+#[test]
+fn a_lone_qualifier_leaves_the_main_knockout_empty_beside_a_consolation_one() {
+    let (setup, events) = random_tournament("pools_knockout", 5, 1302821615187463950);
+    let s = partie_core::tournament::replay(&setup, &events)
+        .unwrap()
+        .summary();
+    assert_eq!(s["pools"], json!([[0, 3, 4], [1, 2]]), "{s}");
+    assert_eq!(s["bracket"]["main"], json!([]), "{s}");
+    assert_eq!(
+        s["bracket"]["consolation"].as_array().unwrap().len(),
+        1,
+        "{s}"
+    );
+    assert_eq!(s["status"], "finished", "{s}");
+    assert_eq!(s["champion"], 4, "{s}");
 }

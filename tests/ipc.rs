@@ -237,6 +237,46 @@ fn check_rules_says_which_rule_is_refused_as_start_would() {
 }
 
 #[test]
+fn a_match_from_elsewhere_is_scored_here_only_once_taken_over() {
+    let h = harness();
+    let record = json!({"format": 1, "id": "from-anna", "revision": 1, "game": "molkky",
+                        "sides": [["Anna"], ["Bea"]], "actions": [{"pins": [5]}]});
+    h.call("import_records", json!({"text": record.to_string()}))
+        .unwrap();
+    let home = h.call("home", json!({})).unwrap();
+    let listed = &home["unfinished"][0];
+    assert_eq!(listed["writer"], false, "{home}");
+    let id = listed["id"].as_i64().unwrap();
+    let e = h
+        .call("play", json!({"matchId": id, "action": {"pins": [3]}}))
+        .unwrap_err();
+    assert_eq!(
+        (e["kind"].as_str(), e["code"].as_str()),
+        (Some("illegal_action"), Some("scored_elsewhere"))
+    );
+    let view = h.call("take_over", json!({"matchId": id})).unwrap();
+    assert_eq!(view["writer"], true);
+    let played = h
+        .call("play", json!({"matchId": id, "action": {"pins": [3]}}))
+        .unwrap();
+    assert_eq!(played["actions"], 2);
+    assert_eq!(
+        h.call("take_over", json!({"matchId": 999})).unwrap_err()["kind"],
+        "not_found"
+    );
+    // A discard taken back comes back as this device's own.
+    let kept = h.call("export_match", json!({"matchId": id})).unwrap();
+    h.call("delete_match", json!({"matchId": id})).unwrap();
+    h.call(
+        "import_records",
+        json!({"text": kept.to_string(), "writer": true}),
+    )
+    .unwrap();
+    let home = h.call("home", json!({})).unwrap();
+    assert_eq!(home["unfinished"][0]["writer"], true, "{home}");
+}
+
+#[test]
 fn game_info_gives_the_formation() {
     let h = harness();
     let info = h.call("game_info", json!({"game": "molkky"})).unwrap();

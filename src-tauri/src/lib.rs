@@ -280,6 +280,11 @@ fn undo(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
 }
 
 #[tauri::command(async)]
+fn take_over(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
+    state.with(|s| s.take_over(match_id))
+}
+
+#[tauri::command(async)]
 fn rematch(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
     state.with(|s| s.rematch(match_id))
 }
@@ -360,8 +365,12 @@ fn export_match(state: State<'_, AppState>, match_id: i64) -> Result<Value, Erro
 }
 
 #[tauri::command(async)]
-fn import_records(state: State<'_, AppState>, text: String) -> Result<ImportReport, Error> {
-    state.with(|s| s.import(&text))
+fn import_records(
+    state: State<'_, AppState>,
+    text: String,
+    writer: Option<bool>,
+) -> Result<ImportReport, Error> {
+    state.with(|s| s.import_as(&text, writer.unwrap_or(false)))
 }
 
 /// The summary after the first `n` actions of a match: one step of its replay.
@@ -435,6 +444,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         preview,
         undo,
         undo_to_person,
+        take_over,
         rematch,
         delete_match,
         game_info,

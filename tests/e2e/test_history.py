@@ -148,6 +148,11 @@ def test_a_duplicate_player_merged_into_the_right_one(partie):
         document.dispatchEvent(new Event('visibilitychange'));""")
     p.wait_until("return !document.querySelector('#merge').dataset.before")
     assert p.d.execute_script("return document.querySelector('#merge-with').value") == anne
+    # A merge cannot be taken back: the first tap says who goes into whom and asks again.
+    p.tap("#merge")
+    p.wait_until("return document.querySelector('#merge').classList.contains('armed')")
+    assert p.text("#merge") == "Tap again: Anne’s matches become Anna’s"
+    assert p.text('[data-stats="molkky"] .stats-line').startswith("1 match"), "nothing merged yet"
     p.tap("#merge")
     p.wait_until("return document.querySelector('#announce').textContent === 'Players merged'")
     p.wait_until("return (document.querySelector('[data-stats=\"molkky\"] .stats-line')?.textContent || '').startsWith('2 matches')")
@@ -286,7 +291,9 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         # Anna's statistics: the charts, head to head with Bea, the leaderboard.
         p.d.execute_script("location.hash = '#/players'")
         p.wait_css("#leaderboard")
-        assert p.texts("#leaderboard li")[0].startswith("Anna") or p.texts("#leaderboard li")[0].startswith("Bea")
+        # One win each: both on the board, once each, and nobody else.
+        rows = p.texts("#leaderboard li")
+        assert sorted(r.split()[0] for r in rows) == ["Anna", "Bea"], rows
         anna = p.d.execute_script("return Array.from(document.querySelectorAll('#player-list [data-player]')).find(b => b.textContent === 'Anna').dataset.player")
         p.tap(f'#player-list [data-player="{anna}"]')
         p.wait_css('[data-charts="molkky"]')
@@ -379,3 +386,69 @@ def test_more_tapped_while_a_filters_first_page_is_coming_waits_for_it(partie):
     p.wait_until("return document.querySelectorAll('#history-list [data-match]').length === 31")
     assert set(p.texts("#history-list .match-game")) == {"Mölkky"}
     assert p.count("#more") == 0
+
+
+def test_a_match_another_device_scores_is_followed_here_until_taken_over(partie):
+    """A match that came from elsewhere (here a file; a pull from the club's hub is the same)
+    is listed apart on Home, and its screen says another device scores it: a throw there is
+    refused in words and nothing is written (two devices scoring one match used to lose one's
+    throws at the hub). "Score it here", tapped twice, makes this device its scorer."""
+    p = partie
+    p.start()
+    record = {"format": 1, "id": "from-anna-phone", "revision": 1, "game": "molkky",
+              "sides": [["Anna"], ["Bea"]], "actions": [{"pins": [5]}]}
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.importRecords(JSON.stringify(arguments[0])))
+          .then(() => done(), (e) => done(String(e)));""", record)
+    p.go_hash("#/settings")
+    p.go_hash("#/home")
+    p.wait_css("#unfinished-elsewhere .match-row")
+    assert p.count("#unfinished") == 0, "not among this device's own to carry on"
+    assert p.text("#unfinished-elsewhere") is not None
+    assert "Being scored on other devices" in p.texts(".home h2")
+    p.shot("39-home-scored-elsewhere", at="#unfinished-elsewhere")
+    p.tap("#unfinished-elsewhere .match-open")
+    p.wait_css("#pins")
+    p.wait_until("return !document.querySelector('#elsewhere').hidden")
+    assert p.text("#elsewhere-text") == "Scored on another device: it follows here as the club’s hub sends it."
+    assert p.attr("#elsewhere", "role") == "status"
+    p.shot("39b-match-scored-elsewhere")
+    # A throw is refused, said in words, and nothing is written.
+    p.tap('[data-pin="3"]')
+    p.wait_pressed('[data-pin="3"]')
+    p.tap("#confirm")
+    p.wait_until("return !document.querySelector('#toast').hidden")
+    assert p.text("#toast-text") == "This match is scored on another device. To score it on this one, tap “Score it here”."
+    assert p.actions() == 1
+    # Score it here: the first tap asks again, the second takes it over.
+    assert p.text("#take-over") == "Score it here"
+    p.tap("#take-over")
+    p.wait_until("return document.querySelector('#take-over').classList.contains('armed')")
+    assert p.text("#take-over") == "Tap again: the other device’s next throws will not count"
+    p.tap("#take-over")
+    p.wait_until("return document.querySelector('#elsewhere').hidden")
+    p.wait_until("return document.querySelector('#announce').textContent === 'This match is scored here from now on.'")
+    # The pins chosen are still down: Confirm now scores them.
+    assert p.attr('[data-pin="3"]', "aria-pressed") == "true"
+    p.tap("#confirm")
+    p.wait_actions(2)
+    # Home lists it with this device's own now.
+    p.go_hash("#/home")
+    p.wait_css("#unfinished .match-row")
+    assert p.count("#unfinished-elsewhere") == 0
+
+
+def test_a_match_that_cannot_be_read_says_why_where_it_would_be(partie):
+    """A match asked for that is not there (an old link, a match discarded on another screen)
+    says so in its place, with a way to try again, rather than "Loading…" for good."""
+    p = partie
+    p.start()
+    p.go_hash("#/match/9999")
+    p.wait_css("#load-failed")
+    assert p.text("#load-failed .warning") == "That match is no longer in the history."
+    assert p.attr("#load-failed .warning", "role") == "alert"
+    p.tap("#retry")
+    p.wait_css("#load-failed")
+    assert p.text("#load-failed .warning") == "That match is no longer in the history."
+    assert p.count("#elsewhere:not([hidden])") == 0

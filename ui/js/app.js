@@ -25,6 +25,8 @@ const screens = {
 let current = null;
 // When each of the notes at the foot of the screen (error, notice, undo) goes away by itself.
 const noteTimers = new Map();
+// The text on the toast when it is a form's refusal at Start (see `app.formNow`), else null.
+let formRefusal = null;
 
 export const app = {
   settings: { language: 'system', theme: 'system', rules: {}, last_lineup: [] },
@@ -45,21 +47,35 @@ export const app = {
   // button puts it away), and says it at once to a screen reader: through a live region that
   // is always there (one shown with its text is often not read), emptied first so that the
   // same error again is said again.
-  error(e) {
+  error(e, { form = false } = {}) {
     const el = document.getElementById('toast');
     const text = errorText(e);
+    formRefusal = form ? text : null;
     document.getElementById('toast-text').textContent = text;
     document.getElementById('toast-close').setAttribute('aria-label', t('close'));
     showNote(el, Math.max(6000, 70 * text.length));
     const alert = document.getElementById('alert');
     alert.textContent = '';
     requestAnimationFrame(() => (alert.textContent = text));
-    // The match or the tournament moved on on another device: the screen shows it as it is now.
-    if (e?.code === 'match_changed' || e?.code === 'tournament_changed') current?.refresh?.();
+    // The match or the tournament moved on on another device, or another device scores the
+    // match now: the screen shows it as it is.
+    if (e?.code === 'scored_elsewhere') current?.elsewhere?.();
+    else if (['match_changed', 'tournament_changed'].includes(e?.code)) current?.refresh?.();
   },
 
   clearError() {
     hideNote(document.getElementById('toast'));
+  },
+
+  /** A form's refusal shown when Start was pressed (`error(e, {form: true})`) is put away once
+   * the form no longer has it (`problem`: what the form would refuse now, or null), so that a
+   * field corrected is not still called wrong. */
+  formNow(problem) {
+    const el = document.getElementById('toast');
+    if (formRefusal == null || el.hidden) return;
+    if (problem && errorText(problem) === formRefusal) return;
+    formRefusal = null;
+    hideNote(el);
   },
 
   // One user action at a time on a screen: `st.busy` keeps further taps off while `task` runs,

@@ -33,6 +33,7 @@ export const ipc = {
   preview: (matchId, action) => invoke('preview', { matchId, action }),
   undo: (matchId) => invoke('undo', { matchId }),
   undoToPerson: (matchId) => invoke('undo_to_person', { matchId }),
+  takeOver: (matchId) => invoke('take_over', { matchId }),
   rematch: (matchId) => invoke('rematch', { matchId }),
   deleteMatch: (matchId) => invoke('delete_match', { matchId }),
   gameInfo: (game) => invoke('game_info', { game }),
@@ -46,7 +47,8 @@ export const ipc = {
   playerStats: (player, game) => invoke('player_stats', { player, game }),
   setNotes: (matchId, place, notes) => invoke('set_notes', { matchId, place, notes }),
   exportMatch: (matchId) => invoke('export_match', { matchId }),
-  importRecords: (text) => invoke('import_records', { text }),
+  // `writer`: the matches new here are this device's to score (a discard taken back).
+  importRecords: (text, writer = false) => invoke('import_records', { text, writer }),
   summaryAt: (matchId, n) => invoke('summary_at', { matchId, n }),
   playerSeries: (player, game) => invoke('player_series', { player, game }),
   leaderboard: (game) => invoke('leaderboard', { game }),

@@ -401,11 +401,20 @@ fn a_database_of_schema_7_keeps_its_revisions_and_counts_on_from_them() {
                  VALUES (1, 'seven-1', 'molkky', 1, '{}', 1, 1, 'playing', '{\"scores\": [0, 0]}');
              INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
              INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 3);
-             UPDATE match SET revision = 5 WHERE id = 1;",
+             UPDATE match SET revision = 5 WHERE id = 1;
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status, summary)
+                 VALUES (2, 'pulled-2', 'molkky', 1, '{}', 1, 1, 'playing', NULL);
+             INSERT INTO match_player VALUES (2, 0, 0, 1, 'Anna'), (2, 1, 0, 2, 'Bea');
+             INSERT INTO club_seen (hub, uid, revision) VALUES ('club', 'pulled-2', 0);",
         )
         .unwrap();
     }
     let (mut store, _) = Store::open(&path).unwrap();
+    // A match of a file from before the app knew its writers is its own when no hub held it,
+    // another's when it came from one.
+    assert!(store.view(1).unwrap().writer);
+    assert!(!store.view(2).unwrap().writer);
+    store.delete_match(2).unwrap();
     // The lists replay a match being played: its scores, not the old cached summary; its last
     // change is its last action's.
     let listed = &store.unfinished(5).unwrap()[0];
@@ -976,4 +985,119 @@ fn a_table_match_pushed_to_the_desk_seats_the_players_entered_there() {
             .unwrap()["sides"][0],
         json!([first])
     );
+}
+
+/// The phone's club outbox pushed to the hub and answered: (updated or accepted, refused).
+fn club_push(phone: &mut Store, hub: &mut Store) -> (usize, usize) {
+    let outbox = phone.club_outbox("club", 100).unwrap();
+    let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
+    let refused: Vec<String> = r
+        .refused
+        .iter()
+        .map(|x| x.id.as_str().unwrap_or_default().to_string())
+        .collect();
+    phone.club_pushed("club", &outbox, &refused).unwrap();
+    (r.accepted + r.updated, r.refused.len())
+}
+
+/// Everything the hub holds, pulled by `phone`.
+fn club_pull(phone: &mut Store, hub: &Store) {
+    let page = hub.records_since(None, 100).unwrap();
+    phone
+        .club_pulled("club", &page.records, &page.cursor)
+        .unwrap();
+}
+
+/// A match has one writer (docs/hub.md). Another device that pulled it follows it and cannot
+/// score it until it takes it over; its record then wins at the hub, and the device that wrote
+/// it before follows it in turn. (A throw on a pulled copy used to reach the hub as a newer
+/// revision, and the writer's next throws were then dropped there as older ones.)
+#[test]
+fn only_the_writer_scores_a_match_until_another_device_takes_it_over() {
+    let mut hub = Store::open_in_memory().unwrap();
+    let mut phone = Store::open_in_memory().unwrap();
+    let mut other = Store::open_in_memory().unwrap();
+    let m = started(&mut phone, "A", "B");
+    phone.play(m.id, &json!({"pins": [3]})).unwrap();
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 0));
+    club_pull(&mut other, &hub);
+    let listed = &other.unfinished(5).unwrap()[0];
+    assert!(!listed.writer, "Home lists it apart");
+    assert!(phone.unfinished(5).unwrap()[0].writer);
+    let theirs = listed.id;
+    let before = other.export_match(theirs).unwrap();
+    let refusals = [
+        other.play(theirs, &json!({"pins": [5]})).unwrap_err(),
+        other.undo(theirs).unwrap_err(),
+        other.undo_to_person(theirs).map(|_| ()).unwrap_err(),
+        other.play_at(theirs, 1, &json!({"pins": [5]})).unwrap_err(),
+    ];
+    for e in refusals {
+        assert_eq!(e.kind, partie_core::ErrorKind::IllegalAction, "{e}");
+        assert_eq!(e.code, Some("scored_elsewhere"), "{e}");
+    }
+    assert_eq!(
+        other.export_match(theirs).unwrap(),
+        before,
+        "nothing changed"
+    );
+    assert!(other.club_outbox("club", 100).unwrap().records.is_empty());
+    // The writer plays on, and the other device follows.
+    phone.play(m.id, &json!({"pins": [4]})).unwrap();
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 0));
+    club_pull(&mut other, &hub);
+    assert_eq!(other.view(theirs).unwrap().actions, 2);
+    other.set_notes(theirs, "", "from the bar").unwrap();
+    // The phone's battery dies: the other device takes the match over. Its notes become the
+    // record's, and the revision goes up, so that the hub takes its record.
+    let view = other.take_over(theirs).unwrap();
+    assert!(view.writer);
+    assert_eq!(view.actions, 2);
+    assert_eq!(other.export_match(theirs).unwrap()["revision"], 3);
+    other.play(theirs, &json!({"pins": [6]})).unwrap();
+    assert_eq!(club_push(&mut other, &mut hub), (1, 0));
+    let held = stored(&hub, &m.uid);
+    assert_eq!(held["revision"], 4);
+    assert_eq!(held["notes"], "from the bar");
+    assert_eq!(held["actions"].as_array().unwrap().len(), 3);
+    // The phone comes back: it follows the match now, and cannot score it.
+    club_pull(&mut phone, &hub);
+    let back = phone.view(m.id).unwrap();
+    assert!(!back.writer);
+    assert_eq!(back.actions, 3);
+    let e = phone.play(m.id, &json!({"pins": [1]})).unwrap_err();
+    assert_eq!(e.code, Some("scored_elsewhere"));
+    assert!(!phone.unfinished(5).unwrap()[0].writer);
+    // Taking over a match written here already changes nothing.
+    other.take_over(theirs).unwrap();
+    assert_eq!(other.export_match(theirs).unwrap()["revision"], 4);
+    let e = other.take_over(9999).unwrap_err();
+    assert_eq!(e.kind, partie_core::ErrorKind::NotFound);
+}
+
+/// An imported match is another device's, unless it is this device's own taken back (a
+/// discard undone): that one is scored here as before.
+#[test]
+fn an_import_is_another_devices_match_but_a_discard_taken_back_stays_this_ones() {
+    let mut phone = Store::open_in_memory().unwrap();
+    let m = started(&mut phone, "A", "B");
+    phone.play(m.id, &json!({"pins": [3]})).unwrap();
+    let record = phone.export_match(m.id).unwrap().to_string();
+    let mut other = Store::open_in_memory().unwrap();
+    other.import(&record).unwrap();
+    let imported = other.unfinished(5).unwrap()[0].id;
+    assert!(!other.view(imported).unwrap().writer);
+    assert_eq!(
+        other
+            .play(imported, &json!({"pins": [5]}))
+            .unwrap_err()
+            .code,
+        Some("scored_elsewhere")
+    );
+    phone.delete_match(m.id).unwrap();
+    phone.import_as(&record, true).unwrap();
+    let again = phone.unfinished(5).unwrap()[0].id;
+    assert!(phone.view(again).unwrap().writer);
+    phone.play(again, &json!({"pins": [5]})).unwrap();
+    assert_eq!(phone.export_match(again).unwrap()["revision"], 2);
 }

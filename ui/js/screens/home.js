@@ -62,7 +62,7 @@ function discardButton(item, reload, redraw) {
         const keyboard = document.activeElement === btn;
         reload();
         app.offerUndo(t('discarded'), async () => {
-          try { await ipc.importRecords(JSON.stringify(record)); reload(); return true; } catch (err) { app.error(err); return false; }
+          try { await ipc.importRecords(JSON.stringify(record), item.writer); reload(); return true; } catch (err) { app.error(err); return false; }
         }, { focus: keyboard });
       } catch (err) { app.error(err); }
     },
@@ -75,8 +75,10 @@ export function mount(root) {
   app.title(t('app_name'));
   let data = null;
   // Made once and patched in place on each redraw (dom.js): a tap as the lists come still lands.
-  const draw = () => (
-    h('section', { class: 'home' },
+  const draw = () => {
+    const mine = data ? data.unfinished.filter((m) => m.writer) : [];
+    const others = data ? data.unfinished.filter((m) => !m.writer) : [];
+    return h('section', { class: 'home' },
         h('p', { class: 'tagline', text: t('tagline') }),
         h('h2', { text: t('new_game') }),
         h('div', { class: 'game-grid' },
@@ -84,9 +86,15 @@ export function mount(root) {
             class: 'game-card', type: 'button', id: `new-${g}`, 'data-edge': game(g)?.edge,
             onclick: () => app.go(`#/setup/${g}`),
           }, h('span', { class: 'game-title', text: t(`game_${g}`) }), h('span', { class: 'game-hint', text: t(`game_${g}_hint`) })))),
-        data && data.unfinished.length ? [
+        // This device's own to carry on first; those other devices score (pulled from the
+        // club's hub, pushed to this one) apart, to follow.
+        mine.length ? [
           h('h2', { text: t('unfinished') }),
-          h('ul', { class: 'match-list', id: 'unfinished' }, data.unfinished.map((m) => matchRow(m, true, load, render))),
+          h('ul', { class: 'match-list', id: 'unfinished' }, mine.map((m) => matchRow(m, true, load, render))),
+        ] : null,
+        others.length ? [
+          h('h2', { text: t('unfinished_elsewhere') }),
+          h('ul', { class: 'match-list', id: 'unfinished-elsewhere' }, others.map((m) => matchRow(m, true, load, render))),
         ] : null,
         h('div', { class: 'home-links' },
           h('button', { class: 'btn', type: 'button', id: 'open-history', onclick: () => app.go('#/history') }, t('history')),
@@ -95,7 +103,8 @@ export function mount(root) {
         h('h2', { text: t('recent') }),
         data && data.recent.length
           ? h('ul', { class: 'match-list', id: 'recent' }, data.recent.map((m) => matchRow(m, false, load, render)))
-          : h('p', { class: 'empty', text: data ? t('none_yet') : t('loading') })));
+          : h('p', { class: 'empty', text: data ? t('none_yet') : t('loading') }));
+  };
   const render = scheduler(root, draw);
   // Asked again on a discard, a data change or a return to the front: the latest answer wins.
   const homeAsked = latest();

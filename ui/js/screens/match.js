@@ -1,26 +1,94 @@
-// Opens a match on the screen its game registered (games.js), with the game's game_info.
+// Opens a match on the screen its game registered (games.js), with the game's game_info. A
+// match another device scores (pulled from the club's hub, pushed to this device's hub,
+// imported) is shown with a band that says so: Rust refuses its throws and undos here, and the
+// screen follows what the hub sends, until the band's "Score it here" (two taps) makes this
+// device its writer.
 
 import { ipc } from '../ipc.js';
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, errorText } from '../i18n.js';
 import { app } from '../app.js';
 import { game, gameInfo } from '../games.js';
 
 export function mount(root, args) {
+  const id = Number(args[0]);
   let inner = null;
   let gone = false;
-  root.replaceChildren(h('p', { class: 'empty', text: t('loading') }));
-  ipc.getMatch(Number(args[0]))
-    .then(async (view) => {
-      const info = await gameInfo(view.game);
+  let armed = null; // the timer that disarms "Score it here"
+  const text = h('p', { class: 'elsewhere-text', id: 'elsewhere-text' });
+  const take = h('button', { class: 'btn small', type: 'button', id: 'take-over', onclick: takeOver });
+  const band = h('div', { class: 'elsewhere', id: 'elsewhere', hidden: true, role: 'status' }, text, take);
+  const body = h('div', { class: 'match-body' });
+  root.replaceChildren(band, body);
+
+  function show(view) {
+    band.hidden = view.writer;
+    if (view.writer) return;
+    const line = t(view.summary.status === 'playing' ? 'elsewhere_playing' : 'elsewhere_over');
+    if (text.textContent !== line) text.textContent = line;
+    take.textContent = t(armed ? 'take_over_again' : 'take_over');
+    take.classList.toggle('armed', !!armed);
+  }
+
+  async function takeOver() {
+    if (!armed) {
+      armed = setTimeout(() => { armed = null; take.textContent = t('take_over'); take.classList.remove('armed'); }, 4000);
+      take.textContent = t('take_over_again');
+      take.classList.add('armed');
+      app.announce(t('take_over_again'));
+      return;
+    }
+    clearTimeout(armed);
+    armed = null;
+    try {
+      const view = await ipc.takeOver(id);
       if (gone) return;
-      const screen = game(view.game);
-      if (!screen) throw { kind: 'bad_record', detail: view.game, code: null };
-      inner = screen.mount(root, args, view, info);
-    })
-    .catch((e) => app.error(e));
+      show(view);
+      await inner?.refresh?.();
+      app.announce(t('taken_over'));
+    } catch (e) {
+      app.error(e);
+    }
+  }
+
+  // The band follows the match's writer: another device may take it over, or this one.
+  async function reload() {
+    try {
+      const view = await ipc.getMatch(id);
+      if (!gone) show(view);
+    } catch { /* the screen below says what went wrong */ }
+  }
+
+  // A match that cannot be read (a storage failure) says why where it would be, with a way to
+  // try again, rather than "Loading…" for good.
+  function open() {
+    body.replaceChildren(h('p', { class: 'empty', text: t('loading') }));
+    ipc.getMatch(id)
+      .then(async (view) => {
+        const info = await gameInfo(view.game);
+        if (gone) return;
+        const screen = game(view.game);
+        if (!screen) throw { kind: 'not_found', detail: view.game, code: 'unknown_game' };
+        show(view);
+        inner = screen.mount(body, args, view, info);
+      })
+      .catch((e) => {
+        if (gone) return;
+        app.error(e);
+        body.replaceChildren(h('div', { class: 'load-failed', id: 'load-failed' },
+          h('p', { class: 'warning', role: 'alert', text: errorText(e) }),
+          h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: open }, t('retry'))));
+      });
+  }
+  open();
   return {
-    refresh: () => inner?.refresh?.(),
-    unmount() { gone = true; inner?.unmount?.(); },
+    // Back to the front, or the match changed: the band is asked about again only while it
+    // shows (a match this device writes stays so unless another device takes it over, which a
+    // refused throw says: `elsewhere`).
+    refresh: () => { if (!band.hidden) reload(); return inner?.refresh?.(); },
+    elsewhere: () => { reload(); return inner?.refresh?.(); },
+    // What the hub sent may be this match: one another device scores is followed here.
+    onData: () => { if (!band.hidden) { reload(); inner?.refresh?.(); } },
+    unmount() { gone = true; clearTimeout(armed); inner?.unmount?.(); },
   };
 }

@@ -32,6 +32,9 @@ pub struct MatchListItem {
     pub finished_at: Option<i64>,
     /// How many actions were played.
     pub actions: i64,
+    /// Whether this device writes it (started here, or taken over): a match another device
+    /// writes is scored there, and only looked at here.
+    pub writer: bool,
 }
 
 /// The columns [`match_list_row`] reads, in its order, for a query over `match m`. A match being
@@ -41,7 +44,7 @@ pub(crate) const LIST_COLUMNS: &str =
     "m.id, m.uid, m.game, m.status, m.winner, m.summary, m.started_at, \
      max(m.updated_at, COALESCE((SELECT a.at FROM action a WHERE a.match_id = m.id \
                                  ORDER BY a.seq DESC LIMIT 1), 0)), \
-     m.finished_at, (SELECT count(*) FROM action a WHERE a.match_id = m.id)";
+     m.finished_at, (SELECT count(*) FROM action a WHERE a.match_id = m.id), m.writer";
 
 impl Store {
     fn list(
@@ -126,6 +129,7 @@ pub(crate) fn match_list_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchLis
         updated_at: r.get(7)?,
         finished_at: r.get(8)?,
         actions: r.get(9)?,
+        writer: r.get(10)?,
         sides: Vec::new(),
     })
 }

@@ -139,6 +139,7 @@ impl Store {
             state,
             actions: 0,
             head: None,
+            writer: true,
             version,
         });
         Ok(id)
@@ -193,11 +194,15 @@ impl Store {
             let state = record
                 .replay()
                 .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
+            let writer =
+                self.conn
+                    .query_row("SELECT writer FROM match WHERE id = ?1", [id], |r| r.get(0))?;
             self.live = Some(Live {
                 id,
                 state,
                 actions: record.actions.len(),
                 head: None,
+                writer,
                 version,
             });
         }
@@ -382,7 +387,9 @@ impl Store {
     /// Plays one action: checked by the rules, committed, then shown. On any error nothing is
     /// written and the match is as it was.
     pub fn play(&mut self, id: i64, action: &Value) -> Result<MatchView, Error> {
-        self.load(id)?;
+        if !self.load(id)?.writer {
+            return Err(scored_elsewhere(id));
+        }
         // The live match is taken out and played as it is (no copy of its state): a refusal
         // hands it back untouched; if anything after fails, the next call replays it from the
         // database, which is the truth.
@@ -449,6 +456,11 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let writer: bool =
+            tx.query_row("SELECT writer FROM match WHERE id = ?1", [id], |r| r.get(0))?;
+        if !writer {
+            return Err(scored_elsewhere(id));
+        }
         let now: i64 = tx.query_row(
             "SELECT count(*) FROM action WHERE match_id = ?1",
             [id],
@@ -478,8 +490,41 @@ impl Store {
             state,
             actions: record.actions.len(),
             head: None,
+            writer: true,
             version,
         });
+        self.view(id)
+    }
+
+    /// Makes this device the match's writer, so that it is scored here from now on (its device
+    /// gone, a backup restored on a new phone). The revision is raised, so that the hub and
+    /// the device that wrote it before take this device's record over theirs: what that device
+    /// scores afterwards no longer counts (docs/hub.md). A match written here already is left
+    /// as it is.
+    pub fn take_over(&mut self, id: i64) -> Result<MatchView, Error> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let writer: Option<bool> = tx
+            .query_row("SELECT writer FROM match WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?;
+        match writer {
+            None => return Err(Error::not_found(format!("no match {id}")).with_code("no_match")),
+            Some(true) => {}
+            Some(false) => {
+                // Its own place and notes become the record's, which the writer serves.
+                tx.execute(
+                    "UPDATE match SET writer = 1,
+                        place = COALESCE(local_place, place), notes = COALESCE(local_notes, notes),
+                        local_place = NULL, local_notes = NULL,
+                        revision_base = revision_base + 1
+                     WHERE id = ?1",
+                    [id],
+                )?;
+            }
+        }
+        tx.commit()?;
+        self.live = None;
         self.view(id)
     }
 
@@ -602,4 +647,11 @@ pub(crate) fn write_figures(
 /// The computer's seats as stored (none: `NULL`).
 pub(crate) fn computer_json(computer: &Computer) -> Option<String> {
     (!computer.is_empty()).then(|| serde_json::to_string(computer).expect("JSON"))
+}
+
+/// A change to the actions of a match another device writes: refused, since the hub keeps one
+/// writer's record and would drop the other's (docs/hub.md); [`Store::take_over`] makes this
+/// device its writer.
+fn scored_elsewhere(id: i64) -> Error {
+    Error::illegal(format!("match {id} is scored on another device")).with_code("scored_elsewhere")
 }

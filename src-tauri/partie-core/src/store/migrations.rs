@@ -303,6 +303,15 @@ pub const FIGURES_SINCE: i64 = 3;
 /// the places of its matches of three sides or more derived once after migrating.
 pub const PLACES_SINCE: i64 = 8;
 
+/// The first schema that knows which matches this device writes (migration 13). A file from
+/// before it has the matches no hub ever held (none pulled from one or pushed to one) taken as
+/// its own as it migrates, in the migrations' transaction: they were started here, or
+/// imported to be carried on here, and only the writer plays a match's actions (docs/hub.md).
+pub const WRITERS_SINCE: i64 = 13;
+
+const OWN_BEFORE_WRITERS: &str =
+    "UPDATE match SET writer = 1 WHERE uid NOT IN (SELECT uid FROM club_seen)";
+
 /// The schema version this build writes.
 pub fn latest() -> i64 {
     MIGRATIONS.len() as i64
@@ -339,6 +348,9 @@ pub fn migrate_to(conn: &mut Connection, upto: usize) -> Result<(), Error> {
     {
         tx.execute_batch(sql)?;
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+    }
+    if (1..WRITERS_SINCE).contains(&version) && upto as i64 >= WRITERS_SINCE {
+        tx.execute_batch(OWN_BEFORE_WRITERS)?;
     }
     tx.commit()?;
     Ok(())

@@ -69,6 +69,9 @@ struct Live {
     /// The parts of the match's view that its actions do not change (setup, players, notes,
     /// its tournament table), read once: a throw then costs its rules and its commit only.
     head: Option<MatchView>,
+    /// Whether this device writes the match (docs/hub.md: one writer a record): only then are
+    /// actions played or taken back here.
+    writer: bool,
     /// `PRAGMA data_version` when it was read: another connection's commit since (the hub the
     /// desktop hosts merging a phone's push, a phone's sync thread) makes it stale, and it is
     /// read again from the database, which is the truth.

@@ -346,6 +346,12 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
     };
     let new_result = m.state.result();
     write_match(tx, old.id, &m, from)?;
+    // A newer revision from elsewhere of a match written here: another device took it over
+    // (`Store::take_over`), and scores it from now on.
+    tx.execute(
+        "UPDATE match SET writer = 0 WHERE id = ?1 AND writer",
+        [old.id],
+    )?;
     if source == Source::Device && link.is_some() && old_result != new_result {
         if old_result.is_some() {
             Store::take_back_table_result(tx, old.id)?;
@@ -698,9 +704,29 @@ impl Store {
         }
     }
 
+    /// Runs `read` in one transaction, so that what it reads is the database at one moment:
+    /// another connection (the app scoring on the desk that hosts the hub, a phone's scorepad
+    /// beside its sync thread) may commit a throw between two of its statements, and a record
+    /// served with the revision after that throw and the actions before it would be refused as
+    /// a conflict by every copy that later gets the real one.
+    fn at_one_moment<T>(&self, read: impl FnOnce(&Self) -> Result<T, Error>) -> Result<T, Error> {
+        if !self.conn.is_autocommit() {
+            return read(self);
+        }
+        // Immediate: the log's hand-out writes, and a read turned write could fail midway.
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        let out = read(self)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
     /// The records changed since `cursor` (none: from the start), each once, in order of their
     /// latest change, at most `limit`; `bad_record` for a cursor this store did not give.
     pub fn records_since(&self, cursor: Option<&str>, limit: usize) -> Result<Page, Error> {
+        self.at_one_moment(|s| s.page_since(cursor, limit))
+    }
+
+    fn page_since(&self, cursor: Option<&str>, limit: usize) -> Result<Page, Error> {
         let name = self.hub_name()?;
         let since = cursor_of(cursor, &name)?;
         // Past the last change ever given: a cursor of another hub, or of this one before its
@@ -790,6 +816,10 @@ impl Store {
     /// address): its matches changed since the last [`Store::sync_pushed`], at most `limit`.
     /// Tournaments are left out: their writer is the hub.
     pub fn sync_outbox(&self, hub: &str, limit: usize) -> Result<Outbox, Error> {
+        self.at_one_moment(|s| s.outbox_now(hub, limit))
+    }
+
+    fn outbox_now(&self, hub: &str, limit: usize) -> Result<Outbox, Error> {
         let since: i64 = self
             .conn
             .query_row("SELECT pushed FROM sync_peer WHERE hub = ?1", [hub], |r| {

@@ -228,8 +228,15 @@ impl Store {
 
     /// Imports one record or a whole export. Everything is checked first: a malformed,
     /// oversized or unreplayable file is refused with the reason and changes nothing. Matches
-    /// whose id is already here are skipped.
+    /// whose id is already here are skipped. A match imported is another device's (docs/hub.md:
+    /// it is carried on here once taken over, [`Store::take_over`]).
     pub fn import(&mut self, text: &str) -> Result<ImportReport, Error> {
+        self.import_as(text, false)
+    }
+
+    /// [`Store::import`], the matches new here written by this device when `writer` (a match
+    /// it wrote, discarded and taken back).
+    pub fn import_as(&mut self, text: &str, writer: bool) -> Result<ImportReport, Error> {
         if text.len() > MAX_IMPORT_BYTES {
             return Err(Error::bad_record(format!(
                 "the file is larger than {} MiB",
@@ -282,9 +289,9 @@ impl Store {
             let state = m.record.replay()?;
             let last = m.ats.last().copied().unwrap_or(m.started_at);
             tx.execute(
-                "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'playing', NULL)",
-                params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last],
+                "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary, writer)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'playing', NULL, ?7)",
+                params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last, writer],
             )?;
             let id = tx.last_insert_rowid();
             let shown = m.names.as_ref().unwrap_or(&m.record.sides);

@@ -616,9 +616,11 @@ pub fn tournament_served(
 }
 
 /// The rules for a tournament the store holds (`held`, at `held_revision`): another setup is a
-/// conflict; from a device, an older revision or the same one with the same events is
-/// [`Decision::Already`], the same revision with other events a conflict; from the hub (the
-/// tournament's writer) any difference replaces it.
+/// conflict; from a device, an older revision or the same events is [`Decision::Already`], and
+/// a newer revision replaces it only if it carries on from the events held (a device gives
+/// back what a hub with another database lost, and the results of its own tables); any other
+/// is a conflict, since only the hub, the tournament's writer, pairs rounds and takes events
+/// back (docs/hub.md). From the hub any difference replaces it.
 pub fn decide_tournament(
     held: &TournamentRecord,
     held_revision: i64,
@@ -641,7 +643,12 @@ pub fn decide_tournament(
                 "tournament {uid} revision {revision} is here with other events"
             ))
         }
-        Source::Device => true,
+        Source::Device if t.record.events.starts_with(&held.events) => true,
+        Source::Device => {
+            return Err(format!(
+                "tournament {uid} revision {revision} does not carry on from the events here: only the hub pairs its rounds and takes its events back"
+            ))
+        }
     };
     Ok(if replace {
         Decision::Replace {
@@ -828,6 +835,19 @@ mod tests {
         assert_eq!(
             decide(t(0, json!([])), Source::Hub),
             Ok(Decision::Replace { from: 0 })
+        );
+        // A newer revision from a device carries on from the events held, or is refused: a
+        // device does not take the hub's events back.
+        let on = json!([{"pair": {}}, {"result": {"round": 1, "table": 0, "winner": 0, "scores": [1, 0]}}]);
+        assert_eq!(
+            decide(t(2, on), Source::Device),
+            Ok(Decision::Replace { from: 1 })
+        );
+        assert!(decide(t(2, json!([])), Source::Device).is_err());
+        assert!(decide(t(2, json!([{"withdraw": 0}])), Source::Device).is_err());
+        assert_eq!(
+            decide(t(2, json!([{"pair": {}}])), Source::Device),
+            Ok(Decision::Replace { from: 1 })
         );
     }
 }

@@ -8,6 +8,11 @@ use serde_json::{Map, Value};
 /// The record format this build writes; older formats still load.
 pub const FORMAT: u32 = 1;
 
+/// The most actions a record read from outside holds (a file, a hub's page, a push): far more
+/// than any match played (a Mölkky match of a thousand rounds), and few enough that a page of
+/// records is not gigabytes to read. A Mölkky match that busts forever could be made longer.
+pub const MAX_ACTIONS: usize = 100_000;
+
 /// The largest record file accepted, so that a stray file cannot exhaust memory.
 pub const MAX_RECORD_BYTES: usize = 8 * 1024 * 1024;
 
@@ -90,6 +95,13 @@ impl Record {
         };
         let actions = match obj.remove("actions") {
             None => Vec::new(),
+            Some(Value::Array(items)) if items.len() > MAX_ACTIONS => {
+                return Err(Error::bad_record(format!(
+                    "{} actions: a record holds at most {MAX_ACTIONS}",
+                    items.len()
+                ))
+                .with_code("too_large"))
+            }
             Some(Value::Array(items)) => items,
             Some(other) => {
                 return Err(Error::bad_record(format!(

@@ -384,6 +384,14 @@ fn bad_imports_are_refused_and_change_nothing() {
             ),
             "larger",
         ),
+        (
+            // A Mölkky match that busts forever, longer than any record is taken.
+            format!(
+                r#"{{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[{}]}}"#,
+                vec![r#"{"pins":[12]}"#; partie_core::record::MAX_ACTIONS + 1].join(",")
+            ),
+            "at most 100000",
+        ),
     ] {
         let e = store.import(&text).unwrap_err();
         assert_eq!(e.kind, ErrorKind::BadRecord, "{why}");

@@ -410,13 +410,14 @@ async fn pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change(
     // A bare number (what a hub gave before its cursors had its name) is still taken.
     let bare = c.get(&format!("/v1/records?since={seq}")).await;
     assert_eq!((bare.status, ids(&bare).len()), (200, 0));
-    for bad in [
-        "since=abc",
-        "since=-1",
-        "limit=0",
-        "limit=x",
-        "limit=999999",
-    ] {
+    // A limit larger than the hub serves gives its largest page; `since=` empty is the start.
+    let large = c.get("/v1/records?limit=999999").await;
+    assert_eq!(large.status, 200);
+    let empty = c.get("/v1/records?since=").await;
+    assert_eq!(empty.status, 200);
+    assert_eq!(ids(&empty), ids(&c.get("/v1/records").await));
+    assert!(!ids(&empty).is_empty());
+    for bad in ["since=abc", "since=-1", "limit=0", "limit=x", "limit=-3"] {
         let a = c.get(&format!("/v1/records?{bad}")).await;
         assert_eq!(
             (a.status, a.body["kind"].as_str()),

@@ -51,6 +51,63 @@ test('every key the screens use exists', () => {
   for (const key of used) assert.ok(key in S.en, `missing string ${key}`);
 });
 
+test('every key a screen builds from a value exists for each value, in both languages', () => {
+  // Keys such as t(`game_${g}`) are not seen by the test above: each family with the values
+  // it is built from. Games are those the screens register; Morris's reasons are its Rust enum's.
+  const dir = new URL('../../ui/js/screens/', import.meta.url).pathname;
+  const games = readdirSync(dir).flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/^register\('(\w+)'/gm)].map((m) => m[1]));
+  assert.deepEqual(games.sort(), ['boulomania', 'crokinole', 'molkkout', 'molkky', 'morris']);
+  const position = readFileSync(new URL('../../src-tauri/partie-core/src/morris/position.rs', import.meta.url), 'utf8');
+  const reasons = position.split('pub enum Reason {')[1].split('}')[0].matchAll(/^\s{4}([A-Z]\w+),/gm);
+  const snake = (w) => w.replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase());
+  const morrisReasons = [...reasons].map((m) => snake(m[1]));
+  assert.ok(morrisReasons.length >= 7, morrisReasons.join());
+  const families = {
+    'game_{}': games,
+    'game_{}_hint': games,
+    'system_{}': ['round_robin', 'swiss', 'pools_knockout'],
+    'system_{}_hint': ['round_robin', 'swiss', 'pools_knockout'],
+    't_status_{}': ['registering', 'playing', 'finished'],
+    'theme_{}': ['system', 'light', 'dark', 'outdoor'],
+    'tab_{}': ['round', 'standings', 'bracket'],
+    'mor_reason_{}': morrisReasons,
+    'mor_level_{}': ['1', '2', '3', '4', '5'],
+    'mor_opponent_{}': ['person', 'computer'],
+    'bou_opponent_{}': ['person', 'computer'],
+    'bou_dice_{}': ['app', 'real'],
+    'bou_mene_{}': ['scored', 'null', 'jack_out', 'replayed'],
+  };
+  for (const [family, values] of Object.entries(families)) {
+    for (const v of values) {
+      const key = family.replace('{}', v);
+      for (const lang of ['en', 'fr']) assert.ok(key in S[lang], `${lang} ${key}`);
+    }
+  }
+});
+
+test('every code Rust refuses with has words in both languages', () => {
+  // Read from the Rust sources: a code added there without its words would be told in the
+  // error kind's words, with Rust's English detail in them.
+  const root = new URL('../../src-tauri/', import.meta.url).pathname;
+  const codes = new Set();
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory() && !['target', 'tests', 'benches', 'examples'].includes(e.name)) walk(p);
+      else if (e.name.endsWith('.rs')) for (const m of readFileSync(p, 'utf8').matchAll(/with_code\("([a-z_0-9]+)"\)/g)) codes.add(m[1]);
+    }
+  };
+  walk(root);
+  assert.ok(codes.size > 60, `only ${codes.size} codes found`);
+  // An answer the screens drop, never shown: the computer's answer to a position since
+  // changed, or its thinking stopped.
+  const dropped = new Set(['stale', 'stopped']);
+  for (const code of codes) {
+    if (dropped.has(code)) continue;
+    for (const lang of ['en', 'fr']) assert.ok(`code.${code}` in S[lang], `${lang} code.${code}`);
+  }
+});
+
 // Runs `body` in French; English again after, whatever it does (later tests read English).
 function inFrench(body) {
   setLanguage('fr');

@@ -9,6 +9,16 @@ import { share } from './share.js';
 
 export function endActions(matchId, undo, view) {
   const table = view?.tournament;
+  // One at a time: a second tap while the first is on its way would make a second match, or
+  // write a second file.
+  const once = (task) => {
+    let busy = false;
+    return async () => {
+      if (busy) return;
+      busy = true;
+      try { await task(); } catch (e) { app.error(e); } finally { busy = false; }
+    };
+  };
   return h('div', { class: 'end-actions', 'data-key': 'end-actions' },
     table ? h('button', {
       class: 'btn primary big', type: 'button', id: 'back-to-tournament', 'data-key': 'back-to-tournament',
@@ -16,20 +26,22 @@ export function endActions(matchId, undo, view) {
     }, t('back_to_tournament')) : null,
     table ? null : h('button', {
       class: 'btn primary big', type: 'button', id: 'rematch', 'data-key': 'rematch',
-      onclick: async () => {
+      onclick: once(async () => {
         // Opened only if the person is still here (not gone Back while it was made).
         const up = stillUp();
-        try { const m = await ipc.rematch(matchId); if (up()) app.go(`#/match/${m.id}`); } catch (e) { app.error(e); }
-      },
+        const m = await ipc.rematch(matchId);
+        if (up()) app.go(`#/match/${m.id}`);
+      }),
     }, t('rematch')),
     h('div', { class: 'end-row' },
       view ? h('button', { class: 'btn big', type: 'button', id: 'share', onclick: () => share(view) }, t('share')) : null,
       h('button', { class: 'btn big', type: 'button', id: 'replay', onclick: () => app.go(`#/replay/${matchId}`) }, t('replay')),
       h('button', {
         class: 'btn big', type: 'button', id: 'export-match',
-        onclick: async () => {
-          try { const w = await ipc.exportFile(String(matchId)); app.notice(t('file_written', { path: w.path })); } catch (e) { app.error(e); }
-        },
+        onclick: once(async () => {
+          const w = await ipc.exportFile(String(matchId));
+          app.notice(t('file_written', { path: w.path }));
+        }),
       }, t('export'))),
     // Undone, the game goes on: the focus goes to the game's own Undo, still at hand.
     h('button', { class: 'btn big', type: 'button', id: 'undo-end', 'data-focus-next': '#undo', onclick: undo }, '↶ ', t('undo')),

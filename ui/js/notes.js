@@ -22,6 +22,8 @@ export function notesForm(view) {
   const status = h('span', { class: 'notes-status', role: 'status' });
   place.value = view.place ?? '';
   notes.value = view.notes ?? '';
+  // "Saved" is said of what was saved: a change since is not.
+  for (const el of [place, notes]) el.addEventListener('input', () => { status.textContent = ''; });
   // A match not started on this device (scored on another, or from before the app knew):
   // what is written here is not sent to the club's hub.
   const local = view.writer === false

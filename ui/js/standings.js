@@ -68,6 +68,13 @@ export function rankHead(name = t('rank')) {
   return h('th', { scope: 'col' }, h('span', { 'aria-hidden': 'true', text: '#' }), h('span', { class: 'sr-only', text: name }));
 }
 
+// A column's head: its short name to see ("MP"), its whole name to hear, since a title is
+// neither read by every screen reader nor shown on a touch screen.
+function shortHead(key, label) {
+  return h('th', { scope: 'col', 'data-col': key, title: t(`${label}_long`) },
+    h('span', { 'aria-hidden': 'true', text: t(label) }), h('span', { class: 'sr-only', text: t(`${label}_long`) }));
+}
+
 // `extra`: one more column, {key, label, value(row)} (the rating change over the night).
 export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings', extra = null } = {}) {
   const cols = columns(summary);
@@ -85,8 +92,8 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
     h('thead', {}, h('tr', {},
       rankHead(),
       h('th', { scope: 'col', class: 'name', text: t('entrant') }),
-      cols.map(([key, label]) => h('th', { scope: 'col', 'data-col': key, title: t(`${label}_long`) }, t(label))),
-      extra ? h('th', { scope: 'col', 'data-col': extra.key, title: t(`${extra.label}_long`) }, t(extra.label)) : null,
+      cols.map(([key, label]) => shortHead(key, label)),
+      extra ? shortHead(extra.key, extra.label) : null,
       withdraw ? h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('withdraw') })) : null)),
     limited(groups(summary), limit).map((g, i) => h('tbody', { 'data-key': `group-${i}` },
       g.label ? h('tr', { class: 'pool-head' }, h('th', { scope: 'rowgroup', colspan: width, text: g.label })) : null,

@@ -163,7 +163,7 @@ export function mount(root, [id], initial, info) {
       const g = el('g', { 'data-square': n, 'data-key': `${kind}-${n}` }, Object.values(parts));
       const shoot = () => { if (shootable.has(n)) choose({ kind: 'shoot', target: Number(n), n: 1 }); };
       g.addEventListener('click', shoot);
-      g.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); shoot(); } });
+      g.addEventListener('keydown', (ev) => { if ((ev.key === 'Enter' || ev.key === ' ') && !ev.repeat) { ev.preventDefault(); shoot(); } });
       svg.append(g);
       squares.push({ n, x, kind, g, ...parts });
     };
@@ -322,4 +322,10 @@ register('boulomania', {
   setup: setupBlock,
   started: (m, st) => localStorage.setItem(`partie.dice.${m.uid}`, st.dice ?? 'app'),
   chart: ['chart_points_per_mene', (c) => (c.menes ? c.mene_points / c.menes : null)],
+  // A step of the replay in words (the spec's action shapes), not as JSON.
+  describe: (a) => (a.jack != null ? t('replay_jack', { n: a.jack })
+    : a.point ? t('replay_point', { dice: a.point.join(' + ') })
+      : a.shoot != null ? t('replay_shoot', { n: a.shoot, die: a.die })
+        : a.shoot_jack != null ? t('replay_shoot_jack', { die: a.shoot_jack })
+          : t('replay_other')),
 });

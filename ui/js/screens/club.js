@@ -120,7 +120,7 @@ export function mount(root) {
             h('small', { class: 'refused-detail', text: r.detail ?? '' }))))) : null,
         h('p', { class: 'hint', text: t('joined_hint') }),
         h('div', { class: 'end-row' },
-          h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().catch((e) => app.error(e)) }, t('sync_now')),
+          h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().then(() => { app.announce(t('sync_syncing')); app.clubChanged(); }, (e) => app.error(e)) }, t('sync_now')),
           h('button', { class: 'btn ghost', type: 'button', id: 'leave-hub', onclick: leave }, t('leave_hub'))));
     }
     if (st.scanning) {

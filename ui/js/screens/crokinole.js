@@ -261,6 +261,6 @@ register('crokinole', {
   shown: (option, rules) => (option === 'target' ? rules.format !== 'rounds' : option === 'rounds' ? rules.format === 'rounds' : true),
   seats: 'cro_seats',
   tournament: { format: 'rounds' },
-  describe: (a) => (a.twenty != null ? t('replay_twenty') : a.round ? t('replay_round') : a.starter != null ? t('replay_starter') : JSON.stringify(a)),
+  describe: (a) => (a.twenty != null ? t('replay_twenty') : a.round ? t('replay_round') : a.starter != null ? t('replay_starter') : t('replay_other')),
   chart: ['chart_points_per_round', (c) => (c.rounds ? c.round_points / c.rounds : null)],
 });

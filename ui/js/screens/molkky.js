@@ -97,6 +97,8 @@ export function mount(root, [id], initial, info) {
 
   function onKey(ev) {
     if (ev.target.closest?.('input, select, textarea')) return;
+    // A key held down repeats: one throw, one miss, one undo for each press, not a run of them.
+    if (ev.repeat) return;
     if (ev.key in KEY_PINS && !ev.ctrlKey && !ev.metaKey) { togglePin(KEY_PINS[ev.key]); ev.preventDefault(); }
     // Enter on a focused button is that button's own (a pin, Undo, Miss): only elsewhere does it
     // confirm the pins down.

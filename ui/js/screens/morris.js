@@ -174,6 +174,8 @@ export function mount(root, [id], initial, info) {
       : isComputer(1 - human) ? t('mor_offer_draw_computer') : t('mor_confirm_draw', { name: sideName(1 - human) });
     const yes = async () => {
       const kind = ui.confirm;
+      // A second tap on Yes, the question already answered, asks nothing again.
+      if (!kind) return;
       ui.confirm = null;
       // The question goes; the line that says how the game stands takes the focus.
       render.focusOn('#status-line');
@@ -194,10 +196,15 @@ export function mount(root, [id], initial, info) {
       }
       return send('1/2-1/2');
     };
-    return h('div', { class: 'confirm-bar', 'data-key': 'confirm-bar', role: 'alertdialog', 'aria-label': text },
+    const no = () => { const was = ui.confirm; ui.confirm = null; render.focusOn(was === 'draw' ? '#offer-draw' : '#resign'); };
+    return h('div', {
+      class: 'confirm-bar', 'data-key': 'confirm-bar', role: 'alertdialog', 'aria-label': text,
+      // Escape answers no, as a dialog's does.
+      onkeydown: (ev) => { if (ev.key === 'Escape' && ui.confirm) { ev.preventDefault(); no(); } },
+    },
       h('span', { text }),
       h('button', { class: 'btn primary', type: 'button', id: 'confirm-yes', onclick: yes }, t('mor_yes')),
-      h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: () => { const was = ui.confirm; ui.confirm = null; render.focusOn(was === 'draw' ? '#offer-draw' : '#resign'); } }, t('cancel')));
+      h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: no }, t('cancel')));
   }
 
   function boardView() {
@@ -253,12 +260,16 @@ export function mount(root, [id], initial, info) {
 
 // Against the computer: its level and the person's colour; or a move list to import.
 function setupBlock({ st, seg, levels, vsComputer, rules, render }) {
+  // One import at a time: a second tap while the first is on its way would make a second match.
+  let importing = false;
   async function importMoves() {
+    if (importing) return;
+    importing = true;
     try {
       const up = stillUp();
       const m = await ipc.importMoves(st.moves ?? '', rules(), st.sides);
       if (up()) app.go(`#/match/${m.id}`);
-    } catch (e) { app.error(e); }
+    } catch (e) { app.error(e); } finally { importing = false; }
   }
   return h('div', { class: 'mor-setup' },
     seg('opponent', t('mor_opponent'), ['person', 'computer'], st.opponent, (v) => t(`mor_opponent_${v}`), (v) => {

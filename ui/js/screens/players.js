@@ -208,6 +208,35 @@ export function mount(root, [id]) {
       h('span', { class: 'match-score', text: t(x.finished ? 'finished_rank' : 'current_rank', { rank: x.rank, of: x.of }) }))))));
   }
 
+  // A merge cannot be taken back: the first tap names who goes into whom and asks again (for a
+  // few seconds), the second merges, once.
+  let mergeArmed = null;
+  function mergeButton(p, others) {
+    const gone = others.find((o) => String(o.id) === st.mergeWith);
+    const armed = mergeArmed && gone && mergeArmed.with === st.mergeWith;
+    return h('button', {
+      class: armed ? 'btn armed' : 'btn', type: 'button', id: 'merge', onclick: async () => {
+        if (!gone || st.merging) return;
+        if (!armed) {
+          clearTimeout(mergeArmed?.timer);
+          mergeArmed = { with: st.mergeWith, timer: setTimeout(() => { mergeArmed = null; render(); }, 4000) };
+          app.announce(t('merge_again', { gone: gone.name, name: p.name }));
+          render();
+          return;
+        }
+        clearTimeout(mergeArmed.timer);
+        mergeArmed = null;
+        st.merging = true;
+        try {
+          await ipc.mergePlayers(p.id, gone.id);
+          st.mergeWith = '';
+          app.announce(t('players_merged'));
+          loadList();
+        } catch (e) { app.error(e); } finally { st.merging = false; render(); }
+      },
+    }, armed ? t('merge_again', { gone: gone.name, name: p.name }) : t('merge_button'));
+  }
+
   function playerPage() {
     const p = st.player;
     app.title(p.name);
@@ -230,15 +259,7 @@ export function mount(root, [id]) {
             // The choice is drawn as it stands, so that a redraw never shows "—" while Merge
             // would still merge with the player chosen before.
             h('option', { value: '' }, '—'), others.map((o) => h('option', { value: o.id, selected: String(o.id) === st.mergeWith }, o.name))),
-          h('button', { class: 'btn', type: 'button', id: 'merge', onclick: async () => {
-            if (!st.mergeWith) return;
-            try {
-              await ipc.mergePlayers(p.id, Number(st.mergeWith));
-              st.mergeWith = '';
-              app.announce(t('players_merged'));
-              loadList();
-            } catch (e) { app.error(e); }
-          } }, t('merge_button')))] : null,
+          mergeButton(p, others))] : null,
       versus(p, others),
       h('button', { class: 'btn ghost', type: 'button', id: 'archive', onclick: async () => {
         try { await ipc.archivePlayer(p.id, true); app.go('#/players'); } catch (e) { app.error(e); }

@@ -106,7 +106,7 @@ export function mount(root, [game]) {
     if (st.busy) return;
     // A number typed that the rule cannot take is said at its field; nothing is sent.
     const wrong = form?.problem();
-    if (wrong) { app.error(wrong); return; }
+    if (wrong) { app.error(wrong, { form: true }); return; }
     st.busy = true;
     const rules = form ? form.value() : {};
     let sides = st.sides;
@@ -228,7 +228,7 @@ export function mount(root, [game]) {
     // A remembered line-up longer than the game takes is cut to fit.
     if (maxSides()) st.sides = st.sides.slice(0, maxSides());
     if (!teams()) { st.sides = st.sides.map((s) => s.slice(0, 1)); st.teamMode = false; }
-    if (entry.rules !== false) form = rulesForm(game, info, entry, st.rules, (r) => { st.rules = r; render(); });
+    if (entry.rules !== false) form = rulesForm(game, info, entry, st.rules, (r) => { st.rules = r; app.formNow(form?.problem()); render(); });
     render();
   }).catch((e) => app.error(e));
   return {};

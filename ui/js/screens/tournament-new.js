@@ -29,7 +29,7 @@ export function mount(root) {
     gameInfo(g).then((info) => {
       if (st.game !== g) return;
       // A form left for another game (an answer of Rust's coming late) changes nothing.
-      const made = rulesForm(g, info, entry, st.rules, (r) => { if (form !== made) return; st.rules = r; render(); });
+      const made = rulesForm(g, info, entry, st.rules, (r) => { if (form !== made) return; st.rules = r; app.formNow(problem()); render(); });
       form = made;
       render();
     }).catch((e) => app.error(e));
@@ -128,7 +128,7 @@ export function mount(root) {
   async function create() {
     if (st.busy) return;
     const wrong = problem();
-    if (wrong) { app.error(wrong); return; }
+    if (wrong) { app.error(wrong, { form: true }); return; }
     st.busy = true;
     const up = stillUp();
     try {
@@ -141,7 +141,7 @@ export function mount(root) {
     }
   }
 
-  const seg = (id, label, values, current, text, set) => segmented(id, label, values, current, text, (v) => { set(v); render(); });
+  const seg = (id, label, values, current, text, set) => segmented(id, label, values, current, text, (v) => { set(v); app.formNow(problem()); render(); });
 
   // Text fields live across redraws so that typing is never cut.
   const nameInput = h('input', {
@@ -163,7 +163,7 @@ export function mount(root) {
   nameInput,
   h('button', { class: 'btn', type: 'submit', id: 'add-entrant' }, t('add_player')));
   const number = (id, label, value, set, placeholder) => h('label', { class: 'field', for: id }, h('span', { text: label }),
-    h('input', { id, type: 'number', inputmode: 'numeric', min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); } }));
+    h('input', { id, type: 'number', inputmode: 'numeric', min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); app.formNow(problem()); } }));
   const roundsInput = number('t-rounds', t('t_rounds'), '', (v) => { st.rounds = v; }, t('t_rounds_auto'));
   const boardsInput = number('t-boards', t('t_boards'), '', (v) => { st.boards = v; }, t('t_boards_all'));
 

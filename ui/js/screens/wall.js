@@ -55,6 +55,9 @@ export function mount(root, [idText]) {
   // of loads that never stops.
   let gone = false;
   let loading = false;
+  // The refusal last shown: the same one again, every two seconds, is not said again (a screen
+  // reader would say it for ever); a new one, or one after the wall came back, is.
+  let failed = null;
 
   async function load() {
     if (gone || loading) return;
@@ -62,6 +65,7 @@ export function mount(root, [idText]) {
     try {
       const v = await ipc.getTournament(id);
       if (gone) return;
+      failed = null;
       const text = JSON.stringify(v.summary);
       // Drawn again only when something changed: the screen does not flicker.
       if (text !== last) {
@@ -69,7 +73,9 @@ export function mount(root, [idText]) {
         draw(v);
       }
     } catch (e) {
-      if (!gone) app.error(e);
+      const said = JSON.stringify([e?.kind, e?.code, e?.detail]);
+      if (!gone && said !== failed) app.error(e);
+      failed = said;
     } finally {
       loading = false;
     }

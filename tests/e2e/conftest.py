@@ -207,16 +207,21 @@ class Partie:
     def slow_command(self, command, ms, before=True):
         """Makes one Rust command answer `ms` late in this window, as a slow search or a slow
         storage would: the delay comes before the command runs (`before`) or after it ran,
-        before its answer is delivered. `asked(command)` counts its calls from then on."""
+        before its answer is delivered. `asked(command)` counts its calls from then on, and
+        `delivered(command)` the answers handed to the screen (the screen's own handling of an
+        answer runs before any script the test runs next)."""
         self.d.execute_script("""
             const [command, ms, before] = arguments;
             window.__asked = { ...window.__asked, [command]: 0 };
+            window.__delivered = { ...window.__delivered, [command]: 0 };
             const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
             const later = (v) => new Promise((r) => setTimeout(() => r(v), ms));
+            const done = (v) => { window.__delivered[command] += 1; return v; };
+            const failed = (e) => { window.__delivered[command] += 1; throw e; };
             window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
                 if (cmd !== command) return invoke(cmd, args);
                 window.__asked[command] += 1;
-                return before ? later().then(() => invoke(cmd, args)) : invoke(cmd, args).then(later);
+                return (before ? later().then(() => invoke(cmd, args)) : invoke(cmd, args).then(later)).then(done, failed);
             } };""", command, ms, before)
 
     def fail_command(self, command, error, times=1):
@@ -235,6 +240,10 @@ class Partie:
     def asked(self, command):
         """How many times the window called `command` since `slow_command` slowed it."""
         return self.d.execute_script("return window.__asked[arguments[0]]", command)
+
+    def delivered(self, command):
+        """How many answers to `command` reached the screen since `slow_command` slowed it."""
+        return self.d.execute_script("return window.__delivered[arguments[0]]", command)
 
     def wait_until(self, script, timeout=10):
         WebDriverWait(self.d, timeout).until(lambda d: d.execute_script(script))

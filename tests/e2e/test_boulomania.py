@@ -129,9 +129,11 @@ def test_undo_while_the_dice_roll_drops_the_roll(partie):
     p.wait_css("#point-2")
     p.slow_command("roll_dice", 1000, before=False)
     p.tap("#point-2")
+    p.wait_until("return window.__asked.roll_dice === 1", 2)   # the dice are on their way
     p.tap("#undo")
     p.wait_until("return Number(document.querySelector('section.boulomania').dataset.actions) === 0")
     time.sleep(2.5)                         # the dice, and the roll on screen, have come and gone
+    assert p.delivered("roll_dice") == 1, "the late dice did reach the screen"
     assert actions(p) == 0
     assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")
     assert p.count("#roll-jack") == 1

@@ -330,8 +330,11 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.tap("#start")
     p.wait_until("return document.querySelector('#toast').textContent === 'Target: a whole number from 10 to 200.'")
     assert p.count("#pins") == 0
+    assert p.d.execute_script("return document.querySelector('#toast').hidden") is False
     set_number(p, "#rule-target", 12)
     p.wait_until("return !document.querySelector('#rule-target-error')")
+    # The toast of Start goes with the error it said (not six seconds later, on its clock).
+    p.wait_until("return document.querySelector('#toast').hidden", 2)
     # A fall-back that hangs on the target is said at its field once Rust has looked at both,
     # in words, and Start sends nothing.
     set_number(p, "#rule-bust_to", 20)
@@ -345,8 +348,10 @@ def test_refusals_are_shown_in_the_users_language(partie):
     assert p.asked("new_match") == 0, "said at the field: Start sends nothing"
     assert p.count("#pins") == 0
     # A higher target makes it right: the error leaves the field that was not touched.
+    assert p.d.execute_script("return document.querySelector('#toast').hidden") is False
     set_number(p, "#rule-target", 30)
     p.wait_until("return !document.querySelector('#rule-bust_to-error')")
+    p.wait_until("return document.querySelector('#toast').hidden", 2)
     assert p.attr("#rule-bust_to", "aria-invalid") is None
     p.tap("#nav-back")
     p.wait_css("#new-molkky")

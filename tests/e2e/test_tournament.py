@@ -461,15 +461,17 @@ def test_an_order_by_rating_for_a_list_since_changed_is_dropped(partie):
     add_entrants(p, "Anna", "Bea", "Cyril")
     p.slow_command("seed_by_rating", 1500, before=False)
     p.tap("#seed-by-rating")
+    p.wait_until("return window.__asked.seed_by_rating === 1", 2)   # the order is on its way
     p.tap('[data-key="x-0"]')               # Anna leaves before the order comes
     p.wait_until("return document.querySelectorAll('#entrants li').length === 2")
-    time.sleep(2)                           # the order for three has come back by now
+    p.wait_until("return window.__delivered.seed_by_rating === 1", 5)   # the order for three came
     assert p.texts("#entrants .side-players") == ["Bea", "Cyril"]
     add_entrants(p, "Dora")                 # the screen still draws
     assert p.texts("#entrants .side-players") == ["Bea", "Cyril", "Dora"]
     p.tap("#seed-by-rating")
     p.wait_until("return document.querySelector('#announce').textContent === 'Seed by rating'", 10)
-    assert sorted(p.texts("#entrants .side-players")) == ["Bea", "Cyril", "Dora"]
+    # None of them rated yet: the order as it is, no one dropped.
+    assert p.texts("#entrants .side-players") == ["Bea", "Cyril", "Dora"]
 
 
 def test_the_big_screen_left_during_a_load_stops_loading(partie):

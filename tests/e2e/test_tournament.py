@@ -119,7 +119,10 @@ def swiss_night(p, exports):
     p.tap("#create-tournament")
     p.wait_until("return document.querySelector('#toast').textContent === 'Rounds: a whole number from 1 to 6.'")
     assert p.d.execute_script("return location.hash").startswith("#/tournament-new")
+    assert p.d.execute_script("return document.querySelector('#toast').hidden") is False
     p.d.execute_script("const i = document.querySelector('#t-rounds'); i.value = ''; i.dispatchEvent(new Event('change'))")
+    # Corrected, the field is no longer called wrong: the toast goes with it.
+    p.wait_until("return document.querySelector('#toast').hidden", 2)
     p.tap("#create-tournament")
     p.wait_until("return location.hash.startsWith('#/tournament/')")
     p.wait_text("#round-title", "Registration")

@@ -412,7 +412,7 @@ def test_a_match_another_device_scores_is_followed_here_until_taken_over(partie)
     p.wait_css("#pins")
     p.wait_until("return !document.querySelector('#elsewhere').hidden")
     assert p.text("#elsewhere-text") == "Scored on another device: it follows here as the club’s hub sends it."
-    assert p.attr("#elsewhere", "role") == "status"
+    assert p.attr("#elsewhere-text", "role") == "status"
     p.shot("39b-match-scored-elsewhere")
     # A throw is refused, said in words, and nothing is written.
     p.tap('[data-pin="3"]')

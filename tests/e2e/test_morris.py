@@ -377,3 +377,28 @@ def test_redo_tapped_while_an_undo_is_on_its_way_waits_and_loses_no_move(partie)
     wait_actions(p, 2)
     assert board(p) == {"d6": 0, "d1": 1}
     assert p.attr("#redo", "disabled") is not None
+
+
+def test_the_computer_does_not_think_for_a_match_another_device_scores(partie):
+    """A match against the computer that came from elsewhere, at the computer's turn: its move
+    is made where the match is scored. The screen asks nothing of the computer here and shows no
+    refusal (it used to think, be refused, reload and think again, for ever)."""
+    p = partie
+    p.start()
+    p.slow_command("computer_move", 0)
+    record = {"format": 1, "id": "alice-vs-computer", "revision": 1, "game": "morris",
+              "sides": [["Alice"], ["Computer"]], "computer": {"1": 1}, "actions": ["d6"]}
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.importRecords(JSON.stringify(arguments[0])))
+          .then(() => done(), (e) => done(String(e)));""", record)
+    p.go_hash("#/settings")
+    p.go_hash("#/home")
+    p.wait_css("#unfinished-elsewhere .match-open")
+    p.tap("#unfinished-elsewhere .match-open")
+    p.wait_css("#mor-board")
+    p.wait_until("return !document.querySelector('#elsewhere').hidden")
+    time.sleep(1.5)                          # long enough for the computer to have been asked
+    assert p.asked("computer_move") == 0
+    assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")
+    assert actions(p) == 1

@@ -56,7 +56,8 @@ export function boardScreen(root, matchId, initial, spec) {
   let turnNo = 0;
 
   async function maybeComputer() {
-    if (over() || !isComputer(sum().turn) || st.thinking || gone || !spec.ready()) return;
+    // A match another device scores (writer false) has its computer's moves made there.
+    if (over() || !isComputer(sum().turn) || st.thinking || gone || !spec.ready() || st.view.writer === false) return;
     st.thinking = true;
     const mine = ++turnNo;
     render();

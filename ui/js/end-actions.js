@@ -7,17 +7,19 @@ import { t } from './i18n.js';
 import { app } from './app.js';
 import { share } from './share.js';
 
+// What is on its way, by match and button: kept here, not in the buttons, which a redraw makes
+// anew (a busy flag in each would be cleared by the next redraw).
+const busy = new Set();
+
 export function endActions(matchId, undo, view) {
   const table = view?.tournament;
   // One at a time: a second tap while the first is on its way would make a second match, or
   // write a second file.
-  const once = (task) => {
-    let busy = false;
-    return async () => {
-      if (busy) return;
-      busy = true;
-      try { await task(); } catch (e) { app.error(e); } finally { busy = false; }
-    };
+  const once = (what, task) => async () => {
+    const key = `${matchId}:${what}`;
+    if (busy.has(key)) return;
+    busy.add(key);
+    try { await task(); } catch (e) { app.error(e); } finally { busy.delete(key); }
   };
   return h('div', { class: 'end-actions', 'data-key': 'end-actions' },
     table ? h('button', {
@@ -26,7 +28,7 @@ export function endActions(matchId, undo, view) {
     }, t('back_to_tournament')) : null,
     table ? null : h('button', {
       class: 'btn primary big', type: 'button', id: 'rematch', 'data-key': 'rematch',
-      onclick: once(async () => {
+      onclick: once('rematch', async () => {
         // Opened only if the person is still here (not gone Back while it was made).
         const up = stillUp();
         const m = await ipc.rematch(matchId);
@@ -38,7 +40,7 @@ export function endActions(matchId, undo, view) {
       h('button', { class: 'btn big', type: 'button', id: 'replay', onclick: () => app.go(`#/replay/${matchId}`) }, t('replay')),
       h('button', {
         class: 'btn big', type: 'button', id: 'export-match',
-        onclick: once(async () => {
+        onclick: once('export', async () => {
           const w = await ipc.exportFile(String(matchId));
           app.notice(t('file_written', { path: w.path }));
         }),

@@ -784,3 +784,26 @@ fn boulomania_figures_count_menes_points_and_carreaux() {
         0
     );
 }
+
+/// A match at the most actions a record holds takes no more here either: its file would not
+/// import, nor its push be taken.
+#[test]
+fn a_match_at_the_most_actions_a_record_holds_takes_no_more() {
+    let mut store = Store::open_in_memory().unwrap();
+    let most = partie_core::record::MAX_ACTIONS;
+    // Mölkky 12s bust for ever: 48 + 12 goes back to 25, and 25 + 12 + 12 is 49.
+    let text = format!(
+        r#"{{"format":1,"id":"endless","game":"molkky","sides":[["A"],["B"]],"actions":[{}]}}"#,
+        vec![r#"{"pins":[12]}"#; most].join(",")
+    );
+    store.import_as(&text, true).unwrap();
+    let id = store.unfinished(1).unwrap()[0].id;
+    assert_eq!(store.view(id).unwrap().actions, most);
+    let e = store.play(id, &json!({"pins": [12]})).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::IllegalAction);
+    assert_eq!(e.code, Some("too_many_actions"));
+    assert_eq!(store.view(id).unwrap().actions, most);
+    // Taking one back leaves room for one more.
+    store.undo(id).unwrap();
+    store.play(id, &json!({"pins": [12]})).unwrap();
+}

@@ -1048,19 +1048,27 @@ fn only_the_writer_scores_a_match_until_another_device_takes_it_over() {
     club_pull(&mut other, &hub);
     assert_eq!(other.view(theirs).unwrap().actions, 2);
     other.set_notes(theirs, "", "from the bar").unwrap();
-    // The phone's battery dies: the other device takes the match over. Its notes become the
-    // record's, and the revision goes up, so that the hub takes its record.
+    // The phone is out of reach; the other device takes the match over. Its notes become the
+    // record's, and the revision leaps, so that the hub takes its record.
     let view = other.take_over(theirs).unwrap();
     assert!(view.writer);
     assert_eq!(view.actions, 2);
-    assert_eq!(other.export_match(theirs).unwrap()["revision"], 3);
+    let leap = partie_core::store::TAKE_OVER_LEAP;
+    assert_eq!(other.export_match(theirs).unwrap()["revision"], 2 + leap);
     other.play(theirs, &json!({"pins": [6]})).unwrap();
+    // Meanwhile the phone, out of reach, scored two more throws: its copy is ahead of the one
+    // taken over by its count, and still behind it.
+    phone.play(m.id, &json!({"pins": [1]})).unwrap();
+    phone.play(m.id, &json!({"pins": [2]})).unwrap();
     assert_eq!(club_push(&mut other, &mut hub), (1, 0));
     let held = stored(&hub, &m.uid);
-    assert_eq!(held["revision"], 4);
+    assert_eq!(held["revision"], 3 + leap);
     assert_eq!(held["notes"], "from the bar");
     assert_eq!(held["actions"].as_array().unwrap().len(), 3);
-    // The phone comes back: it follows the match now, and cannot score it.
+    // The phone comes back: its push is an older copy, and the next pull makes it follow the
+    // match taken over, which it can no longer score.
+    assert_eq!(club_push(&mut phone, &mut hub), (0, 0));
+    assert_eq!(stored(&hub, &m.uid)["revision"], 3 + leap);
     club_pull(&mut phone, &hub);
     let back = phone.view(m.id).unwrap();
     assert!(!back.writer);
@@ -1068,9 +1076,13 @@ fn only_the_writer_scores_a_match_until_another_device_takes_it_over() {
     let e = phone.play(m.id, &json!({"pins": [1]})).unwrap_err();
     assert_eq!(e.code, Some("scored_elsewhere"));
     assert!(!phone.unfinished(5).unwrap()[0].writer);
+    assert_eq!(
+        phone.computer_turn(m.id).map(|_| ()).unwrap_err().code,
+        Some("scored_elsewhere")
+    );
     // Taking over a match written here already changes nothing.
     other.take_over(theirs).unwrap();
-    assert_eq!(other.export_match(theirs).unwrap()["revision"], 4);
+    assert_eq!(other.export_match(theirs).unwrap()["revision"], 3 + leap);
     let e = other.take_over(9999).unwrap_err();
     assert_eq!(e.kind, partie_core::ErrorKind::NotFound);
 }

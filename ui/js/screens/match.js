@@ -17,7 +17,10 @@ export function mount(root, args) {
   let armed = null; // the timer that disarms "Score it here"
   const text = h('p', { class: 'elsewhere-text', id: 'elsewhere-text' });
   const take = h('button', { class: 'btn small', type: 'button', id: 'take-over', onclick: takeOver });
-  const band = h('div', { class: 'elsewhere', id: 'elsewhere', hidden: true, role: 'status' }, text, take);
+  // The text alone is the live region: the button's own label changing is said once, by
+  // the announcement.
+  text.setAttribute('role', 'status');
+  const band = h('div', { class: 'elsewhere', id: 'elsewhere', hidden: true }, text, take);
   const body = h('div', { class: 'match-body' });
   root.replaceChildren(band, body);
 
@@ -43,7 +46,10 @@ export function mount(root, args) {
     try {
       const view = await ipc.takeOver(id);
       if (gone) return;
+      // The band goes with the button that had the focus: the focus goes to the screen.
+      const had = band.contains(document.activeElement);
       show(view);
+      if (had) document.getElementById('screen')?.focus({ preventScroll: true });
       await inner?.refresh?.();
       app.announce(t('taken_over'));
     } catch (e) {

@@ -212,12 +212,17 @@ export function mount(root, [id]) {
   // few seconds), the second merges, once.
   let mergeArmed = null;
   function mergeButton(p, others) {
-    const gone = others.find((o) => String(o.id) === st.mergeWith);
-    const armed = mergeArmed && gone && mergeArmed.with === st.mergeWith;
+    // Who is chosen is read at the tap (the choice changes without a redraw): what the second
+    // tap merges is what the first one named.
+    const chosen = () => others.find((o) => String(o.id) === st.mergeWith);
+    const isArmed = () => !!mergeArmed && mergeArmed.with === st.mergeWith && !!chosen();
+    const gone = chosen();
+    const armed = isArmed();
     return h('button', {
       class: armed ? 'btn armed' : 'btn', type: 'button', id: 'merge', onclick: async () => {
+        const gone = chosen();
         if (!gone || st.merging) return;
-        if (!armed) {
+        if (!isArmed()) {
           clearTimeout(mergeArmed?.timer);
           mergeArmed = { with: st.mergeWith, timer: setTimeout(() => { mergeArmed = null; render(); }, 4000) };
           app.announce(t('merge_again', { gone: gone.name, name: p.name }));
@@ -255,7 +260,7 @@ export function mount(root, [id]) {
       twins(p).length ? h('p', { class: 'dupe-warning', id: 'dupe-warning', text: t('same_name_merge', { names: twins(p).map((o) => o.name).join(', ') }) }) : null,
       others.length ? [h('h2', { text: t('merge') }), h('p', { class: 'empty', text: t('merge_hint', { name: p.name }) }),
         h('div', { class: 'add-player' },
-          h('select', { id: 'merge-with', 'aria-label': t('merge'), onchange: (ev) => { st.mergeWith = ev.target.value; } },
+          h('select', { id: 'merge-with', 'aria-label': t('merge'), onchange: (ev) => { st.mergeWith = ev.target.value; render(); } },
             // The choice is drawn as it stands, so that a redraw never shows "—" while Merge
             // would still merge with the player chosen before.
             h('option', { value: '' }, '—'), others.map((o) => h('option', { value: o.id, selected: String(o.id) === st.mergeWith }, o.name))),
@@ -282,5 +287,5 @@ export function mount(root, [id]) {
   const render = scheduler(root, () => (id ? (st.player ? playerPage() : h('p', { class: 'empty', text: t('loading') })) : listPage()));
   render();
   loadList();
-  return { refresh: loadList };
+  return { refresh: loadList, unmount() { clearTimeout(mergeArmed?.timer); mergeArmed = null; } };
 }

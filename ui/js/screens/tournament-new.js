@@ -42,6 +42,8 @@ export function mount(root) {
     if (!names.length || names.some(taken)) return;
     st.entrants.push(names);
     app.announce(t('entrant_added', { name: names.join(' & ') }));
+    // A Swiss's most rounds follow the entrants: a refusal of the rounds may no longer hold.
+    app.formNow(problem());
     render();
   }
 
@@ -49,6 +51,7 @@ export function mount(root) {
   function remove(i) {
     const [e] = st.entrants.splice(i, 1);
     app.announce(t('player_removed', { name: e.join(' & ') }));
+    app.formNow(problem());
     const n = Math.min(i, st.entrants.length - 1);
     render.focusOn(n >= 0 ? `[data-key="x-${n}"]` : '#entrant-name');
   }

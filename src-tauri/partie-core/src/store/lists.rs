@@ -101,10 +101,13 @@ impl Store {
         }
     }
 
-    /// Matches not finished yet, most recently played first.
+    /// Matches not finished yet: those this device writes first, each group most recently
+    /// played first.
     pub fn unfinished(&self, limit: i64) -> Result<Vec<MatchListItem>, Error> {
-        // Column 8: the last action's time (see LIST_COLUMNS); a few rows to sort.
-        self.list("status = 'playing'", "8", limit)
+        // This device's own first (a desk that hosts the hub holds every phone's too, and its
+        // own must not fall off the list), then by column 8: the last action's time (see
+        // LIST_COLUMNS); a few rows to sort.
+        self.list("status = 'playing'", "m.writer DESC, 8", limit)
     }
 
     /// Finished matches, most recent first.

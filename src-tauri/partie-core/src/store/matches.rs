@@ -318,6 +318,10 @@ impl Store {
     pub fn computer_turn(&mut self, id: i64) -> Result<ComputerTurn, Error> {
         let computer = self.computer(id)?;
         let live = self.load(id)?;
+        // Not to think for a move that would be refused: another device plays it.
+        if !live.writer {
+            return Err(scored_elsewhere(id));
+        }
         if live.state.is_over() {
             return Err(Error::illegal("the game is over").with_code("game_over"));
         }
@@ -387,8 +391,16 @@ impl Store {
     /// Plays one action: checked by the rules, committed, then shown. On any error nothing is
     /// written and the match is as it was.
     pub fn play(&mut self, id: i64, action: &Value) -> Result<MatchView, Error> {
-        if !self.load(id)?.writer {
+        let live = self.load(id)?;
+        if !live.writer {
             return Err(scored_elsewhere(id));
+        }
+        if live.actions >= crate::record::MAX_ACTIONS {
+            return Err(Error::illegal(format!(
+                "a match holds at most {} actions",
+                crate::record::MAX_ACTIONS
+            ))
+            .with_code("too_many_actions"));
         }
         // The live match is taken out and played as it is (no copy of its state): a refusal
         // hands it back untouched; if anything after fails, the next call replays it from the
@@ -497,10 +509,11 @@ impl Store {
     }
 
     /// Makes this device the match's writer, so that it is scored here from now on (its device
-    /// gone, a backup restored on a new phone). The revision is raised, so that the hub and
-    /// the device that wrote it before take this device's record over theirs: what that device
-    /// scores afterwards no longer counts (docs/hub.md). A match written here already is left
-    /// as it is.
+    /// gone, a backup restored on a new phone). The revision leaps by [`TAKE_OVER_LEAP`], past
+    /// anything the device that wrote it before may have scored and not yet sent, so that the
+    /// hub and that device take this device's record over theirs: what that device scores
+    /// afterwards no longer counts (docs/hub.md). A match written here already is left as it
+    /// is.
     pub fn take_over(&mut self, id: i64) -> Result<MatchView, Error> {
         let tx = self
             .conn
@@ -517,9 +530,9 @@ impl Store {
                     "UPDATE match SET writer = 1,
                         place = COALESCE(local_place, place), notes = COALESCE(local_notes, notes),
                         local_place = NULL, local_notes = NULL,
-                        revision_base = revision_base + 1
+                        revision_base = revision_base + ?2
                      WHERE id = ?1",
-                    [id],
+                    params![id, TAKE_OVER_LEAP],
                 )?;
             }
         }
@@ -609,6 +622,14 @@ fn commit_action(
     figures: &[PlayerFigures],
 ) -> Result<Option<i64>, Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    // Read again in the commit: the hub the desk hosts (another connection) may have taken a
+    // phone's take-over since the match was loaded.
+    let writer: bool = tx
+        .prepare_cached("SELECT writer FROM match WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    if !writer {
+        return Err(scored_elsewhere(id));
+    }
     tx.prepare_cached("INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, seq, action.to_string(), now_ms()])?;
     // An action is refused once a match is over, so before it the match was being played: only
@@ -655,3 +676,9 @@ pub(crate) fn computer_json(computer: &Computer) -> Option<String> {
 fn scored_elsewhere(id: i64) -> Error {
     Error::illegal(format!("match {id} is scored on another device")).with_code("scored_elsewhere")
 }
+
+/// How far a take-over raises a match's revision: ten times as many changes as a match holds
+/// actions at most ([`crate::record::MAX_ACTIONS`]; an action counts one, an undo two), so
+/// that the device that wrote it before cannot have gone further meanwhile, and far below the
+/// largest revision a record may carry (2^50): a thousand million take-overs still fit.
+pub const TAKE_OVER_LEAP: i64 = 1 << 20;

@@ -19,7 +19,7 @@ pub use crate::time::now_ms;
 pub use club::{hub_address, read_join, ClubJoin, MAX_TOKEN_CHARS};
 pub use history::{HistoryFilter, PlayerStats};
 pub use lists::MatchListItem;
-pub use matches::{ComputerTurn, MatchView, TableLink};
+pub use matches::{ComputerTurn, MatchView, TableLink, TAKE_OVER_LEAP};
 pub use players::Player;
 pub use ratings::{ExpectedResult, RatingRow};
 pub use sync::{Change, MergeReport, Outbox, Page, RecordKind, Refusal, Source, MAX_ID_CHARS};

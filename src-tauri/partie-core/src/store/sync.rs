@@ -632,6 +632,11 @@ impl Store {
     /// The records changed after `seq` in the change log, at most `limit`, oldest first.
     pub fn changes_since(&self, seq: i64, limit: i64) -> Result<Vec<Change>, Error> {
         let upto = self.hand_out()?;
+        self.changes_upto(seq, limit, upto)
+    }
+
+    /// [`Store::changes_since`] up to the place `upto`, handed out before.
+    fn changes_upto(&self, seq: i64, limit: i64, upto: i64) -> Result<Vec<Change>, Error> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT c.seq, c.kind, c.uid,
                     CASE c.kind WHEN 'match' THEN
@@ -704,18 +709,23 @@ impl Store {
         }
     }
 
-    /// Runs `read` in one transaction, so that what it reads is the database at one moment:
-    /// another connection (the app scoring on the desk that hosts the hub, a phone's scorepad
-    /// beside its sync thread) may commit a throw between two of its statements, and a record
-    /// served with the revision after that throw and the actions before it would be refused as
-    /// a conflict by every copy that later gets the real one.
-    fn at_one_moment<T>(&self, read: impl FnOnce(&Self) -> Result<T, Error>) -> Result<T, Error> {
+    /// Runs `read` in one read transaction, so that what it reads is the database at one
+    /// moment: another connection (the app scoring on the desk that hosts the hub, a phone's
+    /// scorepad beside its sync thread) may commit a throw between two of its statements, and a
+    /// record served with the revision after that throw and the actions before it would be
+    /// refused as a conflict by every copy that later gets the real one. The log's places are
+    /// handed out before, in a write of their own: the read holds no writer back (WAL), so a
+    /// throw on the desk does not wait for a page of five thousand records.
+    fn at_one_moment<T>(
+        &self,
+        read: impl FnOnce(&Self, i64) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let upto = self.hand_out()?;
         if !self.conn.is_autocommit() {
-            return read(self);
+            return read(self, upto);
         }
-        // Immediate: the log's hand-out writes, and a read turned write could fail midway.
-        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
-        let out = read(self)?;
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Deferred)?;
+        let out = read(self, upto)?;
         tx.commit()?;
         Ok(out)
     }
@@ -723,19 +733,19 @@ impl Store {
     /// The records changed since `cursor` (none: from the start), each once, in order of their
     /// latest change, at most `limit`; `bad_record` for a cursor this store did not give.
     pub fn records_since(&self, cursor: Option<&str>, limit: usize) -> Result<Page, Error> {
-        self.at_one_moment(|s| s.page_since(cursor, limit))
+        self.at_one_moment(|s, upto| s.page_upto(cursor, limit, upto))
     }
 
-    fn page_since(&self, cursor: Option<&str>, limit: usize) -> Result<Page, Error> {
+    fn page_upto(&self, cursor: Option<&str>, limit: usize, upto: i64) -> Result<Page, Error> {
         let name = self.hub_name()?;
         let since = cursor_of(cursor, &name)?;
         // Past the last change ever given: a cursor of another hub, or of this one before its
         // database was replaced. Refused, so that the phone pulls again from the start rather
         // than wait, with empty pages, for the numbers to catch up with it.
-        if since > self.hand_out()? {
+        if since > upto {
             return Err(crate::merge::cursor_not_given(since));
         }
-        let changes = self.changes_since(since, limit.min(i64::MAX as usize) as i64)?;
+        let changes = self.changes_upto(since, limit.min(i64::MAX as usize) as i64, upto)?;
         let records = changes
             .iter()
             .map(|c| self.sync_record(c.record, &c.id))
@@ -816,10 +826,10 @@ impl Store {
     /// address): its matches changed since the last [`Store::sync_pushed`], at most `limit`.
     /// Tournaments are left out: their writer is the hub.
     pub fn sync_outbox(&self, hub: &str, limit: usize) -> Result<Outbox, Error> {
-        self.at_one_moment(|s| s.outbox_now(hub, limit))
+        self.at_one_moment(|s, handed| s.outbox_upto(hub, limit, handed))
     }
 
-    fn outbox_now(&self, hub: &str, limit: usize) -> Result<Outbox, Error> {
+    fn outbox_upto(&self, hub: &str, limit: usize, handed: i64) -> Result<Outbox, Error> {
         let since: i64 = self
             .conn
             .query_row("SELECT pushed FROM sync_peer WHERE hub = ?1", [hub], |r| {
@@ -832,7 +842,7 @@ impl Store {
         let mut from = since;
         // Tournaments in the log are stepped over, not counted against the limit.
         while records.len() < limit {
-            let changes = self.changes_since(from, 500)?;
+            let changes = self.changes_upto(from, 500, handed)?;
             let Some(last) = changes.last() else { break };
             from = last.seq;
             for c in changes {

@@ -128,6 +128,17 @@ class Partie:
             self.wait_until("return document.querySelector('#screen > *:not([data-leaving])') !== null")
         self.wait_css("#screen > *")
 
+    def import_record(self, record):
+        """Imports one match record (a dict) as a file from another device would bring it, then
+        opens Home afresh, which lists it."""
+        error = self.d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('./js/ipc.js').then(({ ipc }) => ipc.importRecords(JSON.stringify(arguments[0])))
+              .then(() => done(null), (e) => done(JSON.stringify(e)));""", record)
+        assert error is None, error
+        self.go_hash("#/settings")
+        self.go_hash("#/home")
+
     def size(self, w, h):
         self.d.set_window_rect(x=0, y=0, width=w, height=h)
 

@@ -397,12 +397,7 @@ def test_a_match_another_device_scores_is_followed_here_until_taken_over(partie)
     p.start()
     record = {"format": 1, "id": "from-anna-phone", "revision": 1, "game": "molkky",
               "sides": [["Anna"], ["Bea"]], "actions": [{"pins": [5]}]}
-    p.d.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        import('./js/ipc.js').then(({ ipc }) => ipc.importRecords(JSON.stringify(arguments[0])))
-          .then(() => done(), (e) => done(String(e)));""", record)
-    p.go_hash("#/settings")
-    p.go_hash("#/home")
+    p.import_record(record)
     p.wait_css("#unfinished-elsewhere .match-row")
     assert p.count("#unfinished") == 0, "not among this device's own to carry on"
     assert p.text("#unfinished-elsewhere") is not None

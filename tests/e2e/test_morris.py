@@ -388,12 +388,7 @@ def test_the_computer_does_not_think_for_a_match_another_device_scores(partie):
     p.slow_command("computer_move", 0)
     record = {"format": 1, "id": "alice-vs-computer", "revision": 1, "game": "morris",
               "sides": [["Alice"], ["Computer"]], "computer": {"1": 1}, "actions": ["d6"]}
-    p.d.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        import('./js/ipc.js').then(({ ipc }) => ipc.importRecords(JSON.stringify(arguments[0])))
-          .then(() => done(), (e) => done(String(e)));""", record)
-    p.go_hash("#/settings")
-    p.go_hash("#/home")
+    p.import_record(record)
     p.wait_css("#unfinished-elsewhere .match-open")
     p.tap("#unfinished-elsewhere .match-open")
     p.wait_css("#mor-board")

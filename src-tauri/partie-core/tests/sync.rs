@@ -750,24 +750,13 @@ fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() 
     let mut phone = Store::open_in_memory().unwrap();
     let m = started(&mut phone, "A", "B");
     phone.play(m.id, &json!({"pins": [3]})).unwrap();
-    let push = |phone: &mut Store, hub: &mut Store| {
-        let outbox = phone.club_outbox("club", 100).unwrap();
-        let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
-        let refused: Vec<String> = r
-            .refused
-            .iter()
-            .map(|x| x.id.as_str().unwrap_or_default().to_string())
-            .collect();
-        phone.club_pushed("club", &outbox, &refused).unwrap();
-        (outbox.records.len(), r.updated, r.refused.len())
-    };
-    push(&mut phone, &mut hub);
+    club_push(&mut phone, &mut hub);
     // The scorer notes the place after the push: one more revision, and the hub has it.
     phone
         .set_notes(m.id, "Parc de la Tête d'Or", "windy")
         .unwrap();
     assert_eq!(phone.export_match(m.id).unwrap()["revision"], 2);
-    assert_eq!(push(&mut phone, &mut hub), (1, 1, 0));
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 1, 0));
     let held = stored(&hub, &m.uid);
     assert_eq!(held["place"], "Parc de la Tête d'Or");
     assert_eq!(held["notes"], "windy");
@@ -775,7 +764,7 @@ fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() 
     phone
         .set_notes(m.id, "Parc de la Tête d'Or", "windy")
         .unwrap();
-    assert_eq!(push(&mut phone, &mut hub), (0, 0, 0));
+    assert_eq!(club_push(&mut phone, &mut hub), (0, 0, 0));
     // Another device that pulled the match notes something of its own: it stays there, and
     // the writer's next throw is not refused.
     let mut other = Store::open_in_memory().unwrap();
@@ -793,7 +782,7 @@ fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() 
     assert_eq!(other.export_match(theirs).unwrap()["revision"], 2);
     assert!(other.club_outbox("club", 100).unwrap().records.is_empty());
     phone.play(m.id, &json!({"pins": [4]})).unwrap();
-    assert_eq!(push(&mut phone, &mut hub), (1, 1, 0));
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 1, 0));
     // So does the hub's own copy (the desk that hosts it): notes there do not move the record.
     let at_hub = hub.unfinished(5).unwrap()[0].id;
     hub.set_notes(at_hub, "", "desk").unwrap();
@@ -987,8 +976,9 @@ fn a_table_match_pushed_to_the_desk_seats_the_players_entered_there() {
     );
 }
 
-/// The phone's club outbox pushed to the hub and answered: (updated or accepted, refused).
-fn club_push(phone: &mut Store, hub: &mut Store) -> (usize, usize) {
+/// The phone's club outbox pushed to the hub and answered: (records sent, accepted or
+/// updated, refused).
+fn club_push(phone: &mut Store, hub: &mut Store) -> (usize, usize, usize) {
     let outbox = phone.club_outbox("club", 100).unwrap();
     let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
     let refused: Vec<String> = r
@@ -997,7 +987,11 @@ fn club_push(phone: &mut Store, hub: &mut Store) -> (usize, usize) {
         .map(|x| x.id.as_str().unwrap_or_default().to_string())
         .collect();
     phone.club_pushed("club", &outbox, &refused).unwrap();
-    (r.accepted + r.updated, r.refused.len())
+    (
+        outbox.records.len(),
+        r.accepted + r.updated,
+        r.refused.len(),
+    )
 }
 
 /// Everything the hub holds, pulled by `phone`.
@@ -1019,7 +1013,7 @@ fn only_the_writer_scores_a_match_until_another_device_takes_it_over() {
     let mut other = Store::open_in_memory().unwrap();
     let m = started(&mut phone, "A", "B");
     phone.play(m.id, &json!({"pins": [3]})).unwrap();
-    assert_eq!(club_push(&mut phone, &mut hub), (1, 0));
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 1, 0));
     club_pull(&mut other, &hub);
     let listed = &other.unfinished(5).unwrap()[0];
     assert!(!listed.writer, "Home lists it apart");
@@ -1044,7 +1038,7 @@ fn only_the_writer_scores_a_match_until_another_device_takes_it_over() {
     assert!(other.club_outbox("club", 100).unwrap().records.is_empty());
     // The writer plays on, and the other device follows.
     phone.play(m.id, &json!({"pins": [4]})).unwrap();
-    assert_eq!(club_push(&mut phone, &mut hub), (1, 0));
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 1, 0));
     club_pull(&mut other, &hub);
     assert_eq!(other.view(theirs).unwrap().actions, 2);
     other.set_notes(theirs, "", "from the bar").unwrap();
@@ -1060,14 +1054,14 @@ fn only_the_writer_scores_a_match_until_another_device_takes_it_over() {
     // taken over by its count, and still behind it.
     phone.play(m.id, &json!({"pins": [1]})).unwrap();
     phone.play(m.id, &json!({"pins": [2]})).unwrap();
-    assert_eq!(club_push(&mut other, &mut hub), (1, 0));
+    assert_eq!(club_push(&mut other, &mut hub), (1, 1, 0));
     let held = stored(&hub, &m.uid);
     assert_eq!(held["revision"], 3 + leap);
     assert_eq!(held["notes"], "from the bar");
     assert_eq!(held["actions"].as_array().unwrap().len(), 3);
     // The phone comes back: its push is an older copy, and the next pull makes it follow the
     // match taken over, which it can no longer score.
-    assert_eq!(club_push(&mut phone, &mut hub), (0, 0));
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 0, 0));
     assert_eq!(stored(&hub, &m.uid)["revision"], 3 + leap);
     club_pull(&mut phone, &hub);
     let back = phone.view(m.id).unwrap();

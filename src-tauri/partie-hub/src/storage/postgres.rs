@@ -933,7 +933,10 @@ impl PgStorage {
         .await;
         match merged {
             Ok(report) => {
-                tx.commit().await.map_err(fail)?;
+                // Not tried again: a connection lost after the server took the COMMIT leaves the
+                // push stored, and a second run would answer `already` for what it accepted.
+                // The device sends it again after the 500, and is told what the hub holds.
+                tx.commit().await.map_err(|e| Attempt::Fail(db_error(&e)))?;
                 Ok(report)
             }
             Err(e) => {

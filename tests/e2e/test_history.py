@@ -447,3 +447,36 @@ def test_a_match_that_cannot_be_read_says_why_where_it_would_be(partie):
     p.wait_css("#load-failed")
     assert p.text("#load-failed .warning") == "That match is no longer in the history."
     assert p.count("#elsewhere:not([hidden])") == 0
+
+
+def test_an_archived_player_is_marked_and_comes_back_in_one_tap(partie):
+    """Archive keeps a player out of the pickers (the setup's known players) and in the
+    players' list, marked; Undo is offered at once, and the player's page brings them back."""
+    p = partie
+    two_matches(p, "Dora")
+    p.tap("#open-players")
+    p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 4")
+    cyril = p.d.execute_script("return [...document.querySelectorAll('#player-list [data-player]')].find(b => b.textContent === 'Cyril').dataset.player")
+    p.tap(f'#player-list [data-player="{cyril}"]')
+    p.wait_css("#archive")
+    p.tap("#archive")
+    p.wait_css(f'[data-archived="{cyril}"]')
+    assert p.text(f'[data-archived="{cyril}"]') == "archived"
+    p.wait_until("return !document.querySelector('#undo-bar').hidden")
+    assert "Cyril archived" in p.text("#undo-bar")
+    p.tap("#undo-last")
+    p.wait_until(f"return location.hash === '#/players/{cyril}'")
+    p.wait_css("#archive")
+    assert p.count("#archived-note") == 0
+    # Archived again, and brought back from the player's page.
+    p.tap("#archive")
+    p.wait_css(f'[data-archived="{cyril}"]')
+    p.tap(f'#player-list [data-player="{cyril}"]')
+    p.wait_css("#unarchive")
+    assert p.text("#archived-note") == "Archived: not offered when you pick players. Matches and statistics stay."
+    p.shot("36b-player-archived", at="#archived-note")
+    p.tap("#unarchive")
+    p.wait_css("#archive")
+    p.go_hash("#/players")
+    p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 4")
+    assert p.count("[data-archived]") == 0

@@ -299,6 +299,8 @@ fn players_rename_merge_and_archive() {
     assert!(store.players().unwrap().iter().all(|p| p.id != dan));
     assert!(store.search_players("Dan", false).unwrap().is_empty());
     assert_eq!(store.search_players("dan", true).unwrap().len(), 1);
+    // The players' list (which asks for the archived too) can say which they are.
+    assert!(store.search_players("dan", true).unwrap()[0].archived);
     assert_eq!(
         store
             .history(&HistoryFilter {
@@ -311,6 +313,7 @@ fn players_rename_merge_and_archive() {
     );
     store.archive_player(dan, false).unwrap();
     assert_eq!(store.search_players("Dan", false).unwrap().len(), 1);
+    assert!(!store.search_players("Dan", false).unwrap()[0].archived);
     assert_eq!(
         store.search_players("%", true).unwrap().len(),
         0,

@@ -266,9 +266,22 @@ export function mount(root, [id]) {
             h('option', { value: '' }, '—'), others.map((o) => h('option', { value: o.id, selected: String(o.id) === st.mergeWith }, o.name))),
           mergeButton(p, others))] : null,
       versus(p, others),
-      h('button', { class: 'btn ghost', type: 'button', id: 'archive', onclick: async () => {
-        try { await ipc.archivePlayer(p.id, true); app.go('#/players'); } catch (e) { app.error(e); }
-      } }, t('archive')),
+      // Archived: out of the pickers, still here, and brought back in one tap; archiving offers
+      // Undo at once too.
+      p.archived ? h('p', { class: 'hint', id: 'archived-note', text: t('archived_note') }) : null,
+      p.archived
+        ? h('button', { class: 'btn', type: 'button', id: 'unarchive', onclick: async () => {
+          try { await ipc.archivePlayer(p.id, false); app.announce(t('player_back', { name: p.name })); loadList(); } catch (e) { app.error(e); }
+        } }, t('unarchive'))
+        : h('button', { class: 'btn ghost', type: 'button', id: 'archive', onclick: async () => {
+          try {
+            await ipc.archivePlayer(p.id, true);
+            app.go('#/players');
+            app.offerUndo(t('player_archived', { name: p.name }), async () => {
+              try { await ipc.archivePlayer(p.id, false); app.go(`#/players/${p.id}`); return true; } catch (err) { app.error(err); return false; }
+            });
+          } catch (e) { app.error(e); }
+        } }, t('archive')),
       h('button', { class: 'btn ghost', type: 'button', onclick: () => app.go(`#/history`) }, t('history')));
   }
 
@@ -280,6 +293,7 @@ export function mount(root, [id]) {
       h('ul', { class: 'match-list', id: 'player-list' }, st.list.map((p) => h('li', { 'data-key': `player-${p.id}` }, h('button', {
         class: 'match-open player-open', type: 'button', 'data-player': p.id, onclick: () => app.go(`#/players/${p.id}`),
       }, h('span', { class: 'match-game', text: p.name }),
+      p.archived ? h('span', { class: 'archived-tag', 'data-archived': p.id, text: t('archived_tag') }) : null,
       twins(p).length ? h('span', { class: 'dupe-warning', 'data-dupe': p.id, text: t('same_name_warning') }) : null)))),
       leaderboard());
   }

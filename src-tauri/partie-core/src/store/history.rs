@@ -126,7 +126,7 @@ impl Store {
     ) -> Result<Vec<Player>, Error> {
         let wanted = super::players::folded(query);
         let mut stmt = self.conn().prepare_cached(
-            "SELECT id, name, last_played_at FROM player
+            "SELECT id, name, last_played_at, archived FROM player
              WHERE ?1 OR archived = 0
              ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
         )?;
@@ -144,7 +144,7 @@ impl Store {
     fn player(&self, id: i64) -> Result<Player, Error> {
         self.conn()
             .query_row(
-                "SELECT id, name, last_played_at FROM player WHERE id = ?1",
+                "SELECT id, name, last_played_at, archived FROM player WHERE id = ?1",
                 [id],
                 player_row,
             )

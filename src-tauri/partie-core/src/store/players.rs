@@ -15,14 +15,17 @@ pub struct Player {
     pub name: String,
     /// When the player last played, in ms since the epoch.
     pub last_played_at: Option<i64>,
+    /// Kept out of the pickers (the setup's known players); still in the players' list.
+    pub archived: bool,
 }
 
-/// A player's row read as `id, name, last_played_at`: the one mapping of it.
+/// A player's row read as `id, name, last_played_at, archived`: the one mapping of it.
 pub(crate) fn player_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Player> {
     Ok(Player {
         id: r.get(0)?,
         name: r.get(1)?,
         last_played_at: r.get(2)?,
+        archived: r.get(3)?,
     })
 }
 
@@ -30,7 +33,7 @@ impl Store {
     /// Known players, most recently played (or added) first; archived players are left out.
     pub fn players(&self) -> Result<Vec<Player>, Error> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, last_played_at FROM player WHERE archived = 0
+            "SELECT id, name, last_played_at, archived FROM player WHERE archived = 0
              ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
         )?;
         let rows = stmt.query_map([], player_row)?;
@@ -45,7 +48,7 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let id = find_or_create_player(&tx, &name)?;
         let player = tx.query_row(
-            "SELECT id, name, last_played_at FROM player WHERE id = ?1",
+            "SELECT id, name, last_played_at, archived FROM player WHERE id = ?1",
             [id],
             player_row,
         )?;

@@ -62,11 +62,16 @@ test('every key a screen builds from a value exists for each value, in both lang
   const snake = (w) => w.replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase());
   const morrisReasons = [...reasons].map((m) => snake(m[1]));
   assert.ok(morrisReasons.length >= 7, morrisReasons.join());
+  // The tournament systems: each registers its name once, in its own module's ENTRY.
+  const tdir = new URL('../../src-tauri/partie-core/src/tournament/', import.meta.url).pathname;
+  const systems = readdirSync(tdir).flatMap((f) => [...readFileSync(join(tdir, f), 'utf8')
+    .matchAll(/pub const ENTRY: Entry = Entry \{\s*name: "(\w+)"/g)].map((m) => m[1]));
+  assert.deepEqual(systems.sort(), ['pools_knockout', 'round_robin', 'swiss']);
   const families = {
     'game_{}': games,
     'game_{}_hint': games,
-    'system_{}': ['round_robin', 'swiss', 'pools_knockout'],
-    'system_{}_hint': ['round_robin', 'swiss', 'pools_knockout'],
+    'system_{}': systems,
+    'system_{}_hint': systems,
     't_status_{}': ['registering', 'playing', 'finished'],
     'theme_{}': ['system', 'light', 'dark', 'outdoor'],
     'tab_{}': ['round', 'standings', 'bracket'],

@@ -260,16 +260,14 @@ export function mount(root, [id], initial, info) {
 
 // Against the computer: its level and the person's colour; or a move list to import.
 function setupBlock({ st, seg, levels, vsComputer, rules, render }) {
-  // One import at a time: a second tap while the first is on its way would make a second match.
-  let importing = false;
-  async function importMoves() {
-    if (importing) return;
-    importing = true;
-    try {
+  // One action at a time on the setup (as Start): a second tap while the import is on its way
+  // would make a second match.
+  function importMoves() {
+    return app.exclusive(st, render, async () => {
       const up = stillUp();
       const m = await ipc.importMoves(st.moves ?? '', rules(), st.sides);
       if (up()) app.go(`#/match/${m.id}`);
-    } catch (e) { app.error(e); } finally { importing = false; }
+    });
   }
   return h('div', { class: 'mor-setup' },
     seg('opponent', t('mor_opponent'), ['person', 'computer'], st.opponent, (v) => t(`mor_opponent_${v}`), (v) => {

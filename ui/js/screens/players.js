@@ -219,25 +219,24 @@ export function mount(root, [id]) {
     const gone = chosen();
     const armed = isArmed();
     return h('button', {
-      class: armed ? 'btn armed' : 'btn', type: 'button', id: 'merge', onclick: async () => {
-        const gone = chosen();
-        if (!gone || st.merging) return;
+      class: armed ? 'btn armed' : 'btn', type: 'button', id: 'merge', onclick: () => {
+        const who = chosen();
+        if (!who || st.busy) return undefined;
         if (!isArmed()) {
           clearTimeout(mergeArmed?.timer);
           mergeArmed = { with: st.mergeWith, timer: setTimeout(() => { mergeArmed = null; render(); }, 4000) };
-          app.announce(t('merge_again', { gone: gone.name, name: p.name }));
+          app.announce(t('merge_again', { gone: who.name, name: p.name }));
           render();
-          return;
+          return undefined;
         }
         clearTimeout(mergeArmed.timer);
         mergeArmed = null;
-        st.merging = true;
-        try {
-          await ipc.mergePlayers(p.id, gone.id);
+        return app.exclusive(st, render, async () => {
+          await ipc.mergePlayers(p.id, who.id);
           st.mergeWith = '';
           app.announce(t('players_merged'));
           loadList();
-        } catch (e) { app.error(e); } finally { st.merging = false; render(); }
+        });
       },
     }, armed ? t('merge_again', { gone: gone.name, name: p.name }) : t('merge_button'));
   }

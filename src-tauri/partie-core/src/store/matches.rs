@@ -194,9 +194,7 @@ impl Store {
             let state = record
                 .replay()
                 .map_err(|e| Error::storage(format!("match {id} no longer replays: {e}")))?;
-            let writer =
-                self.conn
-                    .query_row("SELECT writer FROM match WHERE id = ?1", [id], |r| r.get(0))?;
+            let writer = writes(&self.conn, id)?.unwrap_or(false);
             self.live = Some(Live {
                 id,
                 state,
@@ -468,9 +466,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let writer: bool =
-            tx.query_row("SELECT writer FROM match WHERE id = ?1", [id], |r| r.get(0))?;
-        if !writer {
+        if writes(&tx, id)? != Some(true) {
             return Err(scored_elsewhere(id));
         }
         let now: i64 = tx.query_row(
@@ -518,10 +514,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let writer: Option<bool> = tx
-            .query_row("SELECT writer FROM match WHERE id = ?1", [id], |r| r.get(0))
-            .optional()?;
-        match writer {
+        match writes(&tx, id)? {
             None => return Err(Error::not_found(format!("no match {id}")).with_code("no_match")),
             Some(true) => {}
             Some(false) => {
@@ -624,10 +617,7 @@ fn commit_action(
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Read again in the commit: the hub the desk hosts (another connection) may have taken a
     // phone's take-over since the match was loaded.
-    let writer: bool = tx
-        .prepare_cached("SELECT writer FROM match WHERE id = ?1")?
-        .query_row([id], |r| r.get(0))?;
-    if !writer {
+    if writes(&tx, id)? != Some(true) {
         return Err(scored_elsewhere(id));
     }
     tx.prepare_cached("INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)")?
@@ -668,6 +658,14 @@ pub(crate) fn write_figures(
 /// The computer's seats as stored (none: `NULL`).
 pub(crate) fn computer_json(computer: &Computer) -> Option<String> {
     (!computer.is_empty()).then(|| serde_json::to_string(computer).expect("JSON"))
+}
+
+/// Whether this device writes match `id` (migration 13); none when there is no such match.
+fn writes(conn: &Connection, id: i64) -> Result<Option<bool>, Error> {
+    Ok(conn
+        .prepare_cached("SELECT writer FROM match WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?)
 }
 
 /// A change to the actions of a match another device writes: refused, since the hub keeps one

@@ -175,6 +175,16 @@ def test_against_the_easiest_computer_to_the_end(partie):
             assert p.count("#mor-board .target, #mor-board .removable") > 0
     p.wait_css("#rematch")
     assert p.attr("section.morris", "data-status") in ("won", "drawn")
+    # The computer is nobody's name: not among the players, not offered at the next setup.
+    p.go_hash("#/players")
+    p.wait_until("return document.querySelectorAll('#player-list [data-player]').length > 0")
+    assert p.texts("#player-list .match-game") == ["Alice"]
+    p.go_hash("#/setup/molkky")
+    # The last line-up (Alice) is taken back out, so that every known player is offered.
+    p.wait_css('[data-key="x-0-0"]')
+    p.tap('[data-key="x-0-0"]')
+    p.wait_until("return !!document.querySelector('#known-players [data-player=\"Alice\"]')")
+    assert p.texts("#known-players .chip") == ["Alice"]
 
 
 def test_killed_mid_game_resumes_on_the_same_board(partie):

@@ -689,7 +689,9 @@ fn notes_on_a_match_travel_with_its_record() {
 
 #[test]
 fn morris_results_are_counted_against_people_and_each_computer_level() {
-    let mut store = partie_core::store::Store::open_in_memory().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.db");
+    let (mut store, _) = Store::open(&path).unwrap();
     let vs_computer: partie_core::store::Computer = [(1usize, 2u8)].into_iter().collect();
     let game = ["a1", "d6", "a4", "f4", "a7", "xd6"];
     let m = store
@@ -714,11 +716,149 @@ fn morris_results_are_counted_against_people_and_each_computer_level() {
     assert_eq!(s.totals["vs_level_2_won"], 1);
     assert_eq!(s.totals["vs_people_drawn"], 1);
     assert_eq!(s.totals["removed"], 1);
-    let computer = store.search_players("Computer", false).unwrap()[0].id;
+    // The computer's own figures stay (its seat is a player of the history), apart from the
+    // people's: it is in no list nor on the leaderboard.
+    let computer = machines(&path)[0];
     assert_eq!(
         store.player_stats(computer, "morris").unwrap().totals["vs_people_lost"],
         1
     );
+    assert!(store.search_players("Computer", true).unwrap().is_empty());
+}
+
+/// The ids of the players the computer was seated as, oldest first.
+fn machines(path: &std::path::Path) -> Vec<i64> {
+    let conn = Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT id FROM player WHERE machine = 1 ORDER BY id")
+        .unwrap();
+    let ids = stmt
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<Vec<i64>, _>>()
+        .unwrap();
+    ids
+}
+
+/// A Morris match of three pieces a side that Ann (side 0) wins against the computer at
+/// level 2 seated as `computer_name`.
+fn ann_beats_the_computer(store: &mut Store, computer_name: &str) -> i64 {
+    let vs: partie_core::store::Computer = [(1usize, 2u8)].into_iter().collect();
+    let m = store
+        .new_match_against(
+            "morris",
+            &rules(json!({"pieces": 3})),
+            &sides(&[&["Ann"], &[computer_name]]),
+            &vs,
+        )
+        .unwrap();
+    for t in ["a1", "d6", "a4", "f4", "a7", "xd6"] {
+        store.play(m.id, &json!(t)).unwrap();
+    }
+    m.id
+}
+
+#[test]
+fn the_computer_is_in_no_picker_list_or_leaderboard_and_is_seated_again_as_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.db");
+    let (mut store, _) = Store::open(&path).unwrap();
+    let first = ann_beats_the_computer(&mut store, "Computer");
+    ann_beats_the_computer(&mut store, "Computer");
+    // Two matches, one computer: found again by the second, never offered as a person.
+    let machine = machines(&path);
+    assert_eq!(machine.len(), 1, "{machine:?}");
+    let names =
+        |ps: Vec<partie_core::store::Player>| ps.into_iter().map(|p| p.name).collect::<Vec<_>>();
+    assert_eq!(names(store.players().unwrap()), ["Ann"]);
+    assert_eq!(names(store.search_players("", true).unwrap()), ["Ann"]);
+    let board = store.leaderboard("morris", 10).unwrap();
+    assert_eq!(board.len(), 1);
+    assert_eq!((board[0].1.as_str(), board[0].2, board[0].3), ("Ann", 2, 2));
+    // The history still says who played.
+    assert_eq!(
+        store.view(first).unwrap().sides,
+        sides(&[&["Ann"], &["Computer"]])
+    );
+
+    // A person called Computer is someone else, and can play a person's match.
+    let person = store.add_player("computer").unwrap();
+    assert_ne!(person.id, machine[0]);
+    assert_eq!(names(store.players().unwrap()), ["computer", "Ann"]);
+    let m = store
+        .new_match("molkky", &Map::new(), &sides(&[&["Ann"], &["Computer"]]))
+        .unwrap();
+    store.play(m.id, &pins(&[12])).unwrap();
+    assert_eq!(machines(&path), machine);
+    assert_eq!(store.player_stats(machine[0], "molkky").unwrap().matches, 0);
+    // Nobody is the computer's other name.
+    for (kept, gone) in [(person.id, machine[0]), (machine[0], person.id)] {
+        let e = store.merge_players(kept, gone).unwrap_err();
+        assert_eq!(
+            (e.kind, e.code),
+            (ErrorKind::IllegalAction, Some("merge_machine"))
+        );
+    }
+    assert_eq!(machines(&path), machine);
+
+    // The computer of another language is another seat, kept apart as well.
+    ann_beats_the_computer(&mut store, "Ordinateur");
+    assert_eq!(machines(&path).len(), 2);
+    assert_eq!(names(store.players().unwrap()), ["Ann", "computer"]);
+
+    // A match against the computer made elsewhere seats the computer there too.
+    let exported = store.export_match(first).unwrap();
+    let other_path = dir.path().join("b.db");
+    let (mut other, _) = Store::open(&other_path).unwrap();
+    other.add_player("Computer").unwrap();
+    other.import(&exported.to_string()).unwrap();
+    assert_eq!(machines(&other_path).len(), 1);
+    assert_eq!(names(other.players().unwrap()), ["Computer", "Ann"]);
+    let board = other.leaderboard("morris", 10).unwrap();
+    assert_eq!(
+        board.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(),
+        ["Ann"]
+    );
+}
+
+#[test]
+fn an_older_file_keeps_apart_the_players_seated_only_for_the_computer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v16.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations::migrate_to(&mut conn, 16).unwrap();
+        // Computer sat only at the computer's sides; Zed at the computer's side 0 once; Bob at
+        // a computer's side and at a person's; Ann only as a person.
+        conn.execute_batch(
+            "INSERT INTO player (id, name, created_at) VALUES
+                 (1, 'Ann', 1), (2, 'Computer', 1), (3, 'Bob', 1), (4, 'Zed', 1);
+             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, status, computer, writer) VALUES
+                 (1, 'm1', 'morris', 1, '{}', 1, 1, 'playing', '{\"1\":2}', 1),
+                 (2, 'm2', 'morris', 1, '{}', 1, 1, 'playing', NULL, 1),
+                 (3, 'm3', 'morris', 1, '{}', 1, 1, 'playing', '{\"0\":1}', 1),
+                 (4, 'm4', 'morris', 1, '{}', 1, 1, 'playing', '{\"1\":5}', 1);
+             INSERT INTO match_player (match_id, side, seat, player_id, name) VALUES
+                 (1, 0, 0, 1, 'Ann'), (1, 1, 0, 2, 'Computer'),
+                 (2, 0, 0, 1, 'Ann'), (2, 1, 0, 3, 'Bob'),
+                 (3, 0, 0, 4, 'Zed'), (3, 1, 0, 3, 'Bob'),
+                 (4, 0, 0, 1, 'Ann'), (4, 1, 0, 3, 'Bob');",
+        )
+        .unwrap();
+    }
+    let (mut store, _) = Store::open(&path).unwrap();
+    assert_eq!(machines(&path), [2, 4]);
+    let mut known: Vec<String> = store
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    known.sort();
+    assert_eq!(known, ["Ann", "Bob"]);
+    // The next match against the computer sits it where it sat before.
+    ann_beats_the_computer(&mut store, "Computer");
+    assert_eq!(machines(&path), [2, 4]);
 }
 
 #[test]

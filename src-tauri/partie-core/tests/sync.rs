@@ -1107,3 +1107,41 @@ fn an_import_is_another_devices_match_but_a_discard_taken_back_stays_this_ones()
     phone.play(again, &json!({"pins": [5]})).unwrap();
     assert_eq!(phone.export_match(again).unwrap()["revision"], 2);
 }
+
+/// A match against the computer pushed to the hub and pulled by another phone seats the
+/// computer apart from the people there too (migration 17): the hub's and the phone's known
+/// players are people only, whoever is called Computer.
+#[test]
+fn a_match_against_the_computer_seats_the_computer_apart_on_the_hub_and_every_phone() {
+    let mut phone = Store::open_in_memory().unwrap();
+    let mut hub = Store::open_in_memory().unwrap();
+    let mut other = Store::open_in_memory().unwrap();
+    hub.add_player("Computer").unwrap();
+    other.add_player("Computer").unwrap();
+    let vs: partie_core::store::Computer = [(1usize, 2u8)].into_iter().collect();
+    let m = phone
+        .new_match_against(
+            "morris",
+            json!({"pieces": 3}).as_object().unwrap(),
+            &[vec!["Ann".to_string()], vec!["Computer".to_string()]],
+            &vs,
+        )
+        .unwrap();
+    for t in ["a1", "d6", "a4", "f4", "a7", "xd6"] {
+        phone.play(m.id, &json!(t)).unwrap();
+    }
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 1, 0));
+    club_pull(&mut other, &hub);
+    for store in [&hub, &other] {
+        assert_eq!(player_names(store), ["Ann", "Computer"]);
+        // The person called Computer played nothing; the computer's loss is not theirs.
+        let person = player_id(store, "Computer");
+        assert_eq!(store.player_stats(person, "morris").unwrap().matches, 0);
+        let board = store.leaderboard("morris", 10).unwrap();
+        assert_eq!(
+            board.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(),
+            ["Ann"]
+        );
+    }
+}
+

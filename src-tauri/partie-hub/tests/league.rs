@@ -377,6 +377,63 @@ async fn a_dump_put_back_draws_new_cursor_names_so_that_devices_start_again() {
 }
 
 #[tokio::test]
+async fn an_upgrade_takes_the_matches_against_the_computer_out_of_the_league() {
+    // A league of migrations 1 to 3, where such a match still counted.
+    let db = PgDb::create(PgCluster::shared()).await;
+    let pool = postgres::pool(&db.url, 2).unwrap();
+    postgres::migrate_with(&pool, &postgres::MIGRATIONS[..3])
+        .await
+        .unwrap();
+    postgres::add_club(&pool, "club", &postgres::new_token().unwrap())
+        .await
+        .unwrap();
+    let client = pool.get().await.unwrap();
+    let people = won_2025("people", "Ana", "Bo");
+    let computer = ana_beats_the_computer("computer");
+    for (seq, (uid, body)) in [("people", &people), ("computer", &computer)]
+        .into_iter()
+        .enumerate()
+    {
+        client
+            .execute(
+                "INSERT INTO record (club_id, kind, uid, revision, seq, actions, body, status)
+                 SELECT id, 'match', $1, 6, $2, 6, $3, 'won' FROM club",
+                &[&uid, &(seq as i64 + 1), &body.to_string()],
+            )
+            .await
+            .unwrap();
+        let loser = if uid == "people" { "Bo" } else { "Computer" };
+        client
+            .execute(
+                "INSERT INTO league_result (club_id, uid, side, seat, name, season, outcome)
+                 SELECT id, $1, 0, 0, 'Ana', 2025, 'won' FROM club
+                 UNION ALL SELECT id, $1, 1, 0, $2, 2025, 'lost' FROM club",
+                &[&uid, &loser],
+            )
+            .await
+            .unwrap();
+    }
+    assert_eq!(postgres::migrate(&pool).await, Ok(postgres::latest()));
+    let left: Vec<(String, String)> = client
+        .query(
+            "SELECT uid, name FROM league_result ORDER BY uid, side",
+            &[],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(
+        left,
+        [
+            ("people".into(), "Ana".into()),
+            ("people".into(), "Bo".into())
+        ]
+    );
+}
+
+#[tokio::test]
 async fn an_upgraded_database_keeps_its_cursor_names() {
     // A database of a hub from before the fingerprint (migrations 1 and 2), with a club.
     let db = PgDb::create(PgCluster::shared()).await;
@@ -514,6 +571,14 @@ fn won_2025(id: &str, winner: &str, loser: &str) -> Value {
     m
 }
 
+/// A finished Morris match of 2025 that Ana wins against the computer.
+fn ana_beats_the_computer(id: &str) -> Value {
+    json!({"format": 1, "id": id, "revision": 6, "game": "morris", "rules": {"pieces": 3},
+           "sides": [["Ana"], ["Computer"]], "computer": {"1": 2},
+           "started_at": "2025-06-02T19:00:00Z",
+           "actions": ["a1", "d6", "a4", "f4", "a7", "xd6"]})
+}
+
 #[tokio::test]
 async fn the_league_ranks_each_clubs_players_for_a_season_readable_by_any_club() {
     let db = PgDb::create(PgCluster::shared()).await;
@@ -529,6 +594,9 @@ async fn the_league_ranks_each_clubs_players_for_a_season_readable_by_any_club()
         molkky("a-playing", 3, 3),
     ])
     .await;
+    // A win against the computer is no league's (nor is the computer a club's player).
+    let pushed = a.push(&[ana_beats_the_computer("a-computer")]).await;
+    assert_eq!(pushed.body["accepted"], 1, "{}", pushed.text);
     b.push(&[won_2025("b1", "Dee", "Eve")]).await;
     let mut last_year = won_2025("b0", "Eve", "Dee");
     last_year["started_at"] = json!("2024-06-01T19:00:00Z");

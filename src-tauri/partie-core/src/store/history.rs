@@ -127,7 +127,7 @@ impl Store {
         let wanted = super::players::folded(query);
         let mut stmt = self.conn().prepare_cached(
             "SELECT id, name, last_played_at, archived FROM player
-             WHERE ?1 OR archived = 0
+             WHERE (?1 OR archived = 0) AND machine = 0
              ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
         )?;
         let rows = stmt.query_map(params![include_archived], player_row)?;
@@ -195,6 +195,15 @@ impl Store {
         }
         let keep = self.player(kept)?;
         let goes = self.player(gone)?;
+        // The computer is nobody's other name: a person's results are not its, nor its theirs.
+        if super::players::is_machine(self.conn(), kept)?
+            || super::players::is_machine(self.conn(), gone)?
+        {
+            return Err(
+                Error::illegal("the computer cannot be merged with a player")
+                    .with_code("merge_machine"),
+            );
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -351,7 +360,7 @@ impl Store {
         let mut stmt = self.conn().prepare_cached(
             "SELECT p.id, p.name, count(*) AS n, sum(s.result = 'won') AS w FROM player_stats s
              JOIN player p ON p.id = s.player_id
-             WHERE s.game = ?1 AND p.archived = 0
+             WHERE s.game = ?1 AND p.archived = 0 AND p.machine = 0
              GROUP BY p.id ORDER BY w DESC, CAST(w AS REAL) / n DESC, n DESC, p.id LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![game, limit], |r| {

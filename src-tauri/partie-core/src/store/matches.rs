@@ -91,7 +91,7 @@ impl Store {
         computer: &Computer,
     ) -> Result<MatchView, Error> {
         let id = self.start_match_with(game, rules, sides, computer, |tx, id, sides, now| {
-            seat_players(tx, id, sides, now)
+            seat_players(tx, id, sides, computer, now)
         })?;
         self.view(id)
     }

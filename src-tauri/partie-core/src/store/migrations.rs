@@ -293,6 +293,19 @@ pub const MIGRATIONS: &[&str] = &[
     //     never replaced by the writer's next revision.
     "ALTER TABLE match ADD COLUMN local_place TEXT;
     ALTER TABLE match ADD COLUMN local_notes TEXT;",
+    // 17: the players the computer was seated as (at a side the match's `computer` names),
+    //     kept apart from the people: out of the pickers, the players' list and the
+    //     leaderboard, never the player a typed name finds, and found again by the next match
+    //     against the computer. A player seated before only at the computer's sides, and in
+    //     no tournament, was one.
+    "ALTER TABLE player ADD COLUMN machine INTEGER NOT NULL DEFAULT 0;
+    UPDATE player SET machine = 1
+    WHERE id IN (SELECT mp.player_id FROM match_player mp JOIN match m ON m.id = mp.match_id
+                 WHERE json_extract(m.computer, '$.\"' || mp.side || '\"') IS NOT NULL)
+      AND id NOT IN (SELECT mp.player_id FROM match_player mp JOIN match m ON m.id = mp.match_id
+                     WHERE m.computer IS NULL
+                        OR json_extract(m.computer, '$.\"' || mp.side || '\"') IS NULL)
+      AND id NOT IN (SELECT player_id FROM tournament_entrant);",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

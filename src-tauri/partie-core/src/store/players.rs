@@ -3,6 +3,7 @@
 
 use super::{now_ms, Store};
 use crate::error::Error;
+use crate::game::Computer;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::Serialize;
 
@@ -30,10 +31,11 @@ pub(crate) fn player_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Player> {
 }
 
 impl Store {
-    /// Known players, most recently played (or added) first; archived players are left out.
+    /// Known players, most recently played (or added) first; archived players and the
+    /// computer's seats (migration 17) are left out.
     pub fn players(&self) -> Result<Vec<Player>, Error> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, last_played_at, archived FROM player WHERE archived = 0
+            "SELECT id, name, last_played_at, archived FROM player WHERE archived = 0 AND machine = 0
              ORDER BY COALESCE(last_played_at, created_at) DESC, id DESC",
         )?;
         let rows = stmt.query_map([], player_row)?;
@@ -84,7 +86,8 @@ pub(crate) fn folded(name: &str) -> String {
         .to_lowercase()
 }
 
-/// The (unarchived) player a new match would seat under `name`: the one of exactly that name,
+/// The (unarchived) person a new match would seat under `name` (never the computer's player,
+/// migration 17): the one of exactly that name,
 /// else the oldest whose name is the same but for case, in every alphabet ("élodie" is Élodie,
 /// as the screens match names). Exactly first: a database from before may hold both spellings
 /// as two players, and each keeps its own. SQLite's NOCASE folds only A to Z, so the names are
@@ -96,7 +99,8 @@ pub(crate) fn player_named(conn: &Connection, name: &str) -> Result<Option<i64>,
     // The spelling chosen from the known players: found without reading them all.
     let exact = conn
         .prepare_cached(
-            "SELECT id FROM player WHERE name = ?1 AND archived = 0 ORDER BY id LIMIT 1",
+            "SELECT id FROM player WHERE name = ?1 AND archived = 0 AND machine = 0
+             ORDER BY id LIMIT 1",
         )?
         .query_row([&name], |r| r.get(0))
         .optional()?;
@@ -104,8 +108,9 @@ pub(crate) fn player_named(conn: &Connection, name: &str) -> Result<Option<i64>,
         return Ok(exact);
     }
     let wanted = name.to_lowercase();
-    let mut stmt =
-        conn.prepare_cached("SELECT id, name FROM player WHERE archived = 0 ORDER BY id")?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, name FROM player WHERE archived = 0 AND machine = 0 ORDER BY id",
+    )?;
     let mut rows = stmt.query([])?;
     let mut by_case = None;
     while let Some(row) = rows.next()? {
@@ -120,6 +125,7 @@ pub(crate) fn player_named(conn: &Connection, name: &str) -> Result<Option<i64>,
     Ok(by_case)
 }
 
+/// The person of `name` ([`player_named`]), else a new one.
 pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {
     if let Some(id) = player_named(tx, name)? {
         return Ok(id);
@@ -129,6 +135,35 @@ pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> R
         params![name, now_ms()],
     )?;
     Ok(tx.last_insert_rowid())
+}
+
+/// The player the computer is seated as under `name` (migration 17): the one it was seated as
+/// before under that name, archived or not, else a new one. A person of the same name stays
+/// apart: the computer's results are not theirs.
+pub(crate) fn machine_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {
+    let known = tx
+        .prepare_cached(
+            "SELECT id FROM player WHERE machine = 1 AND name = ?1 ORDER BY id LIMIT 1",
+        )?
+        .query_row([name], |r| r.get(0))
+        .optional()?;
+    if let Some(id) = known {
+        return Ok(id);
+    }
+    tx.execute(
+        "INSERT INTO player (name, created_at, machine) VALUES (?1, ?2, 1)",
+        params![name, now_ms()],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Whether player `id` is one the computer was seated as (migration 17).
+pub(crate) fn is_machine(conn: &Connection, id: i64) -> Result<bool, Error> {
+    Ok(conn
+        .prepare_cached("SELECT machine FROM player WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false))
 }
 
 /// A match's sides, each its players' names of today in seat order (what the history shows).
@@ -157,17 +192,23 @@ fn sides_by(conn: &Connection, id: i64, name: &str) -> Result<Vec<Vec<String>>, 
     Ok(sides)
 }
 
-/// Seats the sides' players in a match (new names become players) and marks them as having
-/// played at `at` (never moving a later date back: imports may be older).
+/// Seats the sides' players in a match (new names become players; the sides of `computer` are
+/// the computer's [`machine_player`]) and marks them as having played at `at` (never moving a
+/// later date back: imports may be older).
 pub(crate) fn seat_players(
     tx: &rusqlite::Transaction,
     id: i64,
     sides: &[Vec<String>],
+    computer: &Computer,
     at: i64,
 ) -> Result<(), Error> {
     for (side, players) in sides.iter().enumerate() {
         for (seat, name) in players.iter().enumerate() {
-            let pid = find_or_create_player(tx, name.trim())?;
+            let pid = if computer.contains_key(&side) {
+                machine_player(tx, name.trim())?
+            } else {
+                find_or_create_player(tx, name.trim())?
+            };
             seat_player(tx, id, (side, seat), pid, name, at)?;
         }
     }
@@ -182,24 +223,31 @@ pub(crate) fn seat_players_from_elsewhere(
     tx: &rusqlite::Transaction,
     id: i64,
     sides: &[Vec<String>],
+    computer: &Computer,
     at: i64,
 ) -> Result<(), Error> {
-    seat_players_shown(tx, id, sides, sides, at)
+    seat_players_shown(tx, id, sides, sides, computer, at)
 }
 
 /// Seats a record's `played` sides under the names `shown` (the same shape; an export's
-/// `names`), each found as [`player_from_elsewhere`] does; a seat whose name shown is not
-/// the one played keeps the played one (`played_as`).
+/// `names`), each found as [`player_from_elsewhere`] does, the sides of `computer` as the
+/// computer's [`machine_player`]; a seat whose name shown is not the one played keeps the
+/// played one (`played_as`).
 pub(crate) fn seat_players_shown(
     tx: &rusqlite::Transaction,
     id: i64,
     shown: &[Vec<String>],
     played: &[Vec<String>],
+    computer: &Computer,
     at: i64,
 ) -> Result<(), Error> {
     for (side, (shown, played)) in shown.iter().zip(played).enumerate() {
         for (seat, (name, as_played)) in shown.iter().zip(played).enumerate() {
-            let (pid, today) = player_from_elsewhere(tx, name)?;
+            let (pid, today) = if computer.contains_key(&side) {
+                (machine_player(tx, name.trim())?, None)
+            } else {
+                player_from_elsewhere(tx, name)?
+            };
             let today = today.unwrap_or_else(|| name.trim().to_string());
             let as_played = as_played.trim();
             seat_player_as(tx, id, (side, seat), pid, &today, as_played, at)?;
@@ -241,7 +289,7 @@ fn renamed_from(conn: &Connection, name: &str) -> Result<Option<(i64, String)>, 
     let wanted = name.to_lowercase();
     let mut stmt = conn.prepare_cached(
         "SELECT a.name, p.id, p.name FROM player_alias a JOIN player p ON p.id = a.player_id
-         WHERE p.archived = 0",
+         WHERE p.archived = 0 AND p.machine = 0",
     )?;
     let (mut exact, mut by_case) = (Vec::new(), Vec::new());
     let rows = stmt.query_map([], |r| {

@@ -231,7 +231,7 @@ impl Store {
         let ratings = self.ratings(game, from, to)?;
         let mut stmt = self
             .conn()
-            .prepare_cached("SELECT id, name FROM player WHERE archived = 0")?;
+            .prepare_cached("SELECT id, name FROM player WHERE archived = 0 AND machine = 0")?;
         let names: HashMap<i64, String> = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;

@@ -205,18 +205,19 @@ fn seat_table_match(
     tid: i64,
     link: &Link,
     sides: &[Vec<String>],
+    computer: &crate::game::Computer,
     at: i64,
 ) -> Result<(), Error> {
     // A tournament that no longer replays here (a file from an app whose rules took it) seats
     // by name rather than stop the whole page.
     let Ok(t) = stored(tx, tid).and_then(|(_, record)| replay_checked(tid, &record)) else {
-        return super::seat_players_from_elsewhere(tx, id, sides, at);
+        return super::seat_players_from_elsewhere(tx, id, sides, computer, at);
     };
     let entrants = crate::merge::table_entrants(&t, link)
         .filter(|&es| crate::merge::entrant_names(&t, es) == sides);
     match entrants {
         Some(entrants) => seat_entered(tx, id, tid, sides, &entrants, at, true),
-        None => super::seat_players_from_elsewhere(tx, id, sides, at),
+        None => super::seat_players_from_elsewhere(tx, id, sides, computer, at),
     }
 }
 
@@ -299,8 +300,8 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         let last = m.ats.last().copied().unwrap_or(m.started_at);
         let sides = trimmed(&m.record.sides);
         match tid.zip(m.link.as_ref()) {
-            Some((tid, link)) => seat_table_match(tx, id, tid, link, &sides, last)?,
-            None => super::seat_players_from_elsewhere(tx, id, &sides, last)?,
+            Some((tid, link)) => seat_table_match(tx, id, tid, link, &sides, &m.computer, last)?,
+            None => super::seat_players_from_elsewhere(tx, id, &sides, &m.computer, last)?,
         }
         write_match(tx, id, &m, 0)?;
         if let (Some(tid), Some(link)) = (tid, &m.link) {

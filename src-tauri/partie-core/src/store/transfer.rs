@@ -295,7 +295,7 @@ impl Store {
             )?;
             let id = tx.last_insert_rowid();
             let shown = m.names.as_ref().unwrap_or(&m.record.sides);
-            super::seat_players_shown(&tx, id, shown, &m.record.sides, last)?;
+            super::seat_players_shown(&tx, id, shown, &m.record.sides, &m.computer, last)?;
             for (seq, (action, at)) in m.record.actions.iter().zip(&m.ats).enumerate() {
                 tx.execute(
                     "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",

@@ -85,6 +85,11 @@ pub const MIGRATIONS: &[&str] = &[
          id integer PRIMARY KEY CHECK (id = 1),
          fingerprint text NOT NULL
      );",
+    // 4: a match against the computer counts for no league (`write_match`): the results such
+    //    matches wrote before go.
+    "DELETE FROM league_result l USING record r
+         WHERE r.club_id = l.club_id AND r.kind = 'match' AND r.uid = l.uid
+           AND (r.body::jsonb) ? 'computer';",
 ];
 
 /// The schema version this hub writes: the number of its migrations.
@@ -614,7 +619,9 @@ impl<C: GenericClient + Sync> Push<'_, C> {
                 &[&self.club, &m.uid],
             )
             .await?;
-        if let Some(result) = m.state.result() {
+        // A match against the computer is no league's: its player's wins and losses are not
+        // against a club's player (as the ratings leave it out).
+        if let Some(result) = m.state.result().filter(|_| m.computer.is_empty()) {
             let season = season_of(m.started_at);
             let mut names = Vec::new();
             let mut sides = Vec::new();

@@ -104,10 +104,9 @@ fn result(map: &Map<String, Value>) -> Result<TableResult, Error> {
         map.get(k)
             .ok_or_else(|| bad(format!("a result needs {k:?}")))
     };
+    // Round 0 is well formed and never the current round once a round is paired: refused
+    // there as any other round that is not the current one (`illegal_action`).
     let round = index(need("round")?, "round")?;
-    if round == 0 {
-        return Err(bad("rounds are counted from 1"));
-    }
     let table = index(need("table")?, "table")?;
     let outcome = if let Some(f) = map.get("forfeit") {
         if ["winner", "scores", "twenties"]

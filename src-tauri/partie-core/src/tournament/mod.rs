@@ -321,6 +321,9 @@ impl Tournament {
 
     fn enter_result(&mut self, r: &TableResult) -> Result<(), Error> {
         let current = self.round();
+        if current == 0 {
+            return Err(Error::illegal("no round is paired yet").with_code("wrong_round"));
+        }
         if r.round != current {
             return Err(Error::illegal(format!(
                 "round {} is not the current round ({current})",
@@ -346,7 +349,15 @@ impl Tournament {
                     .with_code("result_in"),
             );
         }
-        m.result = Some(r.outcome.clone());
+        let mut outcome = r.outcome.clone();
+        // 20s are Crokinole's (tournaments.md §2): another game's result ignores the key, as
+        // a record ignores a key its action does not use, so that it ranks no one.
+        if let Outcome::Played { twenties, .. } = &mut outcome {
+            if !standings::Key::Twenties.counted_in(&self.common.game) {
+                *twenties = None;
+            }
+        }
+        m.result = Some(outcome);
         Ok(())
     }
 

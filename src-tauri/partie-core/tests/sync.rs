@@ -1145,3 +1145,45 @@ fn a_match_against_the_computer_seats_the_computer_apart_on_the_hub_and_every_ph
     }
 }
 
+/// After a phone pulled many records, its own next match is in the first batch it pushes: the
+/// records it holds from the hub are stepped over, not sent, and not counted against the
+/// batch (it waited behind one empty batch per 200 records pulled, a round each).
+#[test]
+fn a_match_scored_after_a_large_pull_goes_out_in_the_first_batch() {
+    let mut hub = Store::open_in_memory().unwrap();
+    let records: Vec<Value> = (0..450)
+        .map(|i| molkky(&format!("hub-{i}"), 9, 9))
+        .collect();
+    assert_eq!(push(&mut hub, &records).accepted, 450);
+    let mut phone = Store::open_in_memory().unwrap();
+    let mut cursor = None;
+    loop {
+        let page = hub.records_since(cursor.as_deref(), 100).unwrap();
+        if page.records.is_empty() {
+            break;
+        }
+        phone
+            .club_pulled("club", &page.records, &page.cursor)
+            .unwrap();
+        cursor = Some(page.cursor);
+    }
+    assert_eq!(phone.club_waiting("club").unwrap(), 0);
+    let m = phone
+        .new_match(
+            "molkky",
+            &serde_json::Map::new(),
+            &[vec!["Ann".into()], vec!["Bo".into()]],
+        )
+        .unwrap();
+    phone.play(m.id, &json!({"pins": [3]})).unwrap();
+    assert_eq!(phone.club_waiting("club").unwrap(), 1);
+    let _ = m;
+    let outbox = phone.club_outbox("club", 200).unwrap();
+    assert_eq!(outbox.records.len(), 1);
+    assert_eq!(outbox.records[0]["actions"][0]["pins"], json!([3]));
+    assert_eq!(outbox.records[0]["sides"], json!([["Ann"], ["Bo"]]));
+    // Once answered, nothing is left to send.
+    assert_eq!(club_push(&mut phone, &mut hub), (1, 1, 0));
+    assert_eq!(phone.club_waiting("club").unwrap(), 0);
+    assert!(phone.club_outbox("club", 200).unwrap().records.is_empty());
+}

@@ -137,23 +137,7 @@ impl Store {
     /// What to push to `hub`: [`Store::sync_outbox`] without the matches the hub already holds
     /// at their current revision (those pulled from it, or answered before).
     pub fn club_outbox(&self, hub: &str, limit: usize) -> Result<Outbox, Error> {
-        let mut outbox = self.sync_outbox(hub, limit)?;
-        let mut seen = self
-            .conn
-            .prepare_cached("SELECT revision FROM club_seen WHERE hub = ?1 AND uid = ?2")?;
-        let mut keep = Vec::with_capacity(outbox.records.len());
-        for r in outbox.records.drain(..) {
-            let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
-            let revision = r.get("revision").and_then(Value::as_i64).unwrap_or(0);
-            let held: Option<i64> = seen
-                .query_row(params![hub, id], |row| row.get(0))
-                .optional()?;
-            if held != Some(revision) {
-                keep.push(r);
-            }
-        }
-        outbox.records = keep;
-        Ok(outbox)
+        self.at_one_moment(|s, handed| s.outbox_upto(hub, limit, handed, true))
     }
 
     /// How many of this device's matches wait to be pushed to `hub`.

@@ -717,7 +717,7 @@ impl Store {
     /// refused as a conflict by every copy that later gets the real one. The log's places are
     /// handed out before, in a write of their own: the read holds no writer back (WAL), so a
     /// throw on the desk does not wait for a page of five thousand records.
-    fn at_one_moment<T>(
+    pub(super) fn at_one_moment<T>(
         &self,
         read: impl FnOnce(&Self, i64) -> Result<T, Error>,
     ) -> Result<T, Error> {
@@ -827,10 +827,25 @@ impl Store {
     /// address): its matches changed since the last [`Store::sync_pushed`], at most `limit`.
     /// Tournaments are left out: their writer is the hub.
     pub fn sync_outbox(&self, hub: &str, limit: usize) -> Result<Outbox, Error> {
-        self.at_one_moment(|s, handed| s.outbox_upto(hub, limit, handed))
+        self.at_one_moment(|s, handed| s.outbox_upto(hub, limit, handed, false))
     }
 
-    fn outbox_upto(&self, hub: &str, limit: usize, handed: i64) -> Result<Outbox, Error> {
+    /// The outbox from what `hub` was last answered for, at most `limit` matches, read at one
+    /// moment (`handed`). With `unseen`, a match the hub already holds at its present revision
+    /// (`club_seen`: pulled from it, or answered before) is stepped over and not counted: after
+    /// a pull of thousands of records, the device's own next match is in the first batch, not
+    /// behind batches of nothing to send.
+    pub(crate) fn outbox_upto(
+        &self,
+        hub: &str,
+        limit: usize,
+        handed: i64,
+        unseen: bool,
+    ) -> Result<Outbox, Error> {
+        let mut held = self.conn.prepare_cached(&format!(
+            "SELECT 1 FROM match m JOIN club_seen s ON s.hub = ?1 AND s.uid = m.uid
+             WHERE m.uid = ?2 AND s.revision = {MATCH_REVISION}"
+        ))?;
         let since: i64 = self
             .conn
             .query_row("SELECT pushed FROM sync_peer WHERE hub = ?1", [hub], |r| {
@@ -851,7 +866,7 @@ impl Store {
                     break;
                 }
                 upto = c.seq;
-                if c.record == RecordKind::Match {
+                if c.record == RecordKind::Match && !(unseen && held.exists(params![hub, c.id])?) {
                     records.push(self.sync_record(c.record, &c.id)?);
                 }
             }

@@ -4,6 +4,7 @@
 
 use crate::qr::qr_modules;
 use crate::{load_or_create_token, serve_until, Hub};
+use partie_core::store::query_escaped;
 use partie_core::Error;
 use serde::Serialize;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
@@ -93,7 +94,7 @@ impl Host {
         };
         let link = join_link(&address, &self.token);
         HostInfo {
-            page: format!("{address}/?token={}", self.token),
+            page: format!("{address}/?token={}", query_escaped(&self.token)),
             qr: qr_modules(&link),
             address,
             token: self.token.clone(),
@@ -143,5 +144,6 @@ pub fn reachable_ip(bound: IpAddr) -> IpAddr {
 
 /// The join link of a hub: what its QR code holds and what a phone may paste.
 pub fn join_link(address: &str, token: &str) -> String {
-    format!("partie://join?hub={address}&token={token}")
+    // The address is a URL's own characters; the token may hold `&` or `#`.
+    format!("partie://join?hub={address}&token={}", query_escaped(token))
 }

@@ -23,7 +23,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use partie_core::store::{Change, Store};
+use partie_core::store::{query_unescaped, Change, Store};
 use partie_core::{Error, ErrorKind};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -215,21 +215,27 @@ async fn require_token(State(hub): State<Arc<Hub>>, request: Request, next: Next
         return next.run(request).await;
     }
     // The scheme's name is case-insensitive (RFC 9110), the token is not.
+    // Compared as bytes: a token file may hold any text (the spec takes its content whole).
     let bearer = request
         .headers()
         .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, t)| t.trim().as_bytes().to_vec());
+        .map(|v| v.as_bytes())
+        .and_then(|v| v.iter().position(|&b| b == b' ').map(|i| v.split_at(i)))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(b"bearer"))
+        .map(|(_, t)| t.trim_ascii().to_vec());
+    // Read as the page's link writes it (`query_escaped`): a `+` is a `+`, not a form's space.
     let in_query = || {
         let browser = request.method() == Method::GET && (path == "/" || path == "/v1/events");
         if !browser {
             return None;
         }
-        Query::<HashMap<String, String>>::try_from_uri(request.uri())
-            .ok()
-            .and_then(|q| q.0.get("token").map(|t| t.as_bytes().to_vec()))
+        request
+            .uri()
+            .query()?
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("token="))
+            .and_then(query_unescaped)
+            .map(String::into_bytes)
     };
     match bearer.or_else(in_query) {
         Some(given) if hub.token_matches(&given) => next.run(request).await,

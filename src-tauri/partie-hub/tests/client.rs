@@ -473,3 +473,69 @@ fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
     host.stop();
     drop(rt);
 }
+
+/// A token file may hold any text (docs/hub.md: its content, whitespace around it removed).
+/// One of `+`, `&`, `#` and `%` comes through the club-night screen's join link and big-screen
+/// link whole: a phone joins with it, and the page opens; one beyond ASCII opens the API by its
+/// header. A `+` in a page's address is a `+`, not a form's space.
+#[test]
+fn a_token_of_any_characters_comes_through_the_links_and_opens_the_hub() {
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("hub-token");
+    let token = "s3cr+t&k#y%20é";
+    std::fs::write(&token_file, format!("  {token}\n")).unwrap();
+    let host = Host::start(&dir.path().join("desk.db"), "127.0.0.1:0", &token_file).unwrap();
+    let info = host.info();
+    assert_eq!(info.token, token);
+    assert_eq!(
+        info.link,
+        format!(
+            "partie://join?hub={}&token=s3cr%2Bt%26k%23y%2520%C3%A9",
+            info.address
+        )
+    );
+    // A phone takes tokens of ASCII letters, digits and signs (docs/hub.md): this one not, and
+    // one of those signs whole.
+    let e = partie_core::store::read_join(&info.link, None).unwrap_err();
+    assert_eq!(e.code, Some("bad_club_token"));
+    let ascii = partie_hub::host::join_link(&info.address, "s3cr+t&k#y%20");
+    let (address, read) = partie_core::store::read_join(&ascii, None).unwrap();
+    assert_eq!(
+        (address.as_str(), read.as_str()),
+        (info.address.as_str(), "s3cr+t&k#y%20")
+    );
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let get = |head: String| {
+        rt.block_on(common::raw(
+            host.addr(),
+            head.as_bytes(),
+            Duration::from_secs(5),
+        ))
+    };
+    let page = info.page.strip_prefix(&info.address).unwrap().to_string();
+    assert_eq!(page, "/?token=s3cr%2Bt%26k%23y%2520%C3%A9");
+    for (path, status) in [
+        (page.clone(), "200"),
+        // A + typed in the address stays a +; a space is another token.
+        ("/?token=s3cr+t%26k%23y%2520%C3%A9".to_string(), "200"),
+        ("/?token=s3cr%20t%26k%23y%2520%C3%A9".to_string(), "401"),
+        ("/?token=s3cr%2Bt%26k%23y%20%C3%A9".to_string(), "401"),
+    ] {
+        let answer = get(format!(
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        ));
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{path}: {answer:.200}"
+        );
+    }
+    // The header carries the token as its bytes, beyond ASCII too.
+    let mut head = b"GET /v1/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ".to_vec();
+    head.extend_from_slice(token.as_bytes());
+    head.extend_from_slice(b"\r\nConnection: close\r\n\r\n");
+    let answer = rt.block_on(common::raw(host.addr(), &head, Duration::from_secs(5)));
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.200}");
+    let wrong = get("GET /v1/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cr+t&k#y%20e\r\nConnection: close\r\n\r\n".into());
+    assert!(wrong.starts_with("HTTP/1.1 401"), "{wrong:.200}");
+    host.stop();
+}

@@ -54,6 +54,39 @@ pub fn hub_address(text: &str) -> Result<String, Error> {
     Ok(format!("http://{host}:{port}"))
 }
 
+/// `text` for a link's query: every byte but RFC 3986's unreserved ones (letters, digits,
+/// `-._~`) as `%XX`, so that a club token holding `&`, `#`, `+` or `%` comes through whole.
+pub fn query_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A link's query value read back: `%XX` as its byte, everything else as it is (a `+` is a
+/// `+`: a token is no form's field); `None` for a broken escape or bytes that are not UTF-8.
+pub fn query_unescaped(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 /// Reads what a phone is given to join: the join link of the club-night screen's QR code
 /// (`partie://join?hub=ADDRESS&token=TOKEN`), or an address and a token typed apart.
 pub fn read_join(link_or_address: &str, token: Option<&str>) -> Result<(String, String), Error> {
@@ -63,9 +96,11 @@ pub fn read_join(link_or_address: &str, token: Option<&str>) -> Result<(String, 
             let mut hub = None;
             let mut tok = None;
             for pair in query.split('&') {
+                // A value that is not a good escape is taken as written (a link of before).
+                let value = |v: &str| query_unescaped(v).unwrap_or_else(|| v.to_string());
                 match pair.split_once('=') {
-                    Some(("hub", v)) => hub = Some(v.to_string()),
-                    Some(("token", v)) => tok = Some(v.to_string()),
+                    Some(("hub", v)) => hub = Some(value(v)),
+                    Some(("token", v)) => tok = Some(value(v)),
                     _ => {}
                 }
             }

@@ -59,6 +59,60 @@ fn a_table_match_enters_its_result_when_it_ends_and_undo_takes_it_back() {
     assert_eq!(store.tournament(t.id).unwrap().events, 2);
 }
 
+/// A scorer who finds a mistake after another table's result came in takes their throws back
+/// and plays them again: the table's result is corrected, the other table's stays. Once the
+/// next round is paired from it, a result stays as it was.
+#[test]
+fn a_table_match_corrected_after_another_tables_result_corrects_its_table_until_the_next_pairing() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let m0 = store.start_table(t.id, 0).unwrap();
+    let m1 = store.start_table(t.id, 1).unwrap();
+    play_out(&mut store, m0.id);
+    play_out(&mut store, m1.id);
+    assert_eq!(store.tournament(t.id).unwrap().events, 3);
+    // Every throw of table 0 taken back: its result goes with the first undo; table 1's stays.
+    for _ in WIN_FOR_SIDE_0 {
+        store.undo(m0.id).unwrap();
+    }
+    let v = store.tournament(t.id).unwrap();
+    assert_eq!(v.events, 2);
+    assert_eq!(v.summary["pairings"][0]["result"], Value::Null);
+    assert_eq!(v.summary["pairings"][1]["result"]["winner"], 0);
+    // Played again, Dora wins this time: the table says so, and so do the standings.
+    for pins in [1, 12, 1, 12, 1, 12, 1, 12, 1, 2] {
+        store.play(m0.id, &json!({ "pins": [pins] })).unwrap();
+    }
+    let v = store.tournament(t.id).unwrap();
+    assert_eq!(v.events, 3);
+    assert_eq!(v.summary["pairings"][0]["result"]["winner"], 1);
+    let points = |v: &partie_core::store::TournamentView, name: &str| {
+        v.summary["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap()["match_points"]
+            .clone()
+    };
+    assert_eq!(
+        (points(&v, "Anna"), points(&v, "Dora")),
+        (json!(0), json!(2))
+    );
+    // The record replays: the export carries the events in their new order.
+    let exported = store.export_tournament(t.id).unwrap();
+    let events = exported["events"].as_array().unwrap();
+    assert_eq!(events[1]["result"]["table"], 1);
+    assert_eq!(events[2]["result"]["table"], 0);
+    // Round 2 is paired from these results: an undo in round 1 takes nothing back now.
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    store.undo(m1.id).unwrap();
+    let v = store.tournament(t.id).unwrap();
+    assert_eq!(v.events, 4);
+    assert_eq!(points(&v, "Bea"), json!(2));
+}
+
 #[test]
 fn a_result_typed_by_hand_stands_and_the_match_does_not_enter_a_second_one() {
     let mut store = Store::open_in_memory().unwrap();

@@ -25,6 +25,7 @@ on_both!(
     the_hub_killed_during_a_push_storm_keeps_every_acknowledged_record,
     a_phone_offline_for_a_whole_round_syncs_after_it,
     two_phones_pushing_the_same_finished_match_the_second_is_already,
+    a_phone_that_corrects_its_table_after_another_result_corrects_it_at_the_hub,
 );
 
 /// A round robin of `n` entrants created and paired by the organiser (the desktop app in the
@@ -290,6 +291,46 @@ async fn a_phone_offline_for_a_whole_round_syncs_after_it(backend: Backend) {
         .collect();
     assert_eq!(played, [2, 2, 2, 2]);
     all_agree(&c, &[&a, &b, &late], Some(&uid)).await;
+}
+
+/// Phone A scores table 0 and syncs; phone B's result for table 1 comes in after it; then A's
+/// scorer finds a mistake, takes every throw back and plays the match again the other way. The
+/// hub takes table 0's result back though it is no longer the tournament's last event, enters
+/// the corrected one, and keeps B's; everyone ends with the same standings.
+async fn a_phone_that_corrects_its_table_after_another_result_corrects_it_at_the_hub(
+    backend: Backend,
+) {
+    let hub = TestHub::start_on(backend).await;
+    let (mut app, uid) = tournament(&hub, 4).await;
+    let c = hub.client();
+    let mut a = Device::new("phone A");
+    let mut b = Device::new("phone B");
+    a.sync(&c, 1).await;
+    b.sync(&c, 1).await;
+    let m = a.play_table(&uid, 0, &WIN_FOR_SIDE_0);
+    a.sync(&c, 1).await;
+    b.play_table(&uid, 1, &WIN_FOR_SIDE_1);
+    b.sync(&c, 1).await;
+    for _ in WIN_FOR_SIDE_0 {
+        a.store.undo(m).unwrap();
+    }
+    a.sync(&c, 1).await;
+    let round = c.get(&format!("/v1/tournaments/{uid}")).await.body;
+    assert_eq!(round["pairings"][0]["result"], Value::Null, "{round}");
+    assert_eq!(round["pairings"][1]["result"]["winner"], 1);
+    for p in WIN_FOR_SIDE_1 {
+        a.store.play(m, &json!({"pins": [p]})).unwrap();
+    }
+    a.sync(&c, 1).await;
+    let round = c.get(&format!("/v1/tournaments/{uid}")).await.body;
+    assert_eq!(round["pairings"][0]["result"]["winner"], 1, "{round}");
+    assert_eq!(round["pairings"][1]["result"]["winner"], 1);
+    // The organiser pairs the next round from the corrected results.
+    app.event(&uid, &json!({"pair": {}})).await;
+    a.sync(&c, 1).await;
+    b.sync(&c, 1).await;
+    a.sync(&c, 1).await;
+    all_agree(&c, &[&a, &b], Some(&uid)).await;
 }
 
 async fn two_phones_pushing_the_same_finished_match_the_second_is_already(backend: Backend) {

@@ -523,8 +523,9 @@ impl Store {
         Ok(())
     }
 
-    /// In the transaction that undoes a match's last action: a result that match entered is
-    /// taken back too while it is still the tournament's last event.
+    /// In the transaction that undoes a match's last action (or takes a newer copy of it): a
+    /// result that match entered is taken back too while its round is played
+    /// ([`TournamentRecord::taken_back`]); the events after it keep their order.
     pub(crate) fn take_back_table_result(tx: &Transaction, match_id: i64) -> Result<(), Error> {
         let link: Option<(i64, String)> = tx
             .query_row(
@@ -537,20 +538,29 @@ impl Store {
         let Some((tid, uid)) = link else {
             return Ok(());
         };
-        let (_, mut record) = stored(tx, tid)?;
-        if record
-            .events
-            .last()
-            .is_some_and(|e| e["result"]["match"] == uid.as_str())
-        {
-            record.events.pop();
+        let (_, record) = stored(tx, tid)?;
+        let Some((at, t)) = record.taken_back(&uid) else {
+            return Ok(());
+        };
+        // The events after it move up one place, each with its own time (every row taken out
+        // and put back counts in the revision, as the triggers of migration 1 count).
+        let later: Vec<(String, i64)> = tx
+            .prepare_cached(
+                "SELECT body, at FROM tournament_event WHERE tournament_id = ?1 AND seq > ?2 ORDER BY seq",
+            )?
+            .query_map(params![tid, at as i64], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        tx.execute(
+            "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq >= ?2",
+            params![tid, at as i64],
+        )?;
+        for (i, (body, when)) in later.iter().enumerate() {
             tx.execute(
-                "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq = ?2",
-                params![tid, record.events.len() as i64],
+                "INSERT INTO tournament_event (tournament_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
+                params![tid, (at + i) as i64, body, when],
             )?;
-            write_summary(tx, tid, &replay_checked(tid, &record)?)?;
         }
-        Ok(())
+        write_summary(tx, tid, &t)
     }
 
     /// Tournaments, most recently changed first.

@@ -589,6 +589,28 @@ impl TournamentRecord {
     pub fn replay(&self) -> Result<Tournament, Error> {
         replay(&self.setup, &self.events)
     }
+
+    /// The result that the app's match `uid` entered, taken back because the match no longer
+    /// ends so (undone on its device, or a newer copy of it came): the event's place and the
+    /// tournament without it. Only while its round is still played (no `pair` since): the
+    /// results entered after it in that round stay, and the match entering its result again
+    /// corrects the table. After a pairing none is taken back, since the rounds after were
+    /// paired from it; nor is one whose removal the rules refuse.
+    pub fn taken_back(&self, uid: &str) -> Option<(usize, Tournament)> {
+        let at = self
+            .events
+            .iter()
+            .rposition(|e| e["result"]["match"] == uid)?;
+        if self.events[at + 1..]
+            .iter()
+            .any(|e| e.get("pair").is_some())
+        {
+            return None;
+        }
+        let mut events = self.events.clone();
+        events.remove(at);
+        replay(&self.setup, &events).ok().map(|t| (at, t))
+    }
 }
 
 /// Sets up and replays `events`; the first refusal names the event's number.

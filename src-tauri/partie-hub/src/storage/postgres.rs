@@ -555,19 +555,16 @@ impl<C: GenericClient + Sync> Push<'_, C> {
         Ok(())
     }
 
-    /// Takes back the result a table match entered while it is its tournament's last event.
+    /// Takes back the result a table match entered while its round is played
+    /// (`TournamentRecord::taken_back`), as the SQLite store does.
     async fn take_back_result(&mut self, uid: &str, link: &Link) -> Result<(), Refused> {
         let Some((revision, body)) = self.tournament_row(&link.tournament).await? else {
             return Ok(());
         };
         let mut served = parse_body(&body)?;
         let mut record = stored_tournament(&body)?;
-        if record
-            .events
-            .last()
-            .is_some_and(|e| e["result"]["match"] == uid)
-        {
-            record.events.pop();
+        if let Some((at, _)) = record.taken_back(uid) {
+            record.events.remove(at);
             served["events"] = json!(record.events);
             served["revision"] = json!(revision + 1);
             self.write_tournament(&link.tournament, revision + 1, &served, record.events.len())

@@ -421,20 +421,36 @@ fn ids_of(records: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// Pushes the whole outbox, a batch at a time.
+/// Pushes the whole outbox, a batch at a time. A batch the hub finds too large (413: over its
+/// 8 MiB) goes again in halves; a single record too large for it is noted as refused
+/// (`too_large`) and passed over, so that it never holds back the pushes and pulls after it.
 async fn push_outbox(
     s: &mut Store,
     join: &ClubJoin,
     status: &Mutex<SyncStatus>,
 ) -> Result<(), Failure> {
+    let mut batch = PUSH_BATCH;
     loop {
-        let outbox = s.club_outbox(&join.hub, PUSH_BATCH).map_err(storage)?;
+        let outbox = s.club_outbox(&join.hub, batch).map_err(storage)?;
         if outbox.records.is_empty() {
             // Nothing to send, but the log may have moved past pulled records.
             s.club_pushed(&join.hub, &outbox, &[]).map_err(storage)?;
             return Ok(());
         }
-        let answer = post_records(join, &outbox.records).await?;
+        let answer = match post_records(join, &outbox.records).await {
+            Err(Failure::Hub(why)) if why.starts_with("413") && batch > 1 => {
+                batch = (outbox.records.len() / 2).max(1);
+                continue;
+            }
+            Err(Failure::Hub(why)) if why.starts_with("413") => {
+                let refused: Vec<Value> = ids_of(&outbox.records)
+                    .into_iter()
+                    .map(|id| json!({"id": id, "kind": "too_large", "detail": why}))
+                    .collect();
+                json!({ "refused": refused })
+            }
+            answer => answer?,
+        };
         let refused: Vec<Value> = answer
             .get("refused")
             .and_then(Value::as_array)

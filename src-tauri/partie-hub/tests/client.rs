@@ -474,6 +474,75 @@ fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
     drop(rt);
 }
 
+/// A push the hub answers 413 (over its 8 MiB) goes again in halves: the phone's other matches
+/// reach the hub, the one too large for it alone is said as refused (`too_large`) and not sent
+/// again until it changes, and the rounds go on, pulls included (a batch refused whole used to
+/// end every round before its pull, for good).
+#[test]
+fn a_batch_too_large_for_the_hub_goes_in_halves_and_only_the_record_too_large_stays_out() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("hub-token");
+    let desk_db = dir.path().join("desk.db");
+    let host = Host::start(&desk_db, "127.0.0.1:0", &token_file).unwrap();
+    let info = host.info();
+    // The phone plays three matches before it joins: one of them the proxy finds too large.
+    let phone_db = dir.path().join("phone.db");
+    let (mut phone, _) = Store::open(&phone_db).unwrap();
+    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    let ids: Vec<String> = (0..3)
+        .map(|i| {
+            let m = phone
+                .new_match("molkky", &Default::default(), &sides)
+                .unwrap();
+            phone.play(m.id, &json!({"pins": [i + 1]})).unwrap();
+            m.uid
+        })
+        .collect();
+    let big = ids[1].clone();
+    let (proxy, refusals) = rt.block_on(refusing_proxy(host.addr(), big.clone()));
+    phone
+        .join_club(&format!("http://{proxy}"), &info.token)
+        .unwrap();
+    let syncer = Syncer::start(phone_db.clone());
+    one_round(&syncer);
+    assert_eq!(hub_revision(&desk_db, &ids[0]), Some(1));
+    assert_eq!(hub_revision(&desk_db, &ids[2]), Some(1));
+    assert_eq!(hub_revision(&desk_db, &big), None);
+    let status = syncer.status();
+    assert_eq!(status.state, "ok", "{:?}", status.error);
+    let said: Vec<_> = status
+        .refused
+        .iter()
+        .filter(|r| r["id"] == big.as_str())
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", status.refused);
+    assert_eq!(said[0]["kind"], "too_large");
+    assert_eq!(status.pushed, 2);
+    let asked = refusals.load(Ordering::SeqCst);
+    // The next rounds send it no more, and pull what another device pushed meanwhile.
+    let mut other = Store::open_in_memory().unwrap();
+    let theirs = other
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    other.play(theirs.id, &json!({"pins": [5]})).unwrap();
+    let (mut desk, _) = Store::open(&desk_db).unwrap();
+    desk.merge_records(&[other.export_match(theirs.id).unwrap()], Source::Device)
+        .unwrap();
+    one_round(&syncer);
+    one_round(&syncer);
+    assert_eq!(refusals.load(Ordering::SeqCst), asked);
+    assert!(holds(&phone, &theirs.uid));
+    assert_eq!(syncer.status().state, "ok");
+    drop(syncer);
+    host.stop();
+    drop(rt);
+}
+
 /// A token file may hold any text (docs/hub.md: its content, whitespace around it removed).
 /// One of `+`, `&`, `#` and `%` comes through the club-night screen's join link and big-screen
 /// link whole: a phone joins with it, and the page opens; one beyond ASCII opens the API by its

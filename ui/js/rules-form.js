@@ -157,7 +157,7 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
     if (spec.values) return toggles(k, spec.values, title);
     if (typeof spec.default === 'boolean') return toggles(k, [true, false], title);
     if (spec.presets) {
-      return h('div', { class: 'field-row' }, toggles(k, spec.presets, title),
+      return h('div', { class: 'field-row presets' }, toggles(k, spec.presets, title),
         numberField(k, spec, label(game, k, '_other') ?? t('rule_other')));
     }
     return numberField(k, spec, title);

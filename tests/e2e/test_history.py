@@ -480,3 +480,25 @@ def test_an_archived_player_is_marked_and_comes_back_in_one_tap(partie):
     p.go_hash("#/players")
     p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 4")
     assert p.count("[data-archived]") == 0
+
+
+def test_the_page_may_call_the_apps_own_commands_and_nothing_of_tauri_s(partie):
+    """The window's capability grants no permission (src-tauri/capabilities/default.json): the
+    app's own commands answer, while Tauri's built-in plugins (the app's version, a tray icon,
+    a menu, reading an image from any path) are refused to any script in the page."""
+    p = partie
+    p.start()
+    answers = p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const call = (cmd, args) => window.__TAURI__.core.invoke(cmd, args)
+          .then(() => 'answered', (e) => 'refused: ' + (typeof e === 'string' ? e : JSON.stringify(e)));
+        Promise.all([
+          call('app_status'),
+          call('plugin:app|version'),
+          call('plugin:tray|new', { options: {} }),
+          call('plugin:menu|new', { kind: 'Menu', options: {} }),
+          call('plugin:image|from_path', { path: '/etc/hostname' }),
+        ]).then(done);""")
+    assert answers[0] == "answered", answers
+    for a in answers[1:]:
+        assert a.startswith("refused") and "not allowed" in a, answers

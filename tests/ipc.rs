@@ -572,6 +572,31 @@ fn replay_steps_charts_and_files_through_the_commands() {
         .call("import_file", json!({"name": "../../etc/passwd"}))
         .unwrap_err();
     assert_eq!(e["code"], "no_file");
+    // A copy the user named (spaces, accents, brackets) is listed and found as listed; a hidden
+    // file is neither.
+    std::fs::copy(
+        dir.path().join(&name),
+        dir.path().join("Copie de récap (1).json"),
+    )
+    .unwrap();
+    std::fs::copy(dir.path().join(&name), dir.path().join(".hidden.json")).unwrap();
+    let files = h.call("list_files", json!({})).unwrap();
+    let listed: Vec<&str> = files
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(listed.contains(&"Copie de récap (1).json"), "{listed:?}");
+    assert!(!listed.contains(&".hidden.json"), "{listed:?}");
+    let r = h
+        .call("import_file", json!({"name": "Copie de récap (1).json"}))
+        .unwrap();
+    assert_eq!(r["already_present"].as_u64(), Some(1));
+    for hidden in [".hidden.json", "..", "a/b.json", "a\\b.json"] {
+        let e = h.call("import_file", json!({"name": hidden})).unwrap_err();
+        assert_eq!(e["code"], "no_file", "{hidden}");
+    }
     let e = h.call("restore_file", json!({"name": name})).unwrap_err();
     assert_eq!(
         e["kind"], "bad_record",

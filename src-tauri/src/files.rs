@@ -28,17 +28,22 @@ pub(crate) fn folder<R: Runtime>(app: &tauri::AppHandle<R>) -> Result<PathBuf, E
     Ok(dir)
 }
 
-/// A file name in the folder: no path, only the names this app writes.
+/// A file name in the folder: one name, not a path (no separator, nothing hidden or above),
+/// whatever else it holds, so that a copy the user renamed ("partie (1).partie-backup", "récap
+/// du club.json") is found as the list shows it.
 fn named(dir: &std::path::Path, name: &str) -> Result<PathBuf, Error> {
-    let plain = !name.is_empty()
-        && !name.starts_with('.')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    if !plain {
+    if !plain_name(name) {
         return Err(Error::not_found(format!("no file {name:?}")).with_code("no_file"));
     }
     Ok(dir.join(name))
+}
+
+/// Whether `name` names a file of the folder itself.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && !name.contains(['/', '\\', '\0'])
+        && std::path::Path::new(name).file_name() == Some(std::ffi::OsStr::new(name))
 }
 
 pub(crate) fn stamp() -> String {
@@ -118,8 +123,10 @@ pub fn list_files<R: Runtime>(app: tauri::AppHandle<R>) -> Result<Vec<String>, E
         .map_err(|e| Error::storage(e.to_string()))?
         .filter_map(Result::ok)
         .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().to_string();
-            let wanted = name.ends_with(".json") || name.ends_with(".partie-backup");
+            // Only names the import and the restore find again.
+            let name = e.file_name().into_string().ok()?;
+            let wanted =
+                plain_name(&name) && (name.ends_with(".json") || name.ends_with(".partie-backup"));
             let when = e.metadata().and_then(|m| m.modified()).ok()?;
             wanted.then_some((when, name))
         })

@@ -186,15 +186,16 @@ fn new_match(
 /// played only if the match has not changed meanwhile.
 #[tauri::command(async)]
 fn computer_move(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
+    // Cleared before the position is read: a stop asked for once it is read holds.
+    state.stop.store(false, Ordering::Relaxed);
     let turn = state.with(|s| s.computer_turn(match_id))?;
     let level = turn.level.ok_or_else(|| {
         Error::illegal("it is not the computer's turn").with_code("not_computer_turn")
     })?;
-    state.stop.store(false, Ordering::Relaxed);
     let seed = state.with(|s| s.dice_seed(match_id))?;
     let action =
         partie_core::computer::think_seeded(&turn.state, level, seed, Some(state.stop.clone()))?;
-    state.with(|s| s.play_at(match_id, turn.at, &action))
+    state.with(|s| s.play_at(match_id, turn.revision, &action))
 }
 
 /// Interrupts the computer's thinking; its answer is then not played.

@@ -369,12 +369,19 @@ fn the_computer_seats_are_kept_and_a_stale_answer_is_not_played() {
     let answer = partie_core::computer::think(&turn.state, 3, None).unwrap();
     // The user takes back their move while the computer thinks: its answer is dropped.
     store.undo(m.id).unwrap();
-    let e = store.play_at(m.id, turn.at, &answer).unwrap_err();
+    let e = store.play_at(m.id, turn.revision, &answer).unwrap_err();
     assert_eq!((e.kind, e.code), (ErrorKind::IllegalAction, Some("stale")));
     assert_eq!(count(&path, "SELECT count(*) FROM action"), 0);
-    // On time it is played; the seats survive a restart, a rematch, an export and an import.
+    // Nor after the move is played again: as many actions, but not the position it was asked
+    // for (the next move could differ), so not the same revision.
     store.play(m.id, &json!("d6")).unwrap();
-    let v = store.play_at(m.id, 1, &answer).unwrap();
+    let e = store.play_at(m.id, turn.revision, &answer).unwrap_err();
+    assert_eq!(e.code, Some("stale"));
+    // Asked again, on time it is played; the seats survive a restart, a rematch, an export and
+    // an import.
+    let turn = store.computer_turn(m.id).unwrap();
+    assert_eq!((turn.at, turn.revision), (1, 3));
+    let v = store.play_at(m.id, turn.revision, &answer).unwrap();
     assert_eq!(v.actions, 2);
     drop(store);
     let (mut store, _) = Store::open(&path).unwrap();

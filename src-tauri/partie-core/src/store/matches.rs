@@ -63,8 +63,11 @@ pub struct TableLink {
 pub struct ComputerTurn {
     /// The state to think about.
     pub state: MatchState,
-    /// The number of actions played; the answer is played only if this has not changed.
+    /// The number of actions played.
     pub at: usize,
+    /// The match's revision (docs/hub.md: every action and every undo counts one): the answer
+    /// is played only at this revision ([`Store::play_at`]).
+    pub revision: i64,
     /// The level of the side to act, when the computer plays it.
     pub level: Option<u8>,
 }
@@ -324,9 +327,11 @@ impl Store {
             return Err(Error::illegal("the game is over").with_code("game_over"));
         }
         let turn = live.state.turn();
+        let (state, at) = (live.state.clone(), live.actions);
         Ok(ComputerTurn {
-            state: live.state.clone(),
-            at: live.actions,
+            state,
+            at,
+            revision: revision_of(&self.conn, id)?,
             level: turn.and_then(|t| computer.get(&t).copied()),
         })
     }
@@ -352,10 +357,14 @@ impl Store {
         Ok(base ^ at.wrapping_mul(0xbf58_476d_1ce4_e5b9))
     }
 
-    /// Plays an action only if the match still has `at` actions: the computer's answer to a
-    /// position the user has since changed (undo, another move) is dropped, not played.
-    pub fn play_at(&mut self, id: i64, at: usize, action: &Value) -> Result<MatchView, Error> {
-        if self.load(id)?.actions != at {
+    /// Plays an action only if the match is still at `revision` (as [`ComputerTurn`] gave it):
+    /// the computer's answer to a position the user has since changed is dropped, not played,
+    /// even when an undo and another move brought the match back to as many actions.
+    pub fn play_at(&mut self, id: i64, revision: i64, action: &Value) -> Result<MatchView, Error> {
+        if !self.load(id)?.writer {
+            return Err(scored_elsewhere(id));
+        }
+        if revision_of(&self.conn, id)? != revision {
             return Err(
                 Error::illegal("the game changed while the computer was thinking")
                     .with_code("stale"),
@@ -658,6 +667,16 @@ pub(crate) fn write_figures(
 /// The computer's seats as stored (none: `NULL`).
 pub(crate) fn computer_json(computer: &Computer) -> Option<String> {
     (!computer.is_empty()).then(|| serde_json::to_string(computer).expect("JSON"))
+}
+
+/// A match's revision: its actions and undos counted (migration 8).
+fn revision_of(conn: &Connection, id: i64) -> Result<i64, Error> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {} FROM match m WHERE m.id = ?1",
+            super::MATCH_REVISION
+        ))?
+        .query_row([id], |r| r.get(0))?)
 }
 
 /// Whether this device writes match `id` (migration 13); none when there is no such match.

@@ -25,7 +25,6 @@ fn harness_with(prepare: impl FnOnce(&std::path::Path)) -> Harness {
     let db = dir.path().join("partie.db");
     prepare(&db);
     let app = with_commands(mock_builder())
-        .plugin(tauri_plugin_store::Builder::default().build())
         .build(mock_context(noop_assets()))
         .unwrap();
     app.manage(AppState::open(db.clone()));
@@ -323,6 +322,13 @@ fn settings_are_validated_and_kept() {
     let s = h.call("get_settings", json!({})).unwrap();
     assert_eq!(s["language"], "fr");
     assert_eq!(s["theme"], "system");
+    // Saved before the answer: the file beside the database holds the changes made.
+    let kept: Value = serde_json::from_slice(
+        &std::fs::read(h.db.parent().unwrap().join("settings.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(kept["language"], "fr");
+    assert_eq!(kept["rules"]["molkky"]["target"], 40);
 }
 
 #[test]

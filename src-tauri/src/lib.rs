@@ -504,7 +504,6 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
 pub fn run() {
     STARTED.get_or_init(std::time::Instant::now);
     with_commands(tauri::Builder::default())
-        .plugin(tauri_plugin_store::Builder::default().build())
         .setup(|app| {
             let dir = app.path().app_data_dir()?;
             app.manage(AppState::open(dir.join("partie.db")));

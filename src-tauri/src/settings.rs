@@ -1,16 +1,51 @@
-//! Settings kept with tauri-plugin-store: language, theme, default rules per game, last line-up.
+//! Settings: language, theme, default rules per game, last line-up. One JSON object in a file
+//! beside the database, replaced whole and synced at each change, so that a kill at any moment
+//! leaves the settings before or after it, never none.
 
 use partie_core::Error;
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
-use tauri::{AppHandle, Manager, Runtime, State};
-use tauri_plugin_store::StoreExt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use tauri::State;
 
 /// Where the settings are kept (beside the database, in the app's data folder).
 pub struct SettingsFile(pub PathBuf);
 
+/// One change at a time: each reads the file, changes one key and writes it whole.
+static WRITING: Mutex<()> = Mutex::new(());
+
 fn store_error(e: impl std::fmt::Display) -> Error {
     Error::storage(format!("settings: {e}"))
+}
+
+/// What the file holds; nothing (every default) when it is missing or not a JSON object.
+fn read_file(path: &Path) -> Map<String, Value> {
+    std::fs::read(path)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
+        .and_then(|v| match v {
+            Value::Object(m) => Some(m),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Replaces the file with `all`: written beside it, synced, then renamed over it (and the folder
+/// synced), so that the old file stays whole until the new one is.
+fn write_file(path: &Path, all: &Map<String, Value>) -> Result<(), Error> {
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    std::fs::create_dir_all(dir).map_err(store_error)?;
+    let tmp = path.with_extension("json.new");
+    let mut f = std::fs::File::create(&tmp).map_err(store_error)?;
+    f.write_all(&serde_json::to_vec_pretty(all).map_err(store_error)?)
+        .and_then(|()| f.sync_all())
+        .map_err(store_error)?;
+    std::fs::rename(&tmp, path).map_err(store_error)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// Checks a setting's value; the UI never writes anything else.
@@ -52,13 +87,13 @@ pub fn validate(key: &str, value: &Value) -> Result<(), Error> {
     }
 }
 
-/// Every setting, with defaults for those never set.
-#[tauri::command]
-pub fn get_settings<R: Runtime>(
-    app: AppHandle<R>,
-    file: State<'_, SettingsFile>,
-) -> Result<Value, Error> {
-    let store = app.store(&file.0).map_err(store_error)?;
+/// Every setting, with defaults for those never set (or kept in a form this app refuses).
+#[tauri::command(async)]
+pub fn get_settings(file: State<'_, SettingsFile>) -> Result<Value, Error> {
+    Ok(with_defaults(&read_file(&file.0)))
+}
+
+fn with_defaults(kept: &Map<String, Value>) -> Value {
     let mut all: Map<String, Value> = Map::new();
     for (key, default) in [
         ("language", json!("system")),
@@ -66,26 +101,60 @@ pub fn get_settings<R: Runtime>(
         ("rules", json!({})),
         ("last_lineup", json!([])),
     ] {
-        let value = store
+        let value = kept
             .get(key)
             .filter(|v| validate(key, v).is_ok())
+            .cloned()
             .unwrap_or(default);
         all.insert(key.to_string(), value);
     }
-    Ok(Value::Object(all))
+    Value::Object(all)
 }
 
-/// Changes one setting after checking it; saved at once.
-#[tauri::command]
-pub fn set_setting<R: Runtime>(
-    app: AppHandle<R>,
+/// Changes one setting after checking it, saved before it answers; a change that cannot be
+/// saved changes nothing (`storage`).
+#[tauri::command(async)]
+pub fn set_setting(
     file: State<'_, SettingsFile>,
     key: String,
     value: Value,
 ) -> Result<Value, Error> {
     validate(&key, &value)?;
-    let store = app.store(&file.0).map_err(store_error)?;
-    store.set(key, value);
-    store.save().map_err(store_error)?;
-    get_settings(app.clone(), app.state())
+    let _one = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+    let mut all = read_file(&file.0);
+    all.insert(key, value);
+    write_file(&file.0, &all)?;
+    Ok(with_defaults(&all))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_replaces_the_file_whole_and_a_failed_one_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        assert_eq!(with_defaults(&read_file(&path))["theme"], "system");
+        let mut all = Map::new();
+        all.insert("theme".into(), json!("dark"));
+        write_file(&path, &all).unwrap();
+        assert_eq!(read_file(&path), all);
+        assert!(!path.with_extension("json.new").exists());
+        // A file cut short (written by a plugin of before that was killed while saving) reads as
+        // the defaults, never as an error that stops the app.
+        std::fs::write(&path, b"{\"theme\": \"da").unwrap();
+        assert_eq!(with_defaults(&read_file(&path))["theme"], "system");
+        // A change that cannot be written leaves the file as it was.
+        write_file(&path, &all).unwrap();
+        let blocked = dir.path().join("a-file");
+        std::fs::write(&blocked, b"").unwrap();
+        assert!(write_file(&blocked.join("settings.json"), &Map::new()).is_err());
+        std::fs::create_dir(path.with_extension("json.new")).unwrap();
+        let mut other = all.clone();
+        other.insert("theme".into(), json!("light"));
+        let e = write_file(&path, &other).unwrap_err();
+        assert_eq!(e.kind, partie_core::ErrorKind::Storage);
+        assert_eq!(read_file(&path)["theme"], "dark");
+    }
 }

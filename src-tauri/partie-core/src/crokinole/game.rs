@@ -274,7 +274,23 @@ impl Game for Crokinole {
     }
 
     fn parse_action(&self, action: &Value) -> Result<Action, Error> {
-        Action::from_json(action, self.sides.len())
+        let action = Action::from_json(action, self.sides.len())?;
+        // Counts that add up to more discs than a side plays are malformed whatever the state,
+        // after the end too (the 20s sunk live, which depend on the round, are `check`'s).
+        if let Action::Round(counts) = &action {
+            for side in 0..self.sides.len() {
+                let twenties = counts.twenties.as_ref().map_or(0, |t| t[side]);
+                let total = twenties + counts.zones.iter().map(|z| z[side]).sum::<u32>();
+                if total > self.rules.discs {
+                    return Err(Error::bad_action(format!(
+                        "side {side} has {total} discs counted but plays only {}",
+                        self.rules.discs
+                    ))
+                    .with_code("too_many_discs"));
+                }
+            }
+        }
+        Ok(action)
     }
 
     fn play(mut self, action: &Action) -> Result<Self, Refused<Self>> {

@@ -277,7 +277,10 @@ impl Game for Molkkout {
     }
 
     fn parse_action(&self, action: &Value) -> Result<Throw, Error> {
-        Throw::from_json(action)
+        // The five pins of a mölkkout hold in every state: a 7 is malformed, even after the end.
+        let throw = Throw::from_json(action)?;
+        self.check(&throw)?;
+        Ok(throw)
     }
 
     fn play(mut self, throw: &Throw) -> Result<Self, Refused<Self>> {

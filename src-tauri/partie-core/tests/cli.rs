@@ -112,6 +112,38 @@ fn replay_prints_the_summary_or_the_error() {
     let (code, out) = partie(&["replay", rec.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(out.starts_with("bad_setup"), "{out}");
+
+    // A file that is not there is a record that does not exist (records.md §4).
+    let gone = dir.path().join("gone.json");
+    let (code, out) = partie(&["replay", gone.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.starts_with("not_found: no file"), "{out}");
+    // A record with a key it does not know, `matches` among them, is a record.
+    std::fs::write(
+        &rec,
+        r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[],"matches":null}"#,
+    )
+    .unwrap();
+    let db = dir.path().join("h.db");
+    let (code, out) = partie(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        rec.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        (code, out.trim()),
+        (0, "1 imported, 0 already present"),
+        "{out}"
+    );
+    let (code, out) = partie(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        gone.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(out.starts_with("not_found"), "{out}");
 }
 
 #[test]

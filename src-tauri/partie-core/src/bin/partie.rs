@@ -96,8 +96,7 @@ fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Erro
             let file = args
                 .first()
                 .ok_or_else(|| Error::bad_record("import needs a FILE"))?;
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| Error::bad_record(format!("cannot read {file}: {e}")))?;
+            let text = std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?;
             let r = store.import(&text)?;
             Ok(format!(
                 "{} imported, {} already present",
@@ -214,9 +213,19 @@ fn check(paths: &[String]) -> ExitCode {
     }
 }
 
+/// A file that cannot be read: `not_found` when it is not there (records.md §4: a record that
+/// does not exist), else `bad_record`.
+fn unreadable(file: &str, e: std::io::Error) -> partie_core::Error {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        partie_core::Error::not_found(format!("no file {file}")).with_code("no_file")
+    } else {
+        partie_core::Error::bad_record(format!("cannot read {file}: {e}"))
+    }
+}
+
 fn replay(file: &str) -> ExitCode {
     let result = std::fs::read_to_string(file)
-        .map_err(|e| partie_core::Error::bad_record(format!("cannot read {file}: {e}")))
+        .map_err(|e| unreadable(file, e))
         .and_then(|text| Record::from_json(&text))
         .and_then(|r| r.replay());
     match result {
@@ -270,8 +279,7 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     let file = args
         .first()
         .ok_or_else(|| Error::bad_record("tournament needs a FILE"))?;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Error::bad_record(format!("cannot read {file}: {e}")))?;
+    let text = std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?;
     let state = match add {
         None => TournamentRecord::from_json(&text)?.replay()?,
         Some(event) => {
@@ -352,8 +360,7 @@ fn movelist(cmd: &str, file: &str) -> Result<String, partie_core::Error> {
             .map_err(|e| Error::bad_record(format!("cannot read stdin: {e}")))?;
         s
     } else {
-        std::fs::read_to_string(file)
-            .map_err(|e| Error::bad_record(format!("cannot read {file}: {e}")))?
+        std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?
     };
     if cmd == "record" {
         let record =

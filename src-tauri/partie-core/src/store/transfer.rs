@@ -247,16 +247,19 @@ impl Store {
         let value: Value = serde_json::from_str(text)
             .map_err(|e| Error::bad_record(format!("not JSON: {e}")).with_code("not_json"))?;
         let list: Vec<&Value> = match &value {
-            Value::Object(o) if o.contains_key("matches") => match (&o["matches"], o.get("format"))
-            {
-                (Value::Array(items), Some(f)) if f == &json!(FORMAT) => items.iter().collect(),
-                _ => {
-                    return Err(Error::bad_record(
-                        "an export is {\"format\": 1, \"matches\": [...]}",
-                    )
-                    .with_code("not_record"))
+            // A whole-history export has `matches` and no `game`; a record's key it does not
+            // know is ignored (records.md §1), `matches` too.
+            Value::Object(o) if o.contains_key("matches") && !o.contains_key("game") => {
+                match (&o["matches"], o.get("format")) {
+                    (Value::Array(items), Some(f)) if f == &json!(FORMAT) => items.iter().collect(),
+                    _ => {
+                        return Err(Error::bad_record(
+                            "an export is {\"format\": 1, \"matches\": [...]}",
+                        )
+                        .with_code("not_record"))
+                    }
                 }
-            },
+            }
             Value::Object(_) => vec![&value],
             _ => return Err(Error::bad_record("not a match record").with_code("not_record")),
         };
@@ -418,6 +421,11 @@ impl Store {
         let bad = |why: &str| {
             Error::bad_record(format!("{}: {why}", path.display())).with_code("not_backup")
         };
+        if !path.exists() {
+            return Err(
+                Error::not_found(format!("no file {}", path.display())).with_code("no_file")
+            );
+        }
         let src = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
             .map_err(|_| bad("cannot be opened"))?;
         let ok: String = src

@@ -400,6 +400,15 @@ async fn refusing_proxy(hub: SocketAddr, refused: String) -> (SocketAddr, Arc<At
     (addr, count)
 }
 
+/// A runtime of one worker for the stand-ins on loopback, beside the app's own threads.
+fn one_worker() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 /// Waits for the sync thread to end a round begun after this call.
 fn one_round(syncer: &Syncer) {
     let before = syncer.status().last_try;
@@ -412,11 +421,7 @@ fn one_round(syncer: &Syncer) {
 
 #[test]
 fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = one_worker();
     let dir = tempfile::tempdir().unwrap();
     let token_file = dir.path().join("hub-token");
     let first_db = dir.path().join("first.db");
@@ -480,11 +485,7 @@ fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
 /// end every round before its pull, for good).
 #[test]
 fn a_batch_too_large_for_the_hub_goes_in_halves_and_only_the_record_too_large_stays_out() {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = one_worker();
     let dir = tempfile::tempdir().unwrap();
     let token_file = dir.path().join("hub-token");
     let desk_db = dir.path().join("desk.db");

@@ -127,12 +127,17 @@ pub(crate) fn player_named(conn: &Connection, name: &str) -> Result<Option<i64>,
 
 /// The person of `name` ([`player_named`]), else a new one.
 pub(crate) fn find_or_create_player(tx: &rusqlite::Transaction, name: &str) -> Result<i64, Error> {
-    if let Some(id) = player_named(tx, name)? {
-        return Ok(id);
+    match player_named(tx, name)? {
+        Some(id) => Ok(id),
+        None => new_player(tx, name, false),
     }
+}
+
+/// A new player of `name`: a person, or the computer's seat (`machine`, migration 17).
+fn new_player(tx: &rusqlite::Transaction, name: &str, machine: bool) -> Result<i64, Error> {
     tx.execute(
-        "INSERT INTO player (name, created_at) VALUES (?1, ?2)",
-        params![name, now_ms()],
+        "INSERT INTO player (name, created_at, machine) VALUES (?1, ?2, ?3)",
+        params![name, now_ms(), machine],
     )?;
     Ok(tx.last_insert_rowid())
 }
@@ -147,14 +152,10 @@ pub(crate) fn machine_player(tx: &rusqlite::Transaction, name: &str) -> Result<i
         )?
         .query_row([name], |r| r.get(0))
         .optional()?;
-    if let Some(id) = known {
-        return Ok(id);
+    match known {
+        Some(id) => Ok(id),
+        None => new_player(tx, name, true),
     }
-    tx.execute(
-        "INSERT INTO player (name, created_at, machine) VALUES (?1, ?2, 1)",
-        params![name, now_ms()],
-    )?;
-    Ok(tx.last_insert_rowid())
 }
 
 /// Whether player `id` is one the computer was seated as (migration 17).

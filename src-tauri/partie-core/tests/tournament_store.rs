@@ -105,12 +105,20 @@ fn a_table_match_corrected_after_another_tables_result_corrects_its_table_until_
     let events = exported["events"].as_array().unwrap();
     assert_eq!(events[1]["result"]["table"], 1);
     assert_eq!(events[2]["result"]["table"], 0);
-    // Round 2 is paired from these results: an undo in round 1 takes nothing back now.
+    // Round 2 is paired from these results: an undo in round 1 is refused, and nothing changes
+    // (the match and its table would say two results).
     store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
-    store.undo(m1.id).unwrap();
+    let e = store.undo(m1.id).unwrap_err();
+    assert_eq!(
+        (e.kind, e.code),
+        (ErrorKind::IllegalAction, Some("result_paired"))
+    );
+    let e = store.undo_to_person(m1.id).map(|_| ()).unwrap_err();
+    assert_eq!(e.code, Some("result_paired"));
     let v = store.tournament(t.id).unwrap();
     assert_eq!(v.events, 4);
     assert_eq!(points(&v, "Bea"), json!(2));
+    assert_eq!(store.view(m1.id).unwrap().summary["status"], "won");
 }
 
 #[test]

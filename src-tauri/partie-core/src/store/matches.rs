@@ -491,6 +491,13 @@ impl Store {
             ))
             .with_code("match_changed"));
         }
+        // The tournament went on from this result: the organiser, not an undo, changes it.
+        if Store::table_result_paired(&tx, id)? {
+            return Err(Error::illegal(
+                "the tournament has paired its next round from this match's result: only the organiser can change it now",
+            )
+            .with_code("result_paired"));
+        }
         tx.execute(
             "DELETE FROM action WHERE match_id = ?1 AND seq >= ?2",
             params![id, record.actions.len() as i64],

@@ -523,6 +523,24 @@ impl Store {
         Ok(())
     }
 
+    /// Whether match `match_id` entered a result its tournament has paired a round from since
+    /// ([`TournamentRecord::paired_after_result`]): an undo here would leave the match and the
+    /// table saying two results.
+    pub(crate) fn table_result_paired(tx: &Transaction, match_id: i64) -> Result<bool, Error> {
+        let link: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT tm.tournament_id, m.uid FROM tournament_match tm JOIN match m ON m.id = tm.match_id
+                 WHERE tm.match_id = ?1",
+                [match_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some((tid, uid)) = link else {
+            return Ok(false);
+        };
+        Ok(stored(tx, tid)?.1.paired_after_result(&uid))
+    }
+
     /// In the transaction that undoes a match's last action (or takes a newer copy of it): a
     /// result that match entered is taken back too while its round is played
     /// ([`TournamentRecord::taken_back`]); the events after it keep their order.

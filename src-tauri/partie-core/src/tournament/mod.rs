@@ -590,6 +590,19 @@ impl TournamentRecord {
         replay(&self.setup, &self.events)
     }
 
+    /// Whether a result the app's match `uid` entered has had a round paired after it: it
+    /// stands, since the rounds after were paired from it.
+    pub fn paired_after_result(&self, uid: &str) -> bool {
+        self.events
+            .iter()
+            .rposition(|e| e["result"]["match"] == uid)
+            .is_some_and(|at| {
+                self.events[at + 1..]
+                    .iter()
+                    .any(|e| e.get("pair").is_some())
+            })
+    }
+
     /// The result that the app's match `uid` entered, taken back because the match no longer
     /// ends so (undone on its device, or a newer copy of it came): the event's place and the
     /// tournament without it. Only while its round is still played (no `pair` since): the
@@ -597,16 +610,13 @@ impl TournamentRecord {
     /// corrects the table. After a pairing none is taken back, since the rounds after were
     /// paired from it; nor is one whose removal the rules refuse.
     pub fn taken_back(&self, uid: &str) -> Option<(usize, Tournament)> {
+        if self.paired_after_result(uid) {
+            return None;
+        }
         let at = self
             .events
             .iter()
             .rposition(|e| e["result"]["match"] == uid)?;
-        if self.events[at + 1..]
-            .iter()
-            .any(|e| e.get("pair").is_some())
-        {
-            return None;
-        }
         let mut events = self.events.clone();
         events.remove(at);
         replay(&self.setup, &events).ok().map(|t| (at, t))

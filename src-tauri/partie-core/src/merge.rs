@@ -442,10 +442,6 @@ pub struct HeldMatch<'a> {
     pub revision: i64,
     /// Its actions, without their `at` times.
     pub actions: &'a [Value],
-    /// Where it was played and remarks on it, as its writer last pushed them.
-    pub place: Option<&'a str>,
-    /// Its notes.
-    pub notes: Option<&'a str>,
 }
 
 /// What to do with a pushed record a store already holds.
@@ -461,9 +457,8 @@ pub enum Decision {
 }
 
 /// The rules of `docs/hub.md` ("The API") for a match the store holds: another setup or the
-/// same revision with other actions is a conflict (`Err`, its detail), and so, from a device,
-/// is the same revision with another place or other notes (its writer counts those changes
-/// too); an older or identical revision is [`Decision::Already`]; a newer one replaces it.
+/// same revision with other actions is a conflict (`Err`, its detail); an older or identical
+/// revision is [`Decision::Already`]; a newer one replaces it.
 pub fn decide_match(held: &HeldMatch, m: &PushedMatch, source: Source) -> Result<Decision, String> {
     let same_link = match source {
         Source::Device => held.link == m.link.as_ref(),
@@ -481,28 +476,14 @@ pub fn decide_match(held: &HeldMatch, m: &PushedMatch, source: Source) -> Result
         return Ok(Decision::Already);
     }
     if m.revision == held.revision {
-        if held.actions != m.record.actions.as_slice() {
-            return Err(format!(
+        return if held.actions == m.record.actions.as_slice() {
+            Ok(Decision::Already)
+        } else {
+            Err(format!(
                 "match {} revision {} is here with other actions",
                 m.uid, m.revision
-            ));
-        }
-        // A hub's copy is the one (a device's notes of before migration 16 may differ).
-        let blank = |t: Option<&str>| {
-            t.map(str::trim)
-                .filter(|t| !t.is_empty())
-                .map(str::to_string)
+            ))
         };
-        if source == Source::Device
-            && (blank(held.place) != blank(m.place.as_deref())
-                || blank(held.notes) != blank(m.notes.as_deref()))
-        {
-            return Err(format!(
-                "match {} revision {} is here with another place or other notes",
-                m.uid, m.revision
-            ));
-        }
-        return Ok(Decision::Already);
     }
     Ok(Decision::Replace {
         from: common_prefix(held.actions, &m.record.actions),
@@ -795,32 +776,10 @@ mod tests {
             link: None,
             revision: 4,
             actions: &actions,
-            place: None,
-            notes: Some("windy"),
         };
         let decide =
             |v: Value| decide_match(&facts, &IncomingMatch::read(&v).unwrap(), Source::Device);
-        let noted = |notes: &str, place: Option<&str>| {
-            let mut v = molkky(4, &[3, 4, 5, 6]);
-            v["notes"] = json!(notes);
-            if let Some(p) = place {
-                v["place"] = json!(p);
-            }
-            v
-        };
-        assert_eq!(decide(noted("windy", None)), Ok(Decision::Already));
-        assert_eq!(decide(noted(" windy ", Some(""))), Ok(Decision::Already));
-        // The same revision with other notes or a place: not the writer's (hub.md's
-        // "the same revision with other content"), unless it is the hub's copy.
-        for other in [
-            noted("calm", None),
-            noted("windy", Some("Park")),
-            molkky(4, &[3, 4, 5, 6]),
-        ] {
-            assert!(decide(other.clone()).is_err(), "{other}");
-            let from_hub = decide_match(&facts, &IncomingMatch::read(&other).unwrap(), Source::Hub);
-            assert_eq!(from_hub, Ok(Decision::Already));
-        }
+        assert_eq!(decide(molkky(4, &[3, 4, 5, 6])), Ok(Decision::Already));
         assert_eq!(decide(molkky(3, &[3])), Ok(Decision::Already));
         assert_eq!(
             decide(molkky(5, &[3, 4, 5])),

@@ -202,23 +202,6 @@ async fn an_undo_after_a_push_arrives_as_a_newer_revision_and_conflicts_are_refu
     );
     assert_eq!(a.body["refused"][0]["id"], "m");
     assert_eq!(c.pull_all(100).await[0]["revision"], 5);
-    // Notes and a place are the writer's too, counted in its revision: the same revision with
-    // others is a conflict, and the hub keeps what it had.
-    let noted = |notes: &str| {
-        let mut m = molkky("m", 7, 3);
-        m["notes"] = json!(notes);
-        m
-    };
-    assert_eq!(counts(&c.push(&[noted("windy")]).await), (0, 1, 0, vec![]));
-    assert_eq!(
-        counts(&c.push(&[noted(" windy ")]).await),
-        (0, 0, 1, vec![])
-    );
-    assert_eq!(
-        counts(&c.push(&[noted("calm"), molkky("m", 7, 3)]).await),
-        (0, 0, 0, vec!["conflict".into(), "conflict".into()])
-    );
-    assert_eq!(c.pull_all(100).await[0]["notes"], "windy");
 }
 
 async fn a_known_record_is_decided_by_its_revision_before_it_is_replayed(backend: Backend) {

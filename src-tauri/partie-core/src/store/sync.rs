@@ -98,30 +98,25 @@ struct StoredMatch {
     rules: Map<String, Value>,
     revision: i64,
     status: String,
-    place: Option<String>,
-    notes: Option<String>,
 }
 
 fn stored_match(conn: &Connection, uid: &str) -> Result<Option<StoredMatch>, Error> {
     let row = conn
         .query_row(
-            &format!("SELECT m.id, m.game, m.rules, {MATCH_REVISION}, m.status, m.place, m.notes FROM match m WHERE m.uid = ?1"),
+            &format!("SELECT m.id, m.game, m.rules, {MATCH_REVISION}, m.status FROM match m WHERE m.uid = ?1"),
             [uid],
             |r| {
                 Ok((
-                    (
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, i64>(3)?,
-                        r.get::<_, String>(4)?,
-                    ),
-                    (r.get(5)?, r.get(6)?),
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)?,
                 ))
             },
         )
         .optional()?;
-    let Some(((id, game, rules, revision, status), (place, notes))) = row else {
+    let Some((id, game, rules, revision, status)) = row else {
         return Ok(None);
     };
     let rules = match serde_json::from_str(&rules) {
@@ -134,8 +129,6 @@ fn stored_match(conn: &Connection, uid: &str) -> Result<Option<StoredMatch>, Err
         rules,
         revision,
         status,
-        place,
-        notes,
     }))
 }
 
@@ -339,8 +332,6 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         link: link.as_ref(),
         revision: old.revision,
         actions: &actions,
-        place: old.place.as_deref(),
-        notes: old.notes.as_deref(),
     };
     let from = match decide_match(&held, &pushed, source).map_err(conflict)? {
         Decision::Already => return Ok(Taken::Already),

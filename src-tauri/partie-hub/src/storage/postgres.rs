@@ -701,8 +701,6 @@ impl<C: GenericClient + Sync> Push<'_, C> {
             link: link.as_ref(),
             revision,
             actions: &held.actions,
-            place: held_value.get("place").and_then(Value::as_str),
-            notes: held_value.get("notes").and_then(Value::as_str),
         };
         match decide_match(&facts, &pushed, partie_core::store::Source::Device).map_err(conflict)? {
             Decision::Already => return Ok(Taken::Already),

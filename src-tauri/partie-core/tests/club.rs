@@ -337,3 +337,20 @@ fn a_tournament_the_replaced_hub_still_has_is_not_given_back() {
         .unwrap();
     assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
 }
+
+/// A join link's token escaped and read back whole; a broken escape is no value.
+#[test]
+fn a_token_escaped_for_a_link_reads_back_whole() {
+    use partie_core::store::{query_escaped, query_unescaped};
+    for token in ["0123abcdef", "s3cr+t&k#y%20", "clé du club", "a-b_c.d~e"] {
+        assert_eq!(
+            query_unescaped(&query_escaped(token)).as_deref(),
+            Some(token)
+        );
+    }
+    assert_eq!(query_escaped("a+b&c"), "a%2Bb%26c");
+    assert_eq!(query_unescaped("a+b").as_deref(), Some("a+b"), "a + is a +");
+    for broken in ["%", "%4", "%zz", "%+A", "%-1", "%C3"] {
+        assert_eq!(query_unescaped(broken), None, "{broken}");
+    }
+}

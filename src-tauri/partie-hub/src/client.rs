@@ -449,7 +449,12 @@ async fn push_outbox(
                     .collect();
                 json!({ "refused": refused })
             }
-            answer => answer?,
+            answer => {
+                // Back to whole batches once a batch is taken: one record too large must not
+                // send the rest of the outbox one request at a time.
+                batch = PUSH_BATCH;
+                answer?
+            }
         };
         let refused: Vec<Value> = answer
             .get("refused")

@@ -95,6 +95,21 @@ fn events_of(tx: &rusqlite::Connection, id: i64) -> Result<Vec<Value>, Error> {
     .collect()
 }
 
+/// The table a match plays for: its tournament's id, round and table, and the match's uid.
+fn table_of(
+    tx: &rusqlite::Connection,
+    match_id: i64,
+) -> Result<Option<(i64, i64, i64, String)>, Error> {
+    Ok(tx
+        .query_row(
+            "SELECT tm.tournament_id, tm.round, tm.tab, m.uid FROM tournament_match tm
+             JOIN match m ON m.id = tm.match_id WHERE tm.match_id = ?1",
+            [match_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?)
+}
+
 /// A stored tournament's id and record.
 pub(super) fn stored(
     conn: &rusqlite::Connection,
@@ -502,15 +517,7 @@ impl Store {
         match_id: i64,
         state: &MatchState,
     ) -> Result<(), Error> {
-        let link: Option<(i64, i64, i64, String)> = tx
-            .query_row(
-                "SELECT tm.tournament_id, tm.round, tm.tab, m.uid FROM tournament_match tm
-                 JOIN match m ON m.id = tm.match_id WHERE tm.match_id = ?1",
-                [match_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
-        let Some((tid, round, table, uid)) = link else {
+        let Some((tid, round, table, uid)) = table_of(tx, match_id)? else {
             return Ok(());
         };
         let Some(event) = table_result_event(round, table, &uid, state) else {
@@ -527,15 +534,7 @@ impl Store {
     /// ([`TournamentRecord::paired_after_result`]): an undo here would leave the match and the
     /// table saying two results.
     pub(crate) fn table_result_paired(tx: &Transaction, match_id: i64) -> Result<bool, Error> {
-        let link: Option<(i64, String)> = tx
-            .query_row(
-                "SELECT tm.tournament_id, m.uid FROM tournament_match tm JOIN match m ON m.id = tm.match_id
-                 WHERE tm.match_id = ?1",
-                [match_id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        let Some((tid, uid)) = link else {
+        let Some((tid, _, _, uid)) = table_of(tx, match_id)? else {
             return Ok(false);
         };
         Ok(stored(tx, tid)?.1.paired_after_result(&uid))
@@ -545,15 +544,7 @@ impl Store {
     /// result that match entered is taken back too while its round is played
     /// ([`TournamentRecord::taken_back`]); the events after it keep their order.
     pub(crate) fn take_back_table_result(tx: &Transaction, match_id: i64) -> Result<(), Error> {
-        let link: Option<(i64, String)> = tx
-            .query_row(
-                "SELECT tm.tournament_id, m.uid FROM tournament_match tm JOIN match m ON m.id = tm.match_id
-                 WHERE tm.match_id = ?1",
-                [match_id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        let Some((tid, uid)) = link else {
+        let Some((tid, _, _, uid)) = table_of(tx, match_id)? else {
             return Ok(());
         };
         let (_, record) = stored(tx, tid)?;

@@ -66,6 +66,22 @@ impl Crokinole {
         (self.starter_seat + self.seats.len() - 1) % self.seats.len()
     }
 
+    /// Refuses a count that puts more discs on the board than a side plays, the 20s being
+    /// `twenties` (those given with the count, the live tally, or none).
+    fn counts_fit(&self, counts: &RoundCounts, twenties: &[u32]) -> Result<(), Error> {
+        for side in 0..self.sides.len() {
+            let total = twenties[side] + counts.zones.iter().map(|z| z[side]).sum::<u32>();
+            if total > self.rules.discs {
+                return Err(Error::bad_action(format!(
+                    "side {side} has {total} discs counted but plays only {}",
+                    self.rules.discs
+                ))
+                .with_code("too_many_discs"));
+            }
+        }
+        Ok(())
+    }
+
     fn check(&self, action: &Action) -> Result<(), Error> {
         match action {
             Action::Twenty(side) => {
@@ -77,17 +93,7 @@ impl Crokinole {
                 }
             }
             Action::Round(counts) => {
-                let twenties = counts.twenties.as_ref().unwrap_or(&self.live);
-                for side in 0..self.sides.len() {
-                    let total = twenties[side] + counts.zones.iter().map(|z| z[side]).sum::<u32>();
-                    if total > self.rules.discs {
-                        return Err(Error::bad_action(format!(
-                            "side {side} has {total} discs counted but plays only {}",
-                            self.rules.discs
-                        ))
-                        .with_code("too_many_discs"));
-                    }
-                }
+                self.counts_fit(counts, counts.twenties.as_deref().unwrap_or(&self.live))?
             }
             Action::Starter(_) => {
                 if self.rules.start_rule != StartRule::LoserChooses {
@@ -278,17 +284,8 @@ impl Game for Crokinole {
         // Counts that add up to more discs than a side plays are malformed whatever the state,
         // after the end too (the 20s sunk live, which depend on the round, are `check`'s).
         if let Action::Round(counts) = &action {
-            for side in 0..self.sides.len() {
-                let twenties = counts.twenties.as_ref().map_or(0, |t| t[side]);
-                let total = twenties + counts.zones.iter().map(|z| z[side]).sum::<u32>();
-                if total > self.rules.discs {
-                    return Err(Error::bad_action(format!(
-                        "side {side} has {total} discs counted but plays only {}",
-                        self.rules.discs
-                    ))
-                    .with_code("too_many_discs"));
-                }
-            }
+            let none = vec![0; self.sides.len()];
+            self.counts_fit(counts, counts.twenties.as_deref().unwrap_or(&none))?;
         }
         Ok(action)
     }

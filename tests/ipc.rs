@@ -40,21 +40,26 @@ fn harness_with(prepare: impl FnOnce(&std::path::Path)) -> Harness {
     }
 }
 
+/// A command called on `window` as the UI calls it.
+fn call_on(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+    tauri::test::get_ipc_response(
+        window,
+        InvokeRequest {
+            cmd: cmd.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        },
+    )
+    .map(|b| b.deserialize::<Value>().unwrap())
+}
+
 impl Harness {
     fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
-        tauri::test::get_ipc_response(
-            &self.window,
-            InvokeRequest {
-                cmd: cmd.into(),
-                callback: CallbackFn(0),
-                error: CallbackFn(1),
-                url: "tauri://localhost".parse().unwrap(),
-                body: InvokeBody::Json(args),
-                headers: Default::default(),
-                invoke_key: INVOKE_KEY.to_string(),
-            },
-        )
-        .map(|b| b.deserialize::<Value>().unwrap())
+        call_on(&self.window, cmd, args)
     }
 
     /// A new Mölkky match to 10 points, Anna against Bea: its id.
@@ -517,6 +522,62 @@ fn morris_against_the_computer_through_the_commands() {
         )
         .unwrap_err();
     assert_eq!(e["kind"], "bad_record");
+}
+
+#[test]
+fn the_computer_thinks_without_holding_up_the_other_commands() {
+    let h = harness();
+    // One thinker more than the async runtime has workers: were each to think on a worker,
+    // every other command would wait for a think to end.
+    let workers = tauri::async_runtime::handle()
+        .inner()
+        .metrics()
+        .num_workers();
+    let ids: Vec<i64> = (0..=workers)
+        .map(|_| {
+            let m = h
+                .call(
+                    "new_match",
+                    json!({"game": "morris", "rules": {}, "sides": [["Alice"], ["Computer"]], "computer": {"1": 5}}),
+                )
+                .unwrap();
+            let id = m["id"].as_i64().unwrap();
+            h.call("play", json!({"matchId": id, "action": "d6"}))
+                .unwrap();
+            id
+        })
+        .collect();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let thinkers: Vec<_> = ids
+        .iter()
+        .map(|&id| {
+            let (window, done) = (h.window.clone(), done.clone());
+            std::thread::spawn(move || {
+                let answer = call_on(&window, "computer_move", json!({"matchId": id}));
+                done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                answer
+            })
+        })
+        .collect();
+    // Level 5 thinks 2.5 s over a placing; the thinkers are asked well before that is over.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let home = h.call("home", json!({})).unwrap();
+    assert_eq!(
+        done.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the home screen answered only once a think had ended"
+    );
+    assert_eq!(home["unfinished"].as_array().unwrap().len(), ids.len());
+    h.call("stop_thinking", json!({})).unwrap();
+    for thinker in thinkers {
+        let e = thinker.join().unwrap().unwrap_err();
+        assert_eq!(e["code"], "stopped", "{e}");
+    }
+    assert_eq!(
+        h.actions_on_disk(),
+        ids.len() as i64,
+        "no stopped answer was played"
+    );
 }
 
 #[test]

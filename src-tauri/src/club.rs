@@ -10,7 +10,7 @@ use partie_hub::host::{Host, HostInfo};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use tauri::State;
+use tauri::{Runtime, State};
 
 /// Where the app's hub listens unless `PARTIE_HUB_LISTEN` says otherwise: every interface, the
 /// port of the spec.
@@ -158,16 +158,19 @@ pub fn host_stop(state: State<'_, AppState>) {
 
 /// Joins a club hub: the join link of its QR code, or its address and token typed. The hub is
 /// asked first (it answers, and takes the token); then the device keeps it and starts syncing.
-#[tauri::command(async)]
-pub fn club_join(
-    state: State<'_, AppState>,
+#[tauri::command]
+pub async fn club_join<R: Runtime>(
+    app: tauri::AppHandle<R>,
     link: String,
     token: Option<String>,
 ) -> Result<ClubStatus, Error> {
-    let (hub, token) = read_join(&link, token.as_deref())?;
-    check_hub(&hub, &token).map_err(|f| f.to_error(&hub))?;
-    state.with(|s| s.join_club(&hub, &token))?;
-    status(&state)
+    crate::off_the_workers(app, move |state| {
+        let (hub, token) = read_join(&link, token.as_deref())?;
+        check_hub(&hub, &token).map_err(|f| f.to_error(&hub))?;
+        state.with(|s| s.join_club(&hub, &token))?;
+        status(state)
+    })
+    .await
 }
 
 /// Leaves the club hub: this device stops syncing; what it pulled stays.

@@ -133,6 +133,23 @@ impl AppState {
     }
 }
 
+/// Runs `work` on the threads kept for blocking work. A think of seconds or a wait on a hub
+/// that does not answer would otherwise hold one of the async runtime's workers, which are as
+/// many as the cores (two on many phones): two at once and every other command waits.
+pub(crate) async fn off_the_workers<R: Runtime, T: Send + 'static>(
+    app: tauri::AppHandle<R>,
+    work: impl FnOnce(&AppState) -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    tauri::async_runtime::spawn_blocking(move || work(&app.state::<AppState>()))
+        .await
+        .unwrap_or_else(|_| {
+            Err(Error::storage(
+                "the app met a fault it did not expect; what was saved before is kept",
+            )
+            .with_code("fault"))
+        })
+}
+
 /// The home screen's lists.
 #[derive(Debug, Serialize)]
 pub struct Home {
@@ -184,8 +201,16 @@ fn new_match(
 
 /// The computer plays its turn: it thinks without holding the database, and its answer is
 /// played only if the match has not changed meanwhile.
-#[tauri::command(async)]
-fn computer_move(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error> {
+#[tauri::command]
+async fn computer_move<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    match_id: i64,
+) -> Result<MatchView, Error> {
+    off_the_workers(app, move |state| computer_moves(state, match_id)).await
+}
+
+/// [`computer_move`]'s work, on a thread of its own.
+fn computer_moves(state: &AppState, match_id: i64) -> Result<MatchView, Error> {
     // Cleared before the position is read: a stop asked for once it is read holds.
     state.stop.store(false, Ordering::Relaxed);
     let turn = state.with(|s| s.computer_turn(match_id))?;
@@ -205,21 +230,27 @@ fn stop_thinking(state: State<'_, AppState>) {
 }
 
 /// A good move for the side to act, suggested by a strong level (nothing is played).
-#[tauri::command(async)]
-fn hint(state: State<'_, AppState>, match_id: i64) -> Result<Value, Error> {
-    let turn = state.with(|s| s.computer_turn(match_id))?;
-    partie_core::computer::think(&turn.state, 4, None)
+#[tauri::command]
+async fn hint<R: Runtime>(app: tauri::AppHandle<R>, match_id: i64) -> Result<Value, Error> {
+    off_the_workers(app, move |state| {
+        let turn = state.with(|s| s.computer_turn(match_id))?;
+        partie_core::computer::think(&turn.state, 4, None)
+    })
+    .await
 }
 
 /// Whether the computer accepts a draw offered by the person it plays.
-#[tauri::command(async)]
-fn draw_offer(state: State<'_, AppState>, match_id: i64) -> Result<bool, Error> {
-    let (turn, computer) =
-        state.with(|s| Ok((s.computer_turn(match_id)?, s.computer(match_id)?)))?;
-    let side = computer.keys().next().copied().ok_or_else(|| {
-        Error::illegal("no computer plays in this match").with_code("not_computer_turn")
-    })?;
-    Ok(partie_core::computer::accepts_draw(&turn.state, side))
+#[tauri::command]
+async fn draw_offer<R: Runtime>(app: tauri::AppHandle<R>, match_id: i64) -> Result<bool, Error> {
+    off_the_workers(app, move |state| {
+        let (turn, computer) =
+            state.with(|s| Ok((s.computer_turn(match_id)?, s.computer(match_id)?)))?;
+        let side = computer.keys().next().copied().ok_or_else(|| {
+            Error::illegal("no computer plays in this match").with_code("not_computer_turn")
+        })?;
+        Ok(partie_core::computer::accepts_draw(&turn.state, side))
+    })
+    .await
 }
 
 /// Dice rolled by the app for the side to act: seeded by the match and its progress.

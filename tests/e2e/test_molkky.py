@@ -402,6 +402,48 @@ def test_enter_on_a_focused_pin_presses_that_pin(partie):
     p.wait_until("return document.querySelector('#announce').textContent === 'Taken back. Anna to throw'")
 
 
+def key(p, **event):
+    """A key pressed on the page, as the keyboard sends it (its character and its place)."""
+    p.d.execute_script(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', Object.assign({bubbles: true}, arguments[0])))",
+        event)
+
+
+def pins_down(p):
+    return p.d.execute_script(
+        "return [...document.querySelectorAll('[data-pin][aria-pressed=true]')].map(b => +b.dataset.pin)")
+
+
+def test_pins_follow_the_keys_place_and_shortcuts_score_nothing(partie):
+    """On a French keyboard the key marked 6 types "-" unshifted: it is pin 6, not pin 11. A
+    browser or system shortcut (Ctrl+F to find, Cmd+M to minimise, Alt+U) scores nothing: a
+    throw is committed at once. Ctrl+Z still undoes."""
+    p = scorepad(partie, "Anna", "Bea")
+    key(p, key="-", code="Digit6")              # AZERTY's 6
+    key(p, key="\u00e0", code="Digit0")         # AZERTY's 0 (à): pin 10
+    p.wait_until("return document.querySelectorAll('[data-pin][aria-pressed=true]').length === 2")
+    assert sorted(pins_down(p)) == [6, 10]
+    key(p, key="6", code="Digit6")              # pressed again: up
+    key(p, key="-", code="Minus")               # QWERTY's minus: pin 11
+    p.wait_until("return document.querySelector('[data-pin=\"11\"]').getAttribute('aria-pressed') === 'true'")
+    assert sorted(pins_down(p)) == [10, 11]
+    key(p, key="7")                             # a keyboard that gives no place: by character
+    p.wait_until("return document.querySelector('[data-pin=\"7\"]').getAttribute('aria-pressed') === 'true'")
+    key(p, key="Enter", code="Enter")
+    p.wait_actions(1)
+    assert p.scores() == [3, 0]
+    for shortcut in [dict(key="f", code="KeyF", ctrlKey=True), dict(key="m", code="KeyM", metaKey=True),
+                     dict(key="u", code="KeyU", altKey=True), dict(key="1", code="Digit1", ctrlKey=True)]:
+        key(p, **shortcut)
+    key(p, key="m", code="KeyM")                # M alone is a miss: Bea's throw
+    p.wait_actions(2)
+    assert pins_down(p) == [], "no shortcut put a pin down"
+    assert p.actions() == 2, "no shortcut scored a throw"
+    key(p, key="z", code="KeyZ", ctrlKey=True)
+    p.wait_actions(1)
+    assert p.scores() == [3, 0]
+
+
 def test_the_winning_throw_from_the_keyboard_puts_the_focus_on_the_winner(partie):
     """Throw, pressed with the keyboard, keeps the focus on the scorepad (on the pins, once
     Confirm goes grey); on the throw that wins it takes the scorepad away, and the focus goes to

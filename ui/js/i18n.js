@@ -845,7 +845,7 @@ const STRINGS = {
     just_now: 'à l’instant',
     minutes_ago: 'il y a {n} min',
     hours_ago: 'il y a {n} h',
-    keyboard_help: 'Clavier : 1-9, 0 = 10, - = 11, = = 12, Entrée valide, M manqué, F faute, U annuler',
+    keyboard_help: 'Clavier : 1-9, 0 = 10, les deux touches après le 0 = 11 et 12, Entrée valide, M manqué, F faute, U annuler',
     loading: 'Chargement…',
     game_crokinole: 'Crokinole',
     game_crokinole_hint: 'Tour par tour, les 20 en direct',

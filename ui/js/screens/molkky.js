@@ -9,7 +9,20 @@ import { endActions } from '../end-actions.js';
 import { notesForm } from '../notes.js';
 import { register } from '../games.js';
 
+// Pins by the key's place, not its character: on a French keyboard the top row types & é " '
+// ( - … unshifted, and "6" would give "-", pin 11. The characters serve keyboards that give no
+// place (some on-screen ones).
+const CODE_PINS = {
+  Digit1: 1, Digit2: 2, Digit3: 3, Digit4: 4, Digit5: 5, Digit6: 6, Digit7: 7, Digit8: 8, Digit9: 9,
+  Digit0: 10, Minus: 11, Equal: 12,
+  Numpad1: 1, Numpad2: 2, Numpad3: 3, Numpad4: 4, Numpad5: 5, Numpad6: 6, Numpad7: 7, Numpad8: 8,
+  Numpad9: 9, Numpad0: 10,
+};
 const KEY_PINS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
+
+function keyPin(ev) {
+  return ev.code ? CODE_PINS[ev.code] : KEY_PINS[ev.key];
+}
 
 // A trophy drawn in SVG: emoji fonts are not on every device.
 function trophy() {
@@ -99,13 +112,21 @@ export function mount(root, [id], initial, info) {
     if (ev.target.closest?.('input, select, textarea')) return;
     // A key held down repeats: one throw, one miss, one undo for each press, not a run of them.
     if (ev.repeat) return;
-    if (ev.key in KEY_PINS && !ev.ctrlKey && !ev.metaKey) { togglePin(KEY_PINS[ev.key]); ev.preventDefault(); }
+    // With Ctrl, Cmd or Alt a key is the system's (Ctrl+F finds, Cmd+M minimises): only
+    // Ctrl/Cmd+Z is the scorepad's, its undo. A throw is committed at once, so a shortcut must
+    // never score one.
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) {
+      if (!ev.altKey && (ev.key === 'z' || ev.key === 'Z')) { act(null, 'undo'); ev.preventDefault(); }
+      return;
+    }
+    const pin = keyPin(ev);
+    if (pin) { togglePin(pin); ev.preventDefault(); }
     // Enter on a focused button is that button's own (a pin, Undo, Miss): only elsewhere does it
     // confirm the pins down.
     else if (ev.key === 'Enter' && st.pins.size && !ev.target.closest?.('button, a, [role=button]')) { act({ pins: [...st.pins] }); ev.preventDefault(); }
     else if (ev.key === 'm' || ev.key === 'M') act({ pins: [] });
     else if (ev.key === 'f' || ev.key === 'F') act({ pins: [], foul: true });
-    else if (ev.key === 'u' || ev.key === 'U' || ((ev.ctrlKey || ev.metaKey) && ev.key === 'z')) act(null, 'undo');
+    else if (ev.key === 'u' || ev.key === 'U') act(null, 'undo');
   }
 
   function pinButton(p) {

@@ -99,7 +99,8 @@ test('every code Rust refuses with has words in both languages', () => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory() && !['target', 'tests', 'benches', 'examples'].includes(e.name)) walk(p);
-      else if (e.name.endsWith('.rs')) for (const m of readFileSync(p, 'utf8').matchAll(/with_code\("([a-z_0-9]+)"\)/g)) codes.add(m[1]);
+      // `with_code("…")`, and Boulomania's `illegal("code", detail)`.
+      else if (e.name.endsWith('.rs')) for (const m of readFileSync(p, 'utf8').matchAll(/with_code\("([a-z_0-9]+)"\)|\billegal\(\s*"([a-z_0-9]+)",/g)) codes.add(m[1] ?? m[2]);
     }
   };
   walk(root);

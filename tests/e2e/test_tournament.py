@@ -123,6 +123,13 @@ def swiss_night(p, exports):
     p.d.execute_script("const i = document.querySelector('#t-rounds'); i.value = ''; i.dispatchEvent(new Event('change'))")
     # Corrected, the field is no longer called wrong: the toast goes with it.
     p.wait_until("return document.querySelector('#toast').hidden", 2)
+    # More boards than a room has (64) are said in words too, not in Rust's English.
+    set_number(p, "#t-boards", 65)
+    p.tap("#create-tournament")
+    p.wait_until("return document.querySelector('#toast').textContent === 'Boards in the room: a whole number from 1 to 64.'")
+    assert p.d.execute_script("return location.hash").startswith("#/tournament-new")
+    set_number(p, "#t-boards", 2)
+    p.wait_until("return document.querySelector('#toast').hidden", 2)
     p.tap("#create-tournament")
     p.wait_until("return location.hash.startsWith('#/tournament/')")
     p.wait_text("#round-title", "Registration")

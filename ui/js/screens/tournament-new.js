@@ -125,7 +125,7 @@ export function mount(root) {
     const most = st.entrants.length > 1 ? st.entrants.length - 1 : null;
     return form?.problem()
       || (st.system === 'swiss' ? numberProblem(field(roundsInput), t('t_rounds'), 1, most) : null)
-      || numberProblem(field(boardsInput), t('t_boards'), 1, null);
+      || numberProblem(field(boardsInput), t('t_boards'), 1, st.info?.max_boards ?? null);
   }
 
   async function create() {

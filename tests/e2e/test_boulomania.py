@@ -78,7 +78,14 @@ def test_a_whole_game_with_the_apps_dice_on_a_fixed_seed(partie, monkeypatch):
         assert p.count("#mene-sheet tbody tr") == 3
         assert actions(p) == 27
         assert p.text("#status-line") == "Bruno wins!"
+        # Where and how it was played, as after every game: saved with the match.
+        p.type("#match-notes", "garden, Bruno's dice")
+        p.tap("#save-notes")
+        p.wait_text(".notes-status", "Saved")
         p.shot("52-boulomania-won")
+        p.d.refresh()
+        p.wait_css('section.boulomania[data-status="won"]')
+        assert p.d.execute_script("return document.querySelector('#match-notes').value") == "garden, Bruno's dice"
     finally:
         p.close()
 

@@ -12,6 +12,7 @@ import { h, names } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
+import { notesForm } from '../notes.js';
 import { el, attr, shown } from '../svg.js';
 import { boardScreen } from '../board-screen.js';
 import { register } from '../games.js';
@@ -24,6 +25,7 @@ const pos = (xy) => [M + xy[0] * U, M + (6 - xy[1]) * U];
 export function mount(root, [id], initial, info) {
   const matchId = Number(id);
   const ui = { plan: null, dice: null, rolling: null, entry: null, options: null, line: '' };
+  let notes = null; // kept across redraws: it holds what the user is typing
   const screen = boardScreen(root, matchId, initial, {
     className: 'boulomania',
     title: t('game_boulomania'),
@@ -293,7 +295,8 @@ export function mount(root, [id], initial, info) {
           class: 'btn ghost', type: 'button', id: 'dice-mode', 'data-key': 'dice-mode',
           onclick: () => { localStorage.setItem(`partie.dice.${st.view.uid}`, diceMode() === 'real' ? 'app' : 'real'); render(); },
         }, t(diceMode() === 'real' ? 'bou_dice_real' : 'bou_dice_app'))),
-      ...(s.mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : [])];
+      ...(s.mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : []),
+      over() ? (notes ||= notesForm(st.view)) : null];
   }
 
   screen.start();

@@ -389,6 +389,25 @@ def test_redo_tapped_while_an_undo_is_on_its_way_waits_and_loses_no_move(partie)
     assert p.attr("#redo", "disabled") is not None
 
 
+def test_a_redo_refused_keeps_its_move_to_redo(partie):
+    """Redo refused by the store (a full disk): nothing was played, the move taken back is still
+    there to redo (it used to be dropped from the stack), and the next Redo plays it."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    play(p, "d6")
+    p.tap("#undo")
+    wait_actions(p, 0)
+    p.fail_command("play", {"kind": "storage", "detail": "disk full"})
+    p.tap("#redo")
+    p.wait_until("return !document.querySelector('#toast').hidden")
+    assert actions(p) == 0
+    p.wait_until("return !document.querySelector('#redo').disabled")
+    p.tap("#redo")
+    wait_actions(p, 1)
+    assert board(p) == {"d6": 0}
+
+
 def test_the_computer_does_not_think_for_a_match_another_device_scores(partie):
     """A match against the computer that came from elsewhere, at the computer's turn: its move
     is made where the match is scored. The screen asks nothing of the computer here and shows no

@@ -76,8 +76,10 @@ export function mount(root, [id], initial, info) {
     const token = ui.redo.pop();
     if (token == null) return;
     const rest = ui.redo.slice();
+    const before = st.view;
     await send(token, { keepRedo: true });
-    ui.redo = rest;
+    // Refused (a full disk, a fault), nothing was played: the move stays to be redone.
+    ui.redo = st.view === before ? [...rest, token] : rest;
     render();
   }
 

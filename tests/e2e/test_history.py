@@ -160,7 +160,11 @@ def test_a_duplicate_player_merged_into_the_right_one(partie):
     assert p.attr('[data-stats="molkky"] .form', "role") == "img"
     assert p.attr('[data-stats="molkky"] .form', "aria-label") == "lost, won"
     assert "Anne" not in p.texts("#merge-with option")
-    p.d.execute_script("location.hash = '#/players'")
+    # Anne's page, reached again (Back, a link kept): she is no longer a player, and the page
+    # says so with a way back, where it stayed on "Loading…".
+    p.d.execute_script(f"location.hash = '#/players/{anne}'")
+    p.wait_text("#no-player", "That player is no longer in the history.")
+    p.tap("#to-players")
     p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 3")
     assert sorted(p.texts("#player-list .match-game")) == ["Anna", "Bea", "Cyril"]
 

@@ -2,7 +2,7 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, latest, loads, STALE, foldName } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, errorText } from '../i18n.js';
 import { app } from '../app.js';
 
 import { games, game as gameEntry } from '../games.js';
@@ -20,6 +20,7 @@ export function mount(root, [id]) {
     query: '', list: [], player: null, stats: {}, series: {}, newName: '', mergeWith: '',
     board: { game: games()[0], rows: null, from: '', to: '' }, versus: { other: '', game: games()[0], result: null, expected: null },
     tournaments: [], ratings: {}, ratingSeries: {},
+    listed: false, failed: null, // whether the list was read; why not, when it could not be
   };
 
   // Searches, leaderboards and heads to head are answered in any order: only the latest
@@ -36,7 +37,9 @@ export function mount(root, [id]) {
       const list = await searchAsked(ipc.searchPlayers(st.query, true));
       if (list === STALE) return;
       st.list = list;
-    } catch (e) { app.error(e); }
+      st.listed = true;
+      st.failed = null;
+    } catch (e) { st.failed = e; app.error(e); }
     if (id) {
       const stored = st.player?.name ?? '';
       st.player = st.list.find((p) => p.id === Number(id)) || null;
@@ -297,7 +300,22 @@ export function mount(root, [id]) {
       leaderboard());
   }
 
-  const render = scheduler(root, () => (id ? (st.player ? playerPage() : h('p', { class: 'empty', text: t('loading') })) : listPage()));
+  // A page with no player: still loading, the list not read (said, with Retry), or no such
+  // player (merged into another, or not a person: the computer has no page).
+  function noPlayer() {
+    app.title(t('players'));
+    if (st.failed && !st.listed) {
+      return h('div', { class: 'load-failed', id: 'load-failed' },
+        h('p', { class: 'warning', role: 'alert', text: errorText(st.failed) }),
+        h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: () => { st.failed = null; render(); loadList(); } }, t('retry')));
+    }
+    if (!st.listed) return h('p', { class: 'empty', text: t('loading') });
+    return h('div', { class: 'load-failed', id: 'no-player' },
+      h('p', { class: 'warning', role: 'alert', text: t('code.no_player') }),
+      h('button', { class: 'btn primary', type: 'button', id: 'to-players', onclick: () => app.go('#/players') }, t('players')));
+  }
+
+  const render = scheduler(root, () => (id ? (st.player ? playerPage() : noPlayer()) : listPage()));
   render();
   loadList();
   return { refresh: loadList, unmount() { clearTimeout(mergeArmed?.timer); mergeArmed = null; } };

@@ -136,6 +136,15 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
     assert desk.count("#host-qr path") == 1
     desk.wait_text("#sync-chip", "Hub on")
     desk.d.save_screenshot(str(SHOTS / "70-club-host-desktop.png"))
+    # The app's own big screen has no title bar, but still says where sync stands, in a corner.
+    desk.go_hash(tournament_hash.replace("#/tournament/", "#/wall/"))
+    desk.wait_css("#wall")
+    desk.wait_until("const c = document.querySelector('#sync-chip');"
+                    " return c.getClientRects().length > 0 && c.textContent.includes('Hub on')")
+    assert not desk.d.execute_script("return document.querySelector('#nav-settings').getClientRects().length > 0")
+    desk.d.save_screenshot(str(SHOTS / "70b-club-host-wall-desktop.png"))
+    desk.go_hash("#/club")
+    desk.wait_css("#host-page")
 
     # The big screen in a real browser, with the token in its address.
     browser = open_browser()

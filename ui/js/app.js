@@ -292,7 +292,9 @@ async function pollClub() {
       if (clubSeq !== null && s.data_seq !== clubSeq) current?.onData?.();
       clubSeq = s.data_seq;
     } catch {
-      // No database: the banner says so already.
+      // No database: the banner says so already. The chip says nothing rather than a state
+      // it can no longer read.
+      if (mine === pollNo) document.getElementById('sync-chip').hidden = true;
     }
   }
   // One loop of polls: an overtaken poll leaves the timer to the one that overtook it.

@@ -56,7 +56,7 @@ export function mount(root, [id], initial, info) {
       st.view = view;
       app.clearError();
       if (action?.round || undo) { st.counting = null; dropPreview(); }
-      if (action?.twenty != null) app.announce(t('cro_twenty_for', { name: sideName(action.twenty) }));
+      if (action?.twenty != null) app.announce(t('cro_twenty_for', { name: sideName(action.twenty), n: view.summary.live_twenties[action.twenty] }));
       // A round scored or taken back is said with the score it leaves (and the end, if so).
       else if (action?.round || undo) app.announce(scoreSaid(undo));
       keepAwake(!over());
@@ -148,7 +148,7 @@ export function mount(root, [id], initial, info) {
         }, names(side))))) : null,
       h('div', { class: 'cro-twenty-row' }, st.view.sides.map((side, i) => h('button', {
         class: 'btn big cro-twenty', type: 'button', 'data-twenty': i, 'data-key': `twenty-${i}`,
-        'aria-label': t('cro_add_twenty', { name: names(side) }), onclick: () => act({ twenty: i }),
+        'aria-label': t('cro_add_twenty', { name: names(side), n: s.live_twenties[i] }), onclick: () => act({ twenty: i }),
       }, h('span', { class: 'cro-plus', text: '+20' }), h('span', { class: 'cro-side', text: names(side) }),
       h('span', { class: 'cro-live', 'data-live': i, text: String(s.live_twenties[i]) })))),
       h('button', { class: 'btn primary big', type: 'button', id: 'end-round', 'data-focus': true, onclick: startCount }, t('cro_end_round')));

@@ -319,6 +319,10 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.wait_until("return document.querySelectorAll('#file-list [data-restore]').length === 1")
         time.sleep(1)
         assert p.count("#file-list [data-restore]") == 1
+        # Each row's button names its file (every row has the same button).
+        for b in p.d.find_elements("css selector", "#file-list [data-import], #file-list [data-restore]"):
+            name = b.get_attribute("data-import") or b.get_attribute("data-restore")
+            assert b.get_attribute("aria-label") == f"{b.text}: {name}"
         # Restore asks twice; the question goes after a few seconds if not answered.
         p.tap("#file-list [data-restore]")
         p.wait_until("return document.querySelector('#file-list [data-restore]').classList.contains('armed')")

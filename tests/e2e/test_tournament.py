@@ -154,6 +154,9 @@ def swiss_night(p, exports):
     p.tap("#notice")
     p.wait_until("return document.querySelector('#notice').hidden")
 
+    # Each card's buttons name their table (every card has the same two).
+    assert p.attr("#start-1", "aria-label") == "Start the match, Table 2"
+    assert p.attr("#enter-1", "aria-label") == "Enter a result, Table 2"
     # Table 1 (index 0) is scored on the Crokinole scorepad: Anna wins every round.
     p.tap("#start-0")
     p.wait_css("#end-round")

@@ -39,6 +39,8 @@ export function dataPanel() {
       backup
         ? h('button', {
           class: armed === name ? 'btn small armed' : 'btn small', type: 'button', 'data-restore': name,
+          // Each row has the same button: its name says which file it is for.
+          'aria-label': `${armed === name ? t('restore_again') : t('restore')}: ${name}`,
           onclick: async () => {
             if (busy) return;
             clearTimeout(disarm);
@@ -56,7 +58,7 @@ export function dataPanel() {
           },
         }, armed === name ? t('restore_again') : t('restore'))
         : h('button', {
-          class: 'btn small', type: 'button', 'data-import': name,
+          class: 'btn small', type: 'button', 'data-import': name, 'aria-label': `${t('import')}: ${name}`,
           onclick: () => once(async () => {
             const r = await ipc.importFile(name);
             app.notice(t('imported_n', { n: r.imported, k: r.already_present }));

@@ -148,10 +148,14 @@ export function mount(root, [idText, tab = 'round']) {
         names.map((n, s) => h('span', { class: `table-side${won === s ? ' won' : ''}` }, n, won === s ? wonMark() : null)),
         h('span', { class: 'table-result', text: p.result ? resultText(summary, p) : t('vs') })),
       p.result || summary.status === 'finished' ? null : h('div', { class: 'end-row' },
-        h('button', { class: 'btn primary', type: 'button', id: `start-${p.table}`, onclick: () => startTable(p.table) },
-          linked ? t('open_match') : t('start_match')),
+        // Every card has the same two buttons: their names say which table they are for.
+        h('button', {
+          class: 'btn primary', type: 'button', id: `start-${p.table}`, onclick: () => startTable(p.table),
+          'aria-label': `${linked ? t('open_match') : t('start_match')}, ${t('table_n', { n: p.table + 1 })}`,
+        }, linked ? t('open_match') : t('start_match')),
         st.view.hub ? null : h('button', {
           class: 'btn', type: 'button', id: `enter-${p.table}`, 'aria-expanded': String(st.entering === p.table),
+          'aria-label': `${t('enter_result')}, ${t('table_n', { n: p.table + 1 })}`,
           onclick: () => { st.entering = st.entering === p.table ? null : p.table; st.form = {}; render(); },
         }, t('enter_result'))),
       st.entering === p.table && !p.result ? resultForm(p, summary, knockout) : null);

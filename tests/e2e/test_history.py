@@ -185,8 +185,14 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.wait_css("#end-screen")
         assert p.text("#end-title") == "Bea wins!"
 
-        # Replay: the start, each throw, back again.
+        # Replay, its first step refused once (a database that failed): said, with Retry, not
+        # "Loading…" for ever; Retry brings it.
+        p.fail_command("summary_at", {"kind": "storage", "detail": "disk I/O error"})
         p.tap("#replay")
+        p.wait_css("#load-failed")
+        assert p.text("#load-failed .warning").startswith("The history could not be")
+        p.tap("#retry")
+        # Replay: the start, each throw, back again.
         p.wait_css("#replay-list")
         assert p.text("#replay-step") == "Step 0 of 2"
         assert p.texts("#replay-scores [data-score]") == ["0", "0"]

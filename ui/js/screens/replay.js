@@ -4,13 +4,13 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, names, stillUp } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, errorText } from '../i18n.js';
 import { app } from '../app.js';
 import { game, gameInfo } from '../games.js';
 
 export function mount(root, [id]) {
   const matchId = Number(id);
-  const st = { view: null, info: null, actions: [], step: 0, at: null };
+  const st = { view: null, info: null, actions: [], step: 0, at: null, failed: null };
   let seq = 0;
 
   async function go(n) {
@@ -24,7 +24,11 @@ export function mount(root, [id]) {
       const total = st.actions.length;
       app.announce(step ? t('replay_step_action', { n: step, total, what: describe(st.actions[step - 1]) }) : t('replay_step', { n: step, total }));
       render();
-    } catch (e) { app.error(e); }
+    } catch (e) {
+      app.error(e);
+      // The first step not read: the screen says why, with Retry, not "Loading…" for ever.
+      if (!st.at) { st.failed = e; render(); }
+    }
   }
 
   function describe(a) {
@@ -37,6 +41,11 @@ export function mount(root, [id]) {
   }
 
   function draw() {
+    if ((!st.view || !st.at) && st.failed) {
+      return h('div', { class: 'load-failed', id: 'load-failed' },
+        h('p', { class: 'warning', role: 'alert', text: errorText(st.failed) }),
+        h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: load }, t('retry')));
+    }
     if (!st.view || !st.at) return h('p', { class: 'empty', text: t('loading') });
     const s = st.at.summary;
     const n = st.actions.length;
@@ -64,19 +73,28 @@ export function mount(root, [id]) {
 
   app.title(t('replay'));
   const up = stillUp();
-  render();
-  Promise.all([ipc.getMatch(matchId), ipc.exportMatch(matchId)])
-    .then(async ([view, record]) => {
-      st.view = view;
-      // Exported actions carry their time; the step list shows the action itself.
-      st.actions = record.actions.map((a) => {
-        if (a && typeof a === 'object' && !Array.isArray(a)) { const { at, ...rest } = a; return rest; }
-        return a;
+  function load() {
+    st.failed = null;
+    render();
+    return Promise.all([ipc.getMatch(matchId), ipc.exportMatch(matchId)])
+      .then(async ([view, record]) => {
+        st.view = view;
+        // Exported actions carry their time; the step list shows the action itself.
+        st.actions = record.actions.map((a) => {
+          if (a && typeof a === 'object' && !Array.isArray(a)) { const { at, ...rest } = a; return rest; }
+          return a;
+        });
+        st.info = await gameInfo(view.game);
+        if (up()) app.title(`${t('replay')} · ${t(`game_${view.game}`)}`);
+        go(0);
+      })
+      .catch((e) => {
+        if (!up()) return;
+        app.error(e);
+        st.failed = e;
+        render();
       });
-      st.info = await gameInfo(view.game);
-      if (up()) app.title(`${t('replay')} · ${t(`game_${view.game}`)}`);
-      go(0);
-    })
-    .catch((e) => { if (up()) app.error(e); });
+  }
+  load();
   return {};
 }

@@ -389,6 +389,29 @@ def test_redo_tapped_while_an_undo_is_on_its_way_waits_and_loses_no_move(partie)
     assert p.attr("#redo", "disabled") is not None
 
 
+def test_a_move_list_typed_is_imported_and_a_wrong_word_is_named(partie):
+    """A move list typed in: a word that is not a move, or a move the rules refuse, is named
+    with the reason in the user's words (it was told in Rust's English as a bad file); the
+    list corrected opens as a match at its position."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.d.execute_script("document.querySelector('.mor-import').open = true")
+    field = "#import-moves"
+    for typed, said in (("1. a1 a1", "a1 — That point is taken."),
+                        ("1. a1 d6 2. a4 f4 3. a7xa1", "xa1 — Remove one of your opponent’s pieces."),
+                        ("1. a1 d6?", "d6? — This is not a Nine Men’s Morris move.")):
+        p.d.execute_script(f"const i = document.querySelector('{field}'); i.value = ''; i.dispatchEvent(new Event('input'))")
+        p.type(field, typed)
+        p.tap("#import-moves-go")
+        p.wait_until(f"return document.querySelector('#toast').textContent === {said!r}")
+        assert p.count("#mor-board") == 0, "no match made"
+    p.d.execute_script(f"const i = document.querySelector('{field}'); i.value = ''; i.dispatchEvent(new Event('input'))")
+    p.type(field, "1. a1 d6 2. a4 f4 3. a7xd6")
+    p.tap("#import-moves-go")
+    p.wait_css("#mor-board")
+    wait_actions(p, 6)
+    assert board(p) == {"a1": 0, "a4": 0, "a7": 0, "f4": 1}
+
+
 def test_a_redo_refused_keeps_its_move_to_redo(partie):
     """Redo refused by the store (a full disk): nothing was played, the move taken back is still
     there to redo (it used to be dropped from the stack), and the next Redo plays it."""

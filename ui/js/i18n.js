@@ -680,6 +680,10 @@ const STRINGS = {
     'code.bad_setting': 'This setting cannot be saved.',
     'code.bad_square': 'There is no such square on the board.',
     'code.boulomania_action': 'That is not a Boulomania move.',
+    'code.not_a_move': 'This is not a Nine Men’s Morris move.',
+    'code.after_result': 'Nothing may follow the result of a move list.',
+    'code.moves_too_long': 'A move list is at most 256 KB.',
+    'code.result_differs': 'The moves do not end with the result the list gives.',
     'code.jack_placed': 'The jack is already on the board.',
     'code.jack_due': 'A mène starts with the jack roll.',
     'code.first_ball_pointed': 'The first ball of a mène is pointed, not shot.',
@@ -1401,6 +1405,10 @@ const STRINGS = {
     'code.bad_setting': 'Ce réglage ne peut pas être enregistré.',
     'code.bad_square': 'Cette case n’existe pas sur le plateau.',
     'code.boulomania_action': 'Ce n’est pas un coup de Boulomania.',
+    'code.not_a_move': 'Ce n’est pas un coup de jeu du moulin.',
+    'code.after_result': 'Rien ne peut suivre le résultat d’une liste de coups.',
+    'code.moves_too_long': 'Une liste de coups fait au plus 256 Ko.',
+    'code.result_differs': 'Les coups ne mènent pas au résultat que donne la liste.',
     'code.jack_placed': 'Le cochonnet est déjà sur le plateau.',
     'code.jack_due': 'Une mène commence par le lancer du cochonnet.',
     'code.first_ball_pointed': 'La première boule d’une mène se pointe, elle ne se tire pas.',
@@ -1477,7 +1485,11 @@ export function has(key) {
 // An error from the core in the user's language: by its precise code when we have words for
 // it, else by its kind with the core's detail.
 export function errorText(e) {
-  if (e?.code && has(`code.${e.code}`)) return t(`code.${e.code}`, { detail: e.detail ?? '' });
+  // What was refused, as the user wrote it (a word of a typed move list), goes before the reason.
+  if (e?.code && has(`code.${e.code}`)) {
+    const reason = t(`code.${e.code}`, { detail: e.detail ?? '' });
+    return e.subject ? `${e.subject} — ${reason}` : reason;
+  }
   // An error with no kind did not come from Rust (a fault of the screen itself): it is not
   // told as a storage failure, which it is not.
   const kind = e?.kind && has(`err.${e.kind}`) ? e.kind : e?.kind ? 'storage' : 'unexpected';

@@ -68,6 +68,10 @@ pub struct Error {
     /// explain it in the user's language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub code: Option<&'static str>,
+    /// What the refusal is about, as the user wrote it (a word of a typed move list), so that
+    /// the UI can name it beside the reason told in the user's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }
 
 impl Error {
@@ -77,12 +81,19 @@ impl Error {
             kind,
             detail: detail.into(),
             code: None,
+            subject: None,
         }
     }
 
     /// Attaches a stable reason code.
     pub fn with_code(mut self, code: &'static str) -> Self {
         self.code = Some(code);
+        self
+    }
+
+    /// Names what the refusal is about, as the user wrote it.
+    pub fn with_subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
         self
     }
 

@@ -326,3 +326,30 @@ fn a_move_list_round_trips_through_a_record() {
     let wrong = partie_core::Record::from_morris_move_list("1. a1 a1", Map::new(), None);
     assert_eq!(wrong.unwrap_err().kind, partie_core::ErrorKind::BadRecord);
 }
+
+#[test]
+fn a_move_list_refused_names_the_word_and_keeps_the_reason() {
+    // (text, the word named, the reason's code)
+    let cases = [
+        ("1. a1 a1", "a1", "occupied"),
+        ("1. a1 z9", "z9", "morris_token"),
+        ("1. a1 d6 2. a4 f4 3. a7xa1", "xa1", "not_opponent"),
+        ("1. a1 d6?", "d6?", "not_a_move"),
+        ("1. a1 1-0 d6", "d6", "after_result"),
+    ];
+    for (text, word, code) in cases {
+        let e = partie_core::Record::from_morris_move_list(text, Map::new(), None).unwrap_err();
+        assert_eq!(e.kind, partie_core::ErrorKind::BadRecord, "{text}");
+        assert_eq!(e.subject.as_deref(), Some(word), "{text}");
+        assert_eq!(e.code, Some(code), "{text}: {e}");
+    }
+    // With three pieces each, White's mill leaves Black two: the moves end 1-0, not 0-1.
+    let three = json!({"pieces": 3}).as_object().unwrap().clone();
+    let e =
+        partie_core::Record::from_morris_move_list("1. a1 d6 2. a4 f4 3. a7xd6 0-1", three, None)
+            .unwrap_err();
+    assert_eq!(
+        (e.code, e.subject.as_deref()),
+        (Some("result_differs"), Some("0-1"))
+    );
+}

@@ -60,25 +60,49 @@ pub fn actions_from_move_list(
     use crate::error::Error;
     use crate::game::Game;
     if text.len() > 256 * 1024 {
-        return Err(Error::bad_record("a move list is at most 256 KB"));
+        return Err(Error::bad_record("a move list is at most 256 KB").with_code("moves_too_long"));
     }
     let list = notation::parse(text)?;
     let mut actions: Vec<serde_json::Value> =
         list.tokens.iter().map(|t| serde_json::json!(t)).collect();
-    let g: Morris =
-        crate::game::replay(rules, sides, &actions).map_err(|e| Error::bad_record(e.detail))?;
+    // Played a token at a time, so that a refusal names the token and keeps its reason's code:
+    // the person who typed the list is told which move, and why, in their language.
+    let refused = |token: &str, e: Error| Error {
+        kind: crate::error::ErrorKind::BadRecord,
+        detail: if e.detail.starts_with(token) {
+            e.detail
+        } else {
+            format!("{token}: {}", e.detail)
+        },
+        code: e.code,
+        subject: Some(token.to_string()),
+    };
+    let mut g = Morris::setup(rules, sides).map_err(|e| Error::bad_record(e.detail))?;
+    for token in &list.tokens {
+        let action = g
+            .parse_action(&serde_json::json!(token))
+            .map_err(|e| refused(token, e))?;
+        if g.is_over() {
+            return Err(refused(
+                token,
+                Error::illegal("the game is over").with_code("game_over"),
+            ));
+        }
+        g = g.play(&action).map_err(|r| refused(token, r.error))?;
+    }
     if let Some(result) = list.result {
         match g.result() {
             Some(r) if r == result => {}
             Some(r) => {
-                return Err(Error::bad_record(format!(
-                    "the moves end {r}, the list says {result}"
-                )))
+                return Err(
+                    Error::bad_record(format!("the moves end {r}, the list says {result}"))
+                        .with_code("result_differs")
+                        .with_subject(result),
+                )
             }
             None => {
                 let action = g.parse_action(&serde_json::json!(result))?;
-                g.play(&action)
-                    .map_err(|r| Error::bad_record(r.error.detail))?;
+                g.play(&action).map_err(|r| refused(&result, r.error))?;
                 actions.push(serde_json::json!(result));
             }
         }

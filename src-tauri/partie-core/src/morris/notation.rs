@@ -44,6 +44,12 @@ pub struct MoveList {
     pub result: Option<String>,
 }
 
+fn not_a_move(word: &str) -> Error {
+    Error::bad_record(format!("{word:?} is not a Morris move"))
+        .with_code("not_a_move")
+        .with_subject(word)
+}
+
 /// Reads a move list: move numbers (`12.`) are skipped, `a1-a4xb4` splits into `a1-a4` and
 /// `xb4`. Checking the tokens against the rules is the replay's job; this refuses only text
 /// that is not a move list (`bad_record`).
@@ -52,7 +58,9 @@ pub fn parse(text: &str) -> Result<MoveList, Error> {
     let mut result = None;
     for word in text.split_whitespace() {
         if result.is_some() {
-            return Err(Error::bad_record(format!("{word:?} after the result")));
+            return Err(Error::bad_record(format!("{word:?} after the result"))
+                .with_code("after_result")
+                .with_subject(word));
         }
         if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½") {
             result = Some(if word == "½-½" { "1/2-1/2" } else { word }.to_string());
@@ -70,7 +78,7 @@ pub fn parse(text: &str) -> Result<MoveList, Error> {
         }
         for removal in parts {
             if removal.is_empty() {
-                return Err(Error::bad_record(format!("{word:?} is not a Morris move")));
+                return Err(not_a_move(word));
             }
             tokens.push(format!("x{removal}"));
         }
@@ -78,7 +86,7 @@ pub fn parse(text: &str) -> Result<MoveList, Error> {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         {
-            return Err(Error::bad_record(format!("{word:?} is not a Morris move")));
+            return Err(not_a_move(word));
         }
     }
     Ok(MoveList { tokens, result })

@@ -253,6 +253,33 @@ def test_damaged_history_is_set_aside_and_the_app_opens(partie):
     assert p.scores() == [12, 0]
 
 
+def test_a_team_molkkout_on_its_own(partie):
+    """A mölkkout between a team of two and a player: the team's players share its four throws
+    (two each, in turn), the player throws three; the order is A BB AA B, then the team throws
+    the rest of its quota in a row."""
+    p = partie
+    p.start()
+    p.tap("#new-molkkout")
+    p.wait_css("#new-player")
+    p.tap("#team-mode")
+    p.wait_css("#new-side")
+    add_players(p, "Anna", "Ari")
+    p.tap("#new-side")
+    p.wait_until("return document.querySelector('#sides .side-card.active') === null")
+    add_players(p, "Bea")
+    p.begin()
+    p.wait_css(".phase-molkkout")
+    throwers = []
+    for i, pin in enumerate((12, 4, 4, 12, 12, 4, 10)):
+        throwers.append(p.text("#turn-banner"))
+        if i == 3:
+            p.shot("11b-molkkout-team")
+        p.throw(pin)
+    p.wait_css("#end-screen")
+    assert throwers == [f"{n} to throw" for n in ("Anna", "Bea", "Bea", "Ari", "Anna", "Bea", "Ari")]
+    assert "Anna" in p.text("#end-title")
+
+
 def test_standalone_molkkout_in_french_outdoor_theme(partie):
     p = partie
     p.start()

@@ -357,4 +357,34 @@ mod tests {
         }
         assert_eq!(info("crokinole").unwrap()["ranking"][2], "twenties");
     }
+
+    #[test]
+    fn every_option_a_game_offers_is_one_its_setup_takes() {
+        // Each value an option offers (its bounds, its listed values, a switch either way)
+        // sets up a game: the rules form draws from this list, and a value it offers that the
+        // game refuses would be a form that cannot start.
+        for game in GAMES {
+            let info = info(game).unwrap();
+            for (key, spec) in info["options"].as_object().unwrap() {
+                let mut offered: Vec<Value> = Vec::new();
+                offered.extend(["min", "max"].iter().filter_map(|b| spec.get(*b).cloned()));
+                if let Some(values) = spec.get("values").and_then(Value::as_array) {
+                    offered.extend(values.iter().cloned());
+                }
+                if spec["default"].is_boolean() {
+                    offered.extend([Value::Bool(true), Value::Bool(false)]);
+                } else if !spec["default"].is_string() {
+                    // (A string default may be words, "half the target", not a value.)
+                    offered.push(spec["default"].clone());
+                }
+                assert!(!offered.is_empty(), "{game}: {key} offers no value");
+                for value in offered {
+                    let mut rules = Map::new();
+                    rules.insert(key.clone(), value.clone());
+                    check_rules(game, &rules)
+                        .unwrap_or_else(|e| panic!("{game}: {key} {value}: {e}"));
+                }
+            }
+        }
+    }
 }

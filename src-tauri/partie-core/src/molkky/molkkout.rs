@@ -216,9 +216,11 @@ impl Game for Molkkout {
     const TITLE: [&'static str; 2] = ["Mölkkout", "Mölkkout"];
 
     fn info() -> Value {
-        // The mölkkout shares Mölkky's pins and options, between two sides only.
+        // The mölkkout shares Mölkky's pins, between two sides only; on its own it takes no
+        // options (setup refuses every key), so it offers none.
         let mut info = super::info();
         info["sides"] = json!({"min": 2, "max": 2});
+        info["options"] = json!({});
         info
     }
 

@@ -32,6 +32,12 @@ def test_leaderboard_chart_expected_result_and_seeding_by_rating(partie):
     p.tap('#leaderboard li[data-player] .link')
     p.wait_css('[data-rating="molkky"] svg.line-chart')
     assert "Rating" in p.text('[data-rating="molkky"]')
+    # The chart is heard: where the rating started and ended, and its range, with the figures
+    # drawn beside it.
+    said = p.attr('[data-rating="molkky"] svg.line-chart', "aria-label")
+    drawn = p.d.execute_script("return [...document.querySelectorAll('[data-rating=\"molkky\"] svg.line-chart text')].map((e) => e.textContent)")
+    assert said.startswith("Rating over time: from ") and ", lowest " in said and ", highest " in said, said
+    assert f"highest {drawn[0]}" in said, (said, drawn)
     bea = p.d.execute_script("return Array.from(document.querySelectorAll('#versus-player option')).find(o => o.textContent === 'Bea').value")
     p.d.execute_script(f"const s = document.querySelector('#versus-player'); s.value = '{bea}'; s.dispatchEvent(new Event('change'))")
     p.wait_css("#versus-expected")

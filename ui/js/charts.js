@@ -1,7 +1,7 @@
 // Small SVG charts, readable on a phone: a player's form (one bar per match) and a figure per
 // match as a line. Each chart carries a text equivalent for screen readers.
 
-import { language } from './i18n.js';
+import { language, t } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -41,6 +41,10 @@ export function lineChart(values, label, format = (v) => decimal(v, 1)) {
   const ys = pts.map(([, v]) => v);
   const lo = Math.min(...ys);
   const hi = Math.max(...ys);
+  // Heard, not only seen: where the line starts and ends, and its range.
+  svg.setAttribute('aria-label', t('chart_line_values', {
+    label, first: format(ys[0]), last: format(ys[ys.length - 1]), lo: format(lo), hi: format(hi),
+  }));
   const span = hi - lo || 1;
   const x = (i) => 24 + (i / Math.max(values.length - 1, 1)) * (W - 32);
   const y = (v) => 8 + (1 - (v - lo) / span) * (H - 16);

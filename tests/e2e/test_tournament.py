@@ -218,6 +218,12 @@ def swiss_night(p, exports):
     # A notice is not an error: it is polite, and said aloud.
     assert p.attr("#notice", "role") is None and p.attr("#alert", "role") == "alert"
     p.wait_until("return document.querySelector('#announce').textContent.includes('standings')")
+    # From the keyboard too: its own button, named, puts it away.
+    assert p.attr("#notice-close", "aria-label") == "Close"
+    p.css("#notice-close").send_keys(Keys.ENTER)
+    p.wait_until("return document.querySelector('#notice').hidden")
+    p.tap("#pdf-standings")
+    p.wait_until("return !document.querySelector('#notice').hidden")
     # The notice covers nothing: the page makes room for it, so Export as CSV, the last button
     # of the page, scrolls clear of it and takes the tap with the notice still shown.
     p.d.execute_script("window.scrollTo(0, document.body.scrollHeight)")

@@ -97,7 +97,9 @@ export const app = {
   // errors and said politely, where an error interrupts.
   notice(text) {
     const el = document.getElementById('notice');
-    el.textContent = text;
+    document.getElementById('notice-text').textContent = text;
+    // Put away by a tap anywhere on it, or from the keyboard by its own button.
+    document.getElementById('notice-close').setAttribute('aria-label', t('close'));
     showNote(el, 8000);
     app.announce(text);
   },

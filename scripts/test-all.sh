@@ -21,13 +21,18 @@ step "partie check: the project's scenarios"
 cargo run -q -p partie-core --bin partie -- check tests/scenarios
 
 # The shared examples of the games this build implements (the other games join with their issue).
+# Not beside the checkout (a clone on its own): said where it shows, not passed over in silence.
 if [ -d ../shared/scenarios ]; then
   step "partie check: the shared example scenarios"
   cargo run -q -p partie-core --bin partie -- check ../shared/scenarios
+else
+  echo "WARNING: ../shared/scenarios is not beside the checkout: the shared match scenarios were NOT run" >&2
 fi
 if [ -d ../shared/tournament-scenarios ]; then
   step "partie check: the shared example tournaments"
   cargo run -q -p partie-core --bin partie -- check ../shared/tournament-scenarios
+else
+  echo "WARNING: ../shared/tournament-scenarios is not beside the checkout: the shared tournament scenarios were NOT run" >&2
 fi
 
 step "UI strings (node --test)"

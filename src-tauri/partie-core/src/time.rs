@@ -61,7 +61,15 @@ pub fn parse_iso(s: &str) -> Option<i64> {
         frac if frac.starts_with('.') && frac.len() == 4 => frac[1..].parse::<i64>().ok()?,
         _ => return None,
     };
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || h > 23 || min > 59 || sec > 60 {
+    // A day the month has: 2026-02-30 is no date (it was read as 2 March).
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let month_days = match m {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=12).contains(&m) || !(1..=month_days).contains(&d) || h > 23 || min > 59 || sec > 60 {
         return None;
     }
     Some(
@@ -111,6 +119,12 @@ mod tests {
         }
         assert_eq!(parse_iso("2026-11-21T15:34:37Z"), Some(1_795_275_277_000));
         assert_eq!(parse_iso("2026-13-01T00:00:00Z"), None);
+        // A day the month does not have is no date; a leap year's 29 February is one.
+        assert_eq!(parse_iso("2026-02-29T00:00:00Z"), None);
+        assert_eq!(parse_iso("2026-04-31T00:00:00Z"), None);
+        assert!(parse_iso("2028-02-29T00:00:00Z").is_some());
+        assert_eq!(parse_iso("1900-02-29T00:00:00Z"), None);
+        assert!(parse_iso("2000-02-29T00:00:00Z").is_some());
         assert_eq!(parse_iso("yesterday"), None);
     }
 }

@@ -269,3 +269,227 @@ fn replay_tells_a_bad_setup_from_a_file_that_is_not_a_record() {
     assert_eq!(s["in_hand"], serde_json::json!([0, 0]), "{out}");
     assert_eq!(s["holder"], 0, "{out}");
 }
+
+/// `partie` with `env` set, its standard input `input`: (status, stdout).
+fn partie_with(
+    args: &[&std::ffi::OsStr],
+    env: &[(&str, &std::path::Path)],
+    input: &[u8],
+) -> (i32, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_partie"))
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("partie runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn a_command_line_that_cannot_be_read_is_refused_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    // The app's own history, were a refused command to fall back on it.
+    let app_db = dir.path().join("app.db");
+    let db = dir.path().join("club.db");
+    let (db_s, app) = (db.to_str().unwrap(), [("PARTIE_DB", app_db.as_path())]);
+    let os = |args: &[&str]| -> Vec<std::ffi::OsString> { args.iter().map(|a| a.into()).collect() };
+    let run = |args: &[&str]| {
+        let args = os(args);
+        partie_with(
+            &args.iter().map(|a| a.as_os_str()).collect::<Vec<_>>(),
+            &app,
+            b"",
+        )
+    };
+    let cases: &[(&[&str], &str)] = &[
+        // An option without its value, or one the command does not take.
+        (
+            &["import", "m.json", "--db"],
+            "bad_action: --db needs a value",
+        ),
+        (
+            &["export", "--match", "--db", db_s],
+            "bad_action: --match needs a value",
+        ),
+        (
+            &["stats", "--gmae", "crokinole", "--db", db_s],
+            "bad_action: unknown option --gmae",
+        ),
+        (
+            &["ratings", "--from", "--db", db_s],
+            "bad_action: --from needs a value",
+        ),
+        (
+            &["export", "--match", "1", "--csv", "--db", db_s],
+            "bad_action: --csv exports the whole history",
+        ),
+        (&["backup", "--db", db_s], "bad_action: backup needs a FILE"),
+        (
+            &["import", "a.json", "b.json", "--db", db_s],
+            "bad_action: import takes one FILE",
+        ),
+        // What it names is not there, or is no game, or no date.
+        (
+            &["import", "/nonexistent/m.json", "--db", db_s],
+            "not_found: no file",
+        ),
+        (
+            &["restore", "/nonexistent/b.db", "--db", db_s],
+            "not_found: no file",
+        ),
+        (
+            &["stats", "--game", "chess", "--db", db_s],
+            "bad_setup: unknown game",
+        ),
+        (
+            &["ratings", "--game", "chess", "--db", db_s],
+            "bad_setup: unknown game",
+        ),
+        (
+            &["ratings", "--from", "2026-02-30", "--db", db_s],
+            "bad_setup: --from takes a date",
+        ),
+        (
+            &["selfplay", "1", "6"],
+            "bad_action: selfplay takes two levels",
+        ),
+        (
+            &["selfplay", "1", "2", "x"],
+            "bad_action: GAMES is a whole number",
+        ),
+        (
+            &["selfplay", "1", "2", "1", "--seed", "x"],
+            "bad_action: --seed takes a whole number",
+        ),
+    ];
+    for (args, said) in cases {
+        let (code, out) = run(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.starts_with(said), "{args:?}: {out}");
+        assert_eq!(out.lines().count(), 1, "{args:?}: {out}");
+        assert!(
+            !db.exists() && !app_db.exists(),
+            "{args:?} created a database"
+        );
+    }
+    // An argument that is not UTF-8 text is said, not a panic.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = std::ffi::OsStr::from_bytes(b"\xff.json");
+        let (code, out) = partie_with(&["replay".as_ref(), bad], &app, b"");
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            out.starts_with("bad_action: ") && out.contains("not UTF-8"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn a_tournament_event_is_written_only_when_its_paper_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.json");
+    let record = r#"{"format": 1, "tournament": {"game": "molkky", "system": "round_robin",
+        "entrants": [["Anna"], ["Bea"], ["Cyril"]]}, "events": []}"#;
+    std::fs::write(&file, record).unwrap();
+    let f = file.to_str().unwrap();
+    let (code, out) = partie(&[
+        "tournament",
+        f,
+        "--add",
+        r#"{"pair":{}}"#,
+        "--pdf",
+        "standings",
+        "/nonexistent/x.pdf",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.starts_with("storage: cannot write /nonexistent/x.pdf"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        record,
+        "the record is as it was"
+    );
+    // With a paper that can be written, both are.
+    let pdf = dir.path().join("s.pdf");
+    let (code, out) = partie(&[
+        "tournament",
+        f,
+        "--add",
+        r#"{"pair":{}}"#,
+        "--pdf",
+        "standings",
+        pdf.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written["events"], serde_json::json!([{"pair": {}}]));
+}
+
+#[test]
+fn uci_reads_on_past_a_line_that_is_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app.db");
+    let (code, out) = partie_with(
+        &["uci".as_ref()],
+        &[("PARTIE_DB", app.as_path())],
+        b"uci\n\xff\xfe\nisready\nquit\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.lines().any(|l| l == "readyok"), "{out}");
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_not_in_a_panic() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("club.db");
+    let db_s = db.to_str().unwrap();
+    // An export far larger than a pipe holds.
+    let matches: Vec<String> = (0..400)
+        .map(|i| format!(r#"{{"format":1,"game":"molkky","rules":{{"target":10}},"sides":[["A{i}"],["B{i}"]],"actions":[{{"pins":[10]}}]}}"#))
+        .collect();
+    let all = dir.path().join("all.json");
+    std::fs::write(
+        &all,
+        format!(r#"{{"format":1,"matches":[{}]}}"#, matches.join(",")),
+    )
+    .unwrap();
+    let (code, out) = partie(&["import", all.to_str().unwrap(), "--db", db_s]);
+    assert_eq!(code, 0, "{out}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_partie"))
+        .args(["export", "--db", db_s])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(
+        out.status.code(),
+        Some(101),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

@@ -5,6 +5,15 @@ use partie_core::Record;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// A line on standard output. A reader that went away (`partie export | head`) ends the
+/// output, not the program with a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 const USAGE: &str = "usage:
   partie check PATH...   run scenario files and folders (recursively, *.json)
   partie replay FILE     print the summary of a match record as JSON
@@ -50,14 +59,26 @@ fn default_db() -> PathBuf {
     data.join("app.partie.scorepad").join("partie.db")
 }
 
-/// `--name value` out of the arguments.
-fn option(args: &mut Vec<String>, name: &str) -> Option<String> {
-    let i = args.iter().position(|a| a == name)?;
-    if i + 1 >= args.len() {
-        return None;
+/// A command line that cannot be read: an option without its value, an option the command
+/// does not take, an argument missing or not a number (`bad_action`, code `usage`).
+fn usage(detail: impl Into<String>) -> partie_core::Error {
+    partie_core::Error::bad_action(detail).with_code("usage")
+}
+
+/// `--name value` out of the arguments; an option given without its value is refused, not
+/// passed over (`--db` alone would have worked on the app's own history).
+fn option(args: &mut Vec<String>, name: &str) -> Result<Option<String>, partie_core::Error> {
+    let Some(i) = args.iter().position(|a| a == name) else {
+        return Ok(None);
+    };
+    match args.get(i + 1) {
+        Some(value) if !value.starts_with("--") => {
+            let value = value.clone();
+            args.drain(i..=i + 1);
+            Ok(Some(value))
+        }
+        _ => Err(usage(format!("{name} needs a value"))),
     }
-    args.remove(i);
-    Some(args.remove(i))
 }
 
 fn flag(args: &mut Vec<String>, name: &str) -> bool {
@@ -68,44 +89,115 @@ fn flag(args: &mut Vec<String>, name: &str) -> bool {
     found.is_some()
 }
 
+/// What is left once a command took its options: its plain arguments. An option it did not
+/// take is refused (a typo such as `--gmae` would have run with the default).
+fn plain(args: Vec<String>) -> Result<Vec<String>, partie_core::Error> {
+    match args.iter().find(|a| a.starts_with("--")) {
+        Some(unknown) => Err(usage(format!("unknown option {unknown}"))),
+        None => Ok(args),
+    }
+}
+
+/// The one FILE a command takes.
+fn one_file(args: Vec<String>, cmd: &str) -> Result<String, partie_core::Error> {
+    match <[String; 1]>::try_from(plain(args)?) {
+        Ok([file]) => Ok(file),
+        Err(args) if args.is_empty() => Err(usage(format!("{cmd} needs a FILE"))),
+        Err(args) => Err(usage(format!("{cmd} takes one FILE, not {}", args.len()))),
+    }
+}
+
+/// A file's text, read up to `limit` bytes: more is refused before it fills the memory
+/// (`/dev/zero` given as a record).
+fn read_text(file: &str, limit: u64) -> Result<String, partie_core::Error> {
+    use std::io::Read;
+    let mut text = String::new();
+    let mut f = std::fs::File::open(file).map_err(|e| unreadable(file, e))?;
+    f.by_ref()
+        .take(limit + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| unreadable(file, e))?;
+    if text.len() as u64 > limit {
+        return Err(partie_core::Error::bad_record(format!(
+            "{file} is larger than {} MiB",
+            limit >> 20
+        )));
+    }
+    Ok(text)
+}
+
+/// The most a file given to the command line may hold: a whole history's export.
+const FILE_LIMIT: u64 = 256 << 20;
+
+/// A game's name given to `--game`: one the app knows (`bad_setup`, as in a record).
+fn known_game(game: &str) -> Result<(), partie_core::Error> {
+    partie_core::games::info(game).map(|_| ()).map_err(|_| {
+        partie_core::Error::bad_setup(format!("unknown game {game:?}")).with_code("unknown_game")
+    })
+}
+
 fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Error> {
-    use partie_core::store::Store;
+    use partie_core::store::{OpenReport, Store};
     use partie_core::Error;
-    let db = option(&mut args, "--db")
+    let db = option(&mut args, "--db")?
         .map(PathBuf::from)
         .unwrap_or_else(default_db);
-    let (mut store, _) = Store::open(&db)?;
+    // Opened only once the command line is read: a command refused creates no database.
+    let open = || -> Result<Store, Error> {
+        let (store, report) = Store::open(&db)?;
+        if let OpenReport::Recovered { moved_to, reason } = report {
+            eprintln!(
+                "{} was not a Partie history ({reason}): it was kept as {} and a new one started",
+                db.display(),
+                moved_to.display()
+            );
+        }
+        Ok(store)
+    };
     let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).expect("JSON");
     match cmd {
         "export" => {
-            let one = option(&mut args, "--match");
-            if flag(&mut args, "--csv") {
-                return store.export_csv().map(|csv| csv.trim_end().to_string());
+            let one = option(&mut args, "--match")?;
+            let csv = flag(&mut args, "--csv");
+            plain(args)?.first().map_or(Ok(()), |a| {
+                Err(usage(format!("export takes no argument {a:?}")))
+            })?;
+            if csv {
+                if one.is_some() {
+                    return Err(usage(
+                        "--csv exports the whole history; --match prints one record",
+                    ));
+                }
+                return open()?.export_csv().map(|csv| csv.trim_end().to_string());
             }
             match one {
                 Some(id) => {
                     let id = id
                         .parse()
                         .map_err(|_| Error::not_found(format!("no match {id}")))?;
-                    Ok(pretty(&store.export_match(id)?))
+                    Ok(pretty(&open()?.export_match(id)?))
                 }
-                None => Ok(pretty(&store.export_all()?)),
+                None => Ok(pretty(&open()?.export_all()?)),
             }
         }
         "import" => {
-            let file = args
-                .first()
-                .ok_or_else(|| Error::bad_record("import needs a FILE"))?;
-            let text = std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?;
-            let r = store.import(&text)?;
+            let file = one_file(args, "import")?;
+            let text = read_text(&file, FILE_LIMIT)?;
+            let r = open()?.import(&text)?;
             Ok(format!(
                 "{} imported, {} already present",
                 r.imported, r.already_present
             ))
         }
         "stats" => {
-            let game = option(&mut args, "--game").unwrap_or_else(|| "molkky".into());
-            match option(&mut args, "--player") {
+            let game = option(&mut args, "--game")?.unwrap_or_else(|| "molkky".into());
+            let player = option(&mut args, "--player")?;
+            plain(args)?.first().map_or(Ok(()), |a| {
+                Err(usage(format!("stats takes no argument {a:?}")))
+            })?;
+            known_game(&game)?;
+            let store = open()?;
+            match player {
                 Some(name) => {
                     let found = store.search_players(&name, true)?;
                     let player = found
@@ -126,19 +218,17 @@ fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Erro
                 }
             }
         }
-        "ratings" => ratings(&store, args),
+        "ratings" => ratings(open, args),
         "backup" => {
-            let file = args
-                .first()
-                .ok_or_else(|| Error::storage("backup needs a FILE"))?;
-            store.backup_to(std::path::Path::new(file))?;
+            let file = one_file(args, "backup")?;
+            open()?.backup_to(std::path::Path::new(&file))?;
             Ok(format!("history copied to {file}"))
         }
         "restore" => {
-            let file = args
-                .first()
-                .ok_or_else(|| Error::bad_record("restore needs a FILE"))?;
-            store.restore_from(std::path::Path::new(file))?;
+            let file = one_file(args, "restore")?;
+            // Looked for before the history is opened: a restore of nothing creates nothing.
+            std::fs::metadata(&file).map_err(|e| unreadable(&file, e))?;
+            open()?.restore_from(std::path::Path::new(&file))?;
             Ok(format!("history restored from {file}"))
         }
         _ => unreachable!("dispatched by main"),
@@ -147,12 +237,12 @@ fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Erro
 
 /// `ratings [--game G] [--from DATE] [--to DATE] [--csv]`: the rating table of each game.
 fn ratings(
-    store: &partie_core::store::Store,
+    open: impl FnOnce() -> Result<partie_core::store::Store, partie_core::Error>,
     mut args: Vec<String>,
 ) -> Result<String, partie_core::Error> {
     use partie_core::Error;
     // A day is UTC midnight to midnight, so --to names the last day counted.
-    let date = |name: &str, args: &mut Vec<String>, next_day: bool| match option(args, name) {
+    let date = |name: &str, args: &mut Vec<String>, next_day: bool| match option(args, name)? {
         None => Ok(None),
         Some(text) => partie_core::time::parse_iso(&text)
             .or_else(|| {
@@ -169,7 +259,14 @@ fn ratings(
         date("--from", &mut args, false)?,
         date("--to", &mut args, true)?,
     );
-    let game = option(&mut args, "--game");
+    let game = option(&mut args, "--game")?;
+    plain(args)?.first().map_or(Ok(()), |a| {
+        Err(usage(format!("ratings takes no argument {a:?}")))
+    })?;
+    if let Some(game) = &game {
+        known_game(game)?;
+    }
+    let store = open()?;
     if csv {
         return Ok(store
             .ratings_csv(game.as_deref(), from, to)?
@@ -190,22 +287,22 @@ fn check(paths: &[String]) -> ExitCode {
     let files = scenario::collect(&roots);
     let (mut passed, mut failed) = (0, 0);
     for p in missing {
-        println!("FAIL {}: no such file or folder", p.display());
+        say!("FAIL {}: no such file or folder", p.display());
         failed += 1;
     }
     for f in files {
         match scenario::run_file(&f) {
             Ok(()) => {
-                println!("ok   {}", f.display());
+                say!("ok   {}", f.display());
                 passed += 1;
             }
             Err(why) => {
-                println!("FAIL {}: {why}", f.display());
+                say!("FAIL {}: {why}", f.display());
                 failed += 1;
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    say!("{passed} passed, {failed} failed");
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -224,20 +321,19 @@ fn unreadable(file: &str, e: std::io::Error) -> partie_core::Error {
 }
 
 fn replay(file: &str) -> ExitCode {
-    let result = std::fs::read_to_string(file)
-        .map_err(|e| unreadable(file, e))
+    let result = read_text(file, FILE_LIMIT)
         .and_then(|text| Record::from_json(&text))
         .and_then(|r| r.replay());
     match result {
         Ok(state) => {
-            println!(
+            say!(
                 "{}",
                 serde_json::to_string_pretty(&state.summary()).expect("summary is JSON")
             );
             ExitCode::SUCCESS
         }
         Err(e) => {
-            println!("{}: {}", e.kind, e.detail);
+            say!("{}: {}", e.kind, e.detail);
             ExitCode::from(2)
         }
     }
@@ -251,7 +347,7 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     use partie_core::tournament::TournamentRecord;
     use partie_core::Error;
     let csv = flag(&mut args, "--csv");
-    let add = option(&mut args, "--add");
+    let add = option(&mut args, "--add")?;
     let pdf = match args.iter().position(|a| a == "--pdf") {
         None => None,
         Some(i) if i + 2 < args.len() => {
@@ -271,17 +367,16 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
             ))
         }
     };
-    let lang = match option(&mut args, "--lang") {
+    let lang = match option(&mut args, "--lang")? {
         None => Lang::En,
         Some(code) => Lang::from_code(&code)
             .ok_or_else(|| Error::bad_action(format!("--lang is en or fr, not {code:?}")))?,
     };
-    let file = args
-        .first()
-        .ok_or_else(|| Error::bad_record("tournament needs a FILE"))?;
-    let text = std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?;
-    let state = match add {
-        None => TournamentRecord::from_json(&text)?.replay()?,
+    let file = &one_file(args, "tournament")?;
+    let text = read_text(file, FILE_LIMIT)?;
+    // The record with the event added, to write once everything else has worked.
+    let (state, added) = match add {
+        None => (TournamentRecord::from_json(&text)?.replay()?, None),
         Some(event) => {
             let event: serde_json::Value = serde_json::from_str(&event)
                 .map_err(|e| Error::bad_action(format!("--add is not JSON: {e}")))?;
@@ -291,22 +386,48 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
             record.events.push(event);
             let state = record.replay()?;
             value["events"] = record.events.into();
-            // Written beside the file, then renamed over it: a kill leaves the old or the new.
-            let tmp = format!("{file}.tmp");
-            std::fs::write(&tmp, serde_json::to_string_pretty(&value).expect("JSON"))
-                .and_then(|()| std::fs::rename(&tmp, file))
-                .map_err(|e| Error::storage(format!("cannot write {file}: {e}")))?;
-            state
+            (state, Some(value))
         }
     };
-    if let Some((kind, out)) = pdf {
-        let bytes = if kind == "pairings" {
-            paper::pairings_pdf(&state, lang)
-        } else {
-            paper::standings_pdf(&state, lang)
-        };
-        std::fs::write(&out, bytes)
-            .map_err(|e| Error::storage(format!("cannot write {out}: {e}")))?;
+    // Written beside the file, then renamed over it: a kill leaves the old or the new.
+    let write = |path: &str, bytes: &[u8]| {
+        let tmp = format!("{path}.tmp");
+        std::fs::write(&tmp, bytes)
+            .map_err(|e| Error::storage(format!("cannot write {path}: {e}")))?;
+        Ok::<_, Error>(tmp)
+    };
+    let put = |tmp: String, path: &str| {
+        std::fs::rename(&tmp, path).map_err(|e| Error::storage(format!("cannot write {path}: {e}")))
+    };
+    // The paper first, beside its place: a paper that cannot be written leaves the record as
+    // it was (nothing is written on an error).
+    let paper = match &pdf {
+        Some((kind, out)) => {
+            let bytes = if kind == "pairings" {
+                paper::pairings_pdf(&state, lang)
+            } else {
+                paper::standings_pdf(&state, lang)
+            };
+            Some(write(out, &bytes)?)
+        }
+        None => None,
+    };
+    if let Some(value) = added {
+        let tmp = write(
+            file,
+            serde_json::to_string_pretty(&value)
+                .expect("JSON")
+                .as_bytes(),
+        );
+        if let Err(e) = tmp.and_then(|tmp| put(tmp, file)) {
+            if let Some(tmp) = &paper {
+                let _ = std::fs::remove_file(tmp);
+            }
+            return Err(e);
+        }
+    }
+    if let (Some(tmp), Some((kind, out))) = (paper, pdf) {
+        put(tmp, &out)?;
         return Ok(format!("{kind} written to {out}"));
     }
     if csv {
@@ -319,7 +440,7 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
 fn perft(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     use partie_core::morris::{perft::perft, Morris};
     use partie_core::{Error, Game};
-    let rules = match option(&mut args, "--rules") {
+    let rules = match option(&mut args, "--rules")? {
         Some(text) => match serde_json::from_str(&text) {
             Ok(serde_json::Value::Object(m)) => m,
             _ => {
@@ -360,7 +481,7 @@ fn movelist(cmd: &str, file: &str) -> Result<String, partie_core::Error> {
             .map_err(|e| Error::bad_record(format!("cannot read stdin: {e}")))?;
         s
     } else {
-        std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?
+        read_text(file, FILE_LIMIT)?
     };
     if cmd == "record" {
         let record =
@@ -377,11 +498,11 @@ fn movelist(cmd: &str, file: &str) -> Result<String, partie_core::Error> {
 fn print(result: Result<String, partie_core::Error>) -> ExitCode {
     match result {
         Ok(out) => {
-            println!("{out}");
+            say!("{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            println!("{}: {}", e.kind, e.detail);
+            say!("{}: {}", e.kind, e.detail);
             ExitCode::from(2)
         }
     }
@@ -422,53 +543,73 @@ fn serve(args: &[String]) -> ExitCode {
     }
 }
 
+/// `selfplay A B [GAMES] [--seed N] [--show]`: level A against level B.
+fn selfplay(mut args: Vec<String>) -> Result<String, partie_core::Error> {
+    use partie_core::morris::search::Level;
+    let show = flag(&mut args, "--show");
+    let seed = match option(&mut args, "--seed")? {
+        None => 1,
+        Some(s) => s
+            .parse()
+            .map_err(|_| usage(format!("--seed takes a whole number, not {s:?}")))?,
+    };
+    let args = plain(args)?;
+    let level = |s: Option<&String>| {
+        s.and_then(|s| s.parse().ok())
+            .and_then(Level::new)
+            .ok_or_else(|| usage("selfplay takes two levels, each 1 to 5"))
+    };
+    let (a, b) = (level(args.first())?, level(args.get(1))?);
+    let games = match args.get(2) {
+        None => 20,
+        Some(n) => n
+            .parse()
+            .map_err(|_| usage(format!("GAMES is a whole number, not {n:?}")))?,
+    };
+    if args.len() > 3 {
+        return Err(usage("selfplay takes A, B and GAMES"));
+    }
+    let mut n = 0;
+    let t = partie_core::morris::arena::play_match(a, b, games, seed, |g, side| {
+        n += 1;
+        if show {
+            let colour = ["White", "Black"][side as usize];
+            say!("game {n} (A is {colour}): {}", g.move_list());
+        }
+    });
+    Ok(format!(
+        "level {} against level {}: {} won, {} drawn, {} lost",
+        a.number(),
+        b.number(),
+        t.wins,
+        t.draws,
+        t.losses
+    ))
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // An argument that is not UTF-8 text (a file name in another encoding) is said, not a
+    // panic.
+    let args = match std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string())
+        .collect::<Result<Vec<String>, _>>()
+    {
+        Ok(args) => args,
+        Err(bad) => {
+            return print(Err(usage(format!(
+                "{:?} is not UTF-8 text",
+                bad.to_string_lossy()
+            ))))
+        }
+    };
     match args.first().map(String::as_str) {
         Some("check") => check(&args[1..]),
         Some("replay") if args.len() == 2 => replay(&args[1]),
         Some("perft") => print(perft(args[1..].to_vec())),
         Some("tournament") => print(tournament(args[1..].to_vec())),
         Some(cmd @ ("moves" | "record")) if args.len() == 2 => print(movelist(cmd, &args[1])),
-        Some("selfplay") if args.len() >= 3 => {
-            use partie_core::morris::search::Level;
-            let mut args = args.clone();
-            let show = flag(&mut args, "--show");
-            let seed = option(&mut args, "--seed").and_then(|s| s.parse().ok());
-            let level = |s: Option<&String>| s?.parse().ok().and_then(Level::new);
-            match (level(args.get(1)), level(args.get(2))) {
-                (Some(a), Some(b)) => {
-                    let games = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(20);
-                    let mut n = 0;
-                    let t = partie_core::morris::arena::play_match(
-                        a,
-                        b,
-                        games,
-                        seed.unwrap_or(1),
-                        |g, side| {
-                            n += 1;
-                            if show {
-                                let colour = ["White", "Black"][side as usize];
-                                println!("game {n} (A is {colour}): {}", g.move_list());
-                            }
-                        },
-                    );
-                    println!(
-                        "level {} against level {}: {} won, {} drawn, {} lost",
-                        a.number(),
-                        b.number(),
-                        t.wins,
-                        t.draws,
-                        t.losses
-                    );
-                    ExitCode::SUCCESS
-                }
-                _ => {
-                    eprintln!("levels are 1 to 5");
-                    ExitCode::from(2)
-                }
-            }
-        }
+        Some("selfplay") => print(selfplay(args[1..].to_vec())),
         Some("uci") => {
             let stdin = std::io::stdin();
             match partie_core::morris::uci::run(stdin.lock(), std::io::stdout()) {

@@ -533,8 +533,12 @@ fn session<'scope, 'env, W: Write + Send>(
     engine: &mut Engine,
     running: &mut Option<Running<'scope>>,
 ) -> io::Result<()> {
-    for line in input.lines() {
+    // Lines as bytes: a line that is not UTF-8 is a bad line, read as best it can be (and
+    // refused as such), not the end of the session.
+    for line in input.split(b'\n') {
         let line = line?;
+        let line = String::from_utf8_lossy(&line);
+        let line = line.strip_suffix('\r').unwrap_or(&line);
         let words: Vec<&str> = line.split_whitespace().collect();
         // Commands that change what is searched wait for the search under way.
         if matches!(

@@ -209,10 +209,16 @@ impl Game for Morris {
                 .map(|s| vec![Counters::new(); s.len()])
                 .collect());
         };
-        // A turn is a placement or a move; removals belong to the turn that closed the mill.
+        // A turn is a placement or a move; removals belong to the turn that closed the mill,
+        // and a resignation or an agreed draw ("1-0", "1/2-1/2") is no turn.
         let turns = actions
             .iter()
-            .filter(|a| a.as_str().is_some_and(|t| !t.starts_with('x')))
+            .filter(|a| {
+                matches!(
+                    a.as_str().and_then(Token::parse),
+                    Some(Token::Place(_) | Token::Move(..))
+                )
+            })
             .count() as u64;
         Ok(sides
             .iter()
@@ -551,6 +557,27 @@ impl Serialize for MoveTargets<'_> {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    #[test]
+    fn a_resignation_or_an_agreed_draw_is_no_turn() {
+        let sides = [vec!["A".to_string()], vec!["B".to_string()]];
+        let turns = |actions: &[&str]| {
+            let actions: Vec<Value> = actions.iter().map(|a| json!(a)).collect();
+            let counters =
+                Morris::counters(&Map::new(), &sides, &actions, &Computer::new()).unwrap();
+            (
+                counters[0][0]["turns"].clone(),
+                counters[1][0]["turns"].clone(),
+            )
+        };
+        assert_eq!(turns(&["d6", "f4", "1-0"]), (json!(1), json!(1)));
+        assert_eq!(turns(&["d6", "1/2-1/2"]), (json!(1), json!(1)));
+        // A removal belongs to the turn that closed the mill.
+        assert_eq!(
+            turns(&["a1", "d6", "a4", "f4", "a7", "xd6", "0-1"]),
+            (json!(3), json!(3))
+        );
+    }
 
     /// The counts the repetition rule reads agree with [`Repetitions::count`] (the search's
     /// look back) at every move of random games, removals, flying and the end by repetition

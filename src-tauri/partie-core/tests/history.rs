@@ -146,6 +146,52 @@ fn undoing_the_end_removes_the_figures() {
 }
 
 #[test]
+fn a_player_on_two_sides_says_nothing_and_in_two_seats_counts_once() {
+    let mut store = Store::open_in_memory().unwrap();
+    // Anna beats Bea once; then a match of Anna against "anna" (one player here), and one in
+    // which Anna holds both seats of a side against Bea.
+    let record = |sides: Value, actions: Value| {
+        json!({"format": 1, "game": "molkky", "rules": {"target": 10}, "sides": sides, "actions": actions})
+            .to_string()
+    };
+    store
+        .import(&record(json!([["Anna"], ["Bea"]]), json!([{"pins": [10]}])))
+        .unwrap();
+    store
+        .import(&record(
+            json!([["Anna"], ["anna"]]),
+            json!([{"pins": [10]}]),
+        ))
+        .unwrap();
+    let anna = id_of(&store, "Anna");
+    let stats = store.player_stats(anna, "molkky").unwrap();
+    assert_eq!((stats.matches, stats.wins, stats.losses), (1, 1, 0));
+    assert_eq!(store.player_series(anna, "molkky", 50).unwrap().len(), 1);
+    let board = store.leaderboard("molkky", 10).unwrap();
+    assert_eq!(board[0].1, "Anna");
+    assert_eq!((board[0].2, board[0].3), (1, 1));
+
+    store
+        .import(&record(
+            json!([["Anna", "anna"], ["Bea"]]),
+            json!([{"pins": [3]}, {"pins": [1]}, {"pins": [7]}]),
+        ))
+        .unwrap();
+    let stats = store.player_stats(anna, "molkky").unwrap();
+    assert_eq!((stats.matches, stats.wins), (2, 2));
+    // Both seats' throws are hers: 10, then 3 and 7.
+    assert_eq!(stats.totals["points"], 20, "{:?}", stats.totals);
+    assert_eq!(store.player_series(anna, "molkky", 50).unwrap().len(), 2);
+    let board = store.leaderboard("molkky", 10).unwrap();
+    assert_eq!((board[0].2, board[0].3), (2, 2));
+    // A merge of two who played each other leaves the same: their match counts for neither.
+    let bea = id_of(&store, "Bea");
+    store.merge_players(anna, bea).unwrap();
+    let stats = store.player_stats(anna, "molkky").unwrap();
+    assert_eq!((stats.matches, stats.wins), (0, 0));
+}
+
+#[test]
 fn history_filters_and_pages() {
     let mut store = Store::open_in_memory().unwrap();
     let ids = small_club(&mut store);

@@ -73,6 +73,11 @@ fn keep_played_as(now: &str) -> String {
     )
 }
 
+/// A player's figures grouped by match, as the ratings take them (docs/ratings.md): a match
+/// in which one player sits on two sides (a merge of two who played each other leaves one)
+/// says nothing about that player, and one in which they hold two seats of a side counts once.
+const ONE_SIDE: &str = "GROUP BY match_id HAVING count(DISTINCT side) = 1";
+
 impl Store {
     /// Matches newest first, narrowed by the filter, one page at a time.
     pub fn history(&self, f: &HistoryFilter) -> Result<Vec<MatchListItem>, Error> {
@@ -258,9 +263,10 @@ impl Store {
     /// A player's statistics in one game, from the figures kept per finished match.
     pub fn player_stats(&self, player: i64, game: &str) -> Result<PlayerStats, Error> {
         self.player(player)?;
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT result, stats FROM player_stats WHERE player_id = ?1 AND game = ?2 ORDER BY finished_at DESC, match_id DESC",
-        )?;
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT min(result), group_concat(stats, char(31)) FROM player_stats
+             WHERE player_id = ?1 AND game = ?2 {ONE_SIDE} ORDER BY max(finished_at) DESC, match_id DESC"
+        ))?;
         let mut out = PlayerStats {
             player,
             game: game.to_string(),
@@ -287,11 +293,14 @@ impl Store {
             if out.form.len() < 10 {
                 out.form.push(result);
             }
-            if let Ok(Value::Object(c)) = serde_json::from_str::<Value>(&stats) {
-                for (k, v) in c {
-                    let sum = out.totals.get(&k).and_then(Value::as_u64).unwrap_or(0)
-                        + v.as_u64().unwrap_or(0);
-                    out.totals.insert(k, sum.into());
+            // A player in two seats of one side played both: their figures add up.
+            for seat in stats.split('\u{1f}') {
+                if let Ok(Value::Object(c)) = serde_json::from_str::<Value>(seat) {
+                    for (k, v) in c {
+                        let sum = out.totals.get(&k).and_then(Value::as_u64).unwrap_or(0)
+                            + v.as_u64().unwrap_or(0);
+                        out.totals.insert(k, sum.into());
+                    }
                 }
             }
         }
@@ -328,10 +337,11 @@ impl Store {
     /// ended, its result and the player's figures in it.
     pub fn player_series(&self, player: i64, game: &str, limit: i64) -> Result<Vec<Value>, Error> {
         self.player(player)?;
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT finished_at, result, stats FROM player_stats WHERE player_id = ?1 AND game = ?2
-             ORDER BY finished_at DESC, match_id DESC LIMIT ?3",
-        )?;
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT max(finished_at), min(result), min(stats) FROM player_stats
+             WHERE player_id = ?1 AND game = ?2 {ONE_SIDE}
+             ORDER BY max(finished_at) DESC, match_id DESC LIMIT ?3"
+        ))?;
         let rows = stmt.query_map(params![player, game, limit.clamp(1, 200)], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
@@ -357,10 +367,13 @@ impl Store {
         game: &str,
         limit: i64,
     ) -> Result<Vec<(i64, String, u64, u64)>, Error> {
+        // Each player's matches counted as [`ONE_SIDE`] says.
         let mut stmt = self.conn().prepare_cached(
-            "SELECT p.id, p.name, count(*) AS n, sum(s.result = 'won') AS w FROM player_stats s
+            "SELECT p.id, p.name, count(*) AS n, sum(s.result = 'won') AS w
+             FROM (SELECT player_id, min(result) AS result FROM player_stats
+                   WHERE game = ?1 GROUP BY player_id, match_id HAVING count(DISTINCT side) = 1) s
              JOIN player p ON p.id = s.player_id
-             WHERE s.game = ?1 AND p.archived = 0 AND p.machine = 0
+             WHERE p.archived = 0 AND p.machine = 0
              GROUP BY p.id ORDER BY w DESC, CAST(w AS REAL) / n DESC, n DESC, p.id LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![game, limit], |r| {

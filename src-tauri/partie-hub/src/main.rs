@@ -84,12 +84,21 @@ async fn club(args: Vec<String>) -> ExitCode {
     let mut words = Vec::new();
     let mut url = None;
     let mut token_file = None;
-    let mut it = args.into_iter();
+    let mut it = args.into_iter().peekable();
     while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--postgres" => url = it.next(),
-            "--token-file" => token_file = it.next().map(PathBuf::from),
-            _ => words.push(arg),
+        if arg == "--postgres" || arg == "--token-file" {
+            // An option without its value is refused, not passed over.
+            let Some(value) = it.next_if(|v| !v.starts_with("--")) else {
+                eprintln!("{arg} needs a value\n{USAGE}");
+                return ExitCode::from(2);
+            };
+            if arg == "--postgres" {
+                url = Some(value);
+            } else {
+                token_file = Some(PathBuf::from(value));
+            }
+        } else {
+            words.push(arg);
         }
     }
     let Some(url) = url else {
@@ -151,7 +160,18 @@ async fn club(args: Vec<String>) -> ExitCode {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // An argument that is not UTF-8 text is said, not a panic.
+    let args = match std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string())
+        .collect::<Result<Vec<String>, _>>()
+    {
+        Ok(args) => args,
+        Err(bad) => {
+            eprintln!("{:?} is not UTF-8 text\n{USAGE}", bad.to_string_lossy());
+            return ExitCode::from(2);
+        }
+    };
     if args.first().map(String::as_str) == Some("club") {
         return club(args[1..].to_vec()).await;
     }

@@ -694,3 +694,38 @@ async fn wrong_methods_and_paths_that_name_nothing_are_refused_as_json(backend: 
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.200}");
     assert!(answer.contains("\"m\""));
 }
+
+#[test]
+fn the_hub_s_command_line_refuses_an_option_without_its_value_and_bytes_that_are_not_text() {
+    let exe = env!("CARGO_BIN_EXE_partie-hub");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(exe).args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // Refused before any database is reached (the address names no server).
+    let url = "postgresql://nobody@127.0.0.1:1/none";
+    for args in [
+        vec!["club", "add", "night", "--postgres", url, "--token-file"],
+        vec!["club", "add", "night", "--token-file", "--postgres", url],
+        vec!["serve", "--db"],
+    ] {
+        let os: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let (code, err) = run(&os);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("needs a value"), "{args:?}: {err}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (code, err) = run(&[
+            "serve".as_ref(),
+            "--db".as_ref(),
+            std::ffi::OsStr::from_bytes(b"\xff.db"),
+        ]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("not UTF-8"), "{err}");
+    }
+}

@@ -672,6 +672,48 @@ fn upgrading_a_schema_2_file_derives_the_statistics() {
 }
 
 #[test]
+fn upgrading_a_schema_17_file_counts_a_player_on_two_sides_as_the_ratings_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v17.db");
+    {
+        let (mut store, _) = Store::open(&path).unwrap();
+        for (sides, actions) in [
+            (json!([["Anna"], ["Bea"]]), json!([{"pins": [10]}])),
+            (json!([["Anna"], ["anna"]]), json!([{"pins": [10]}])),
+            (
+                json!([["Anna", "anna"], ["Bea"]]),
+                json!([{"pins": [3]}, {"pins": [1]}, {"pins": [7]}]),
+            ),
+        ] {
+            let record = json!({"format": 1, "game": "molkky", "rules": {"target": 10},
+                                "sides": sides, "actions": actions});
+            store.import(&record.to_string()).unwrap();
+        }
+    }
+    // The file as schema 17 left it: no `counts`, the leaderboard's index without it.
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "DROP INDEX player_stats_by_game;
+             ALTER TABLE player_stats DROP COLUMN counts;
+             CREATE INDEX player_stats_by_game ON player_stats(game, player_id, result);
+             PRAGMA user_version = 17;",
+        )
+        .unwrap();
+    let (store, _) = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), migrations::latest());
+    let anna = id_of(&store, "Anna");
+    let s = store.player_stats(anna, "molkky").unwrap();
+    assert_eq!((s.matches, s.wins, s.losses), (2, 2, 0));
+    assert_eq!(s.totals["points"], 20);
+    let board = store.leaderboard("molkky", 10).unwrap();
+    assert_eq!(
+        (board[0].1.as_str(), board[0].2, board[0].3),
+        ("Anna", 2, 2)
+    );
+}
+
+#[test]
 fn import_keeps_the_records_own_times() {
     let mut store = Store::open_in_memory().unwrap();
     let actions: Vec<Value> = [12, 4, 4, 4, 4, 4]

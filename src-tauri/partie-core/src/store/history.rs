@@ -2,8 +2,8 @@
 //! archive) and their statistics.
 
 use super::{
-    clean_name, match_list_row, player_row, write_figures, MatchListItem, Player, Store,
-    LIST_COLUMNS,
+    clean_name, mark_counts, match_list_row, player_row, write_figures, MatchListItem, Player,
+    Store, COUNTS_MATCH, LIST_COLUMNS,
 };
 use crate::error::Error;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
@@ -72,11 +72,6 @@ fn keep_played_as(now: &str) -> String {
         "played_as = CASE WHEN COALESCE(played_as, name) = {now} THEN NULL ELSE COALESCE(played_as, name) END"
     )
 }
-
-/// A player's figures grouped by match, as the ratings take them (docs/ratings.md): a match
-/// in which one player sits on two sides (a merge of two who played each other leaves one)
-/// says nothing about that player, and one in which they hold two seats of a side counts once.
-const ONE_SIDE: &str = "GROUP BY match_id HAVING count(DISTINCT side) = 1";
 
 impl Store {
     /// Matches newest first, narrowed by the filter, one page at a time.
@@ -234,6 +229,12 @@ impl Store {
             "UPDATE player_stats SET player_id = ?1 WHERE player_id = ?2",
             params![kept, gone],
         )?;
+        // Two who played each other are now one player on two sides of those matches.
+        mark_counts(
+            &tx,
+            "match_id IN (SELECT match_id FROM player_stats WHERE player_id = ?1)",
+            kept,
+        )?;
         // Their tournaments too (the entrants keep the names they were entered under).
         tx.execute(
             "UPDATE tournament_entrant SET player_id = ?1 WHERE player_id = ?2",
@@ -263,10 +264,15 @@ impl Store {
     /// A player's statistics in one game, from the figures kept per finished match.
     pub fn player_stats(&self, player: i64, game: &str) -> Result<PlayerStats, Error> {
         self.player(player)?;
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT min(result), group_concat(stats, char(31)) FROM player_stats
-             WHERE player_id = ?1 AND game = ?2 {ONE_SIDE} ORDER BY max(finished_at) DESC, match_id DESC"
-        ))?;
+        // As the ratings take them (docs/ratings.md, `counts` in migration 18): a match in
+        // which the player sits on two sides says nothing, one in which they hold two seats of
+        // a side counts once, with both seats' figures.
+        let mut stmt = self.conn().prepare_cached(
+            // (`+counts`: read from the row, so that the player's index is the one searched.)
+            "SELECT result, stats, counts FROM player_stats
+             WHERE player_id = ?1 AND game = ?2 AND +counts > 0
+             ORDER BY finished_at DESC, match_id DESC",
+        )?;
         let mut out = PlayerStats {
             player,
             game: game.to_string(),
@@ -280,27 +286,30 @@ impl Store {
             rates: Map::new(),
         };
         let rows = stmt.query_map(params![player, game], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
         })?;
         for row in rows {
-            let (result, stats) = row?;
-            out.matches += 1;
-            match result.as_str() {
-                "won" => out.wins += 1,
-                "drawn" => out.draws += 1,
-                _ => out.losses += 1,
+            let (result, stats, counts) = row?;
+            if counts == COUNTS_MATCH {
+                out.matches += 1;
+                match result.as_str() {
+                    "won" => out.wins += 1,
+                    "drawn" => out.draws += 1,
+                    _ => out.losses += 1,
+                }
+                if out.form.len() < 10 {
+                    out.form.push(result);
+                }
             }
-            if out.form.len() < 10 {
-                out.form.push(result);
-            }
-            // A player in two seats of one side played both: their figures add up.
-            for seat in stats.split('\u{1f}') {
-                if let Ok(Value::Object(c)) = serde_json::from_str::<Value>(seat) {
-                    for (k, v) in c {
-                        let sum = out.totals.get(&k).and_then(Value::as_u64).unwrap_or(0)
-                            + v.as_u64().unwrap_or(0);
-                        out.totals.insert(k, sum.into());
-                    }
+            if let Ok(Value::Object(c)) = serde_json::from_str::<Value>(&stats) {
+                for (k, v) in c {
+                    let sum = out.totals.get(&k).and_then(Value::as_u64).unwrap_or(0)
+                        + v.as_u64().unwrap_or(0);
+                    out.totals.insert(k, sum.into());
                 }
             }
         }
@@ -337,11 +346,11 @@ impl Store {
     /// ended, its result and the player's figures in it.
     pub fn player_series(&self, player: i64, game: &str, limit: i64) -> Result<Vec<Value>, Error> {
         self.player(player)?;
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT max(finished_at), min(result), min(stats) FROM player_stats
-             WHERE player_id = ?1 AND game = ?2 {ONE_SIDE}
-             ORDER BY max(finished_at) DESC, match_id DESC LIMIT ?3"
-        ))?;
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT finished_at, result, stats FROM player_stats
+             WHERE player_id = ?1 AND game = ?2 AND +counts = 2
+             ORDER BY finished_at DESC, match_id DESC LIMIT ?3",
+        )?;
         let rows = stmt.query_map(params![player, game, limit.clamp(1, 200)], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
@@ -367,14 +376,15 @@ impl Store {
         game: &str,
         limit: i64,
     ) -> Result<Vec<(i64, String, u64, u64)>, Error> {
-        // Each player's matches counted as [`ONE_SIDE`] says.
+        // A match counted once a player, as the ratings take it (`counts`, migration 18).
+        // Counted in the index alone, grouped as it runs (player by player), then named.
         let mut stmt = self.conn().prepare_cached(
-            "SELECT p.id, p.name, count(*) AS n, sum(s.result = 'won') AS w
-             FROM (SELECT player_id, min(result) AS result FROM player_stats
-                   WHERE game = ?1 GROUP BY player_id, match_id HAVING count(DISTINCT side) = 1) s
+            "SELECT p.id, p.name, s.n, s.w
+             FROM (SELECT player_id, count(*) AS n, sum(result = 'won') AS w FROM player_stats
+                   WHERE game = ?1 AND counts = 2 GROUP BY player_id) s
              JOIN player p ON p.id = s.player_id
              WHERE p.archived = 0 AND p.machine = 0
-             GROUP BY p.id ORDER BY w DESC, CAST(w AS REAL) / n DESC, n DESC, p.id LIMIT ?2",
+             ORDER BY s.w DESC, CAST(s.w AS REAL) / s.n DESC, s.n DESC, p.id LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![game, limit], |r| {
             Ok((

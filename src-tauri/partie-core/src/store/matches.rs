@@ -668,6 +668,31 @@ pub(crate) fn write_figures(
             params![id, f.side as i64, f.seat as i64, f.result, Value::Object(f.counters.clone()).to_string(), f.place, f.score],
         )?;
     }
+    mark_counts(tx, "match_id = ?1", id)?;
+    Ok(())
+}
+
+/// `player_stats.counts` of a row that counts its match and its figures for its player.
+pub(crate) const COUNTS_MATCH: i64 = 2;
+
+/// Marks what each figure row of the matches `scope` selects (given `param`) counts for its
+/// player, as the ratings take a match (docs/ratings.md): 2 the match and its figures; 1 its
+/// figures only (a second seat of the player's side: both seats' throws were theirs); 0
+/// nothing (the player sits on two sides, as a merge of two who played each other leaves).
+pub(crate) fn mark_counts(tx: &Connection, scope: &str, param: i64) -> Result<(), Error> {
+    tx.prepare_cached(&format!(
+        "UPDATE player_stats SET counts = CASE
+           WHEN EXISTS (SELECT 1 FROM player_stats o WHERE o.match_id = player_stats.match_id
+                          AND o.player_id = player_stats.player_id AND o.side != player_stats.side)
+             THEN 0
+           WHEN EXISTS (SELECT 1 FROM player_stats o WHERE o.match_id = player_stats.match_id
+                          AND o.player_id = player_stats.player_id AND o.side = player_stats.side
+                          AND o.seat < player_stats.seat)
+             THEN 1
+           ELSE 2 END
+         WHERE {scope}"
+    ))?
+    .execute([param])?;
     Ok(())
 }
 

@@ -306,6 +306,23 @@ pub const MIGRATIONS: &[&str] = &[
                      WHERE m.computer IS NULL
                         OR json_extract(m.computer, '$.\"' || mp.side || '\"') IS NULL)
       AND id NOT IN (SELECT player_id FROM tournament_entrant);",
+    // 18: what each row of figures counts for its player, as the ratings take a match
+    //     (docs/ratings.md): 2 the match and its figures; 1 its figures only (a second seat of
+    //     the player's side); 0 nothing (the player sits on two sides, as a merge of two who
+    //     played each other leaves). The statistics counted a row a seat. The leaderboard's
+    //     index takes the column, so that it still reads the index alone.
+    "ALTER TABLE player_stats ADD COLUMN counts INTEGER NOT NULL DEFAULT 2;
+    UPDATE player_stats SET counts = CASE
+      WHEN EXISTS (SELECT 1 FROM player_stats o WHERE o.match_id = player_stats.match_id
+                     AND o.player_id = player_stats.player_id AND o.side != player_stats.side)
+        THEN 0
+      WHEN EXISTS (SELECT 1 FROM player_stats o WHERE o.match_id = player_stats.match_id
+                     AND o.player_id = player_stats.player_id AND o.side = player_stats.side
+                     AND o.seat < player_stats.seat)
+        THEN 1
+      ELSE 2 END;
+    DROP INDEX player_stats_by_game;
+    CREATE INDEX player_stats_by_game ON player_stats(game, counts, player_id, result);",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

@@ -28,7 +28,7 @@ pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 
 pub(crate) use crate::time::new_uid;
 pub(crate) use lists::{match_list_row, LIST_COLUMNS};
-pub(crate) use matches::{computer_json, update_match, write_figures};
+pub(crate) use matches::{computer_json, mark_counts, update_match, write_figures, COUNTS_MATCH};
 
 /// A match's revision in SQL over `match m` (migration 8): its base plus its action count, so
 /// that adding an action raises it without writing the match's row.

@@ -421,6 +421,26 @@ fn a_tournament_event_is_written_only_when_its_paper_is() {
         record,
         "the record is as it was"
     );
+    // A paper whose name is a folder: the same, and nothing left beside it.
+    let folder = dir.path().join("out");
+    std::fs::create_dir(&folder).unwrap();
+    let (code, out) = partie(&[
+        "tournament",
+        f,
+        "--add",
+        r#"{"pair":{}}"#,
+        "--pdf",
+        "standings",
+        folder.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.starts_with("storage: "), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        record,
+        "the record is as it was"
+    );
+    assert!(!dir.path().join("out.tmp").exists());
     // With a paper that can be written, both are.
     let pdf = dir.path().join("s.pdf");
     let (code, out) = partie(&[

@@ -174,7 +174,7 @@ fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Erro
                 Some(id) => {
                     let id = id
                         .parse()
-                        .map_err(|_| Error::not_found(format!("no match {id}")))?;
+                        .map_err(|_| usage(format!("--match takes a match number, not {id:?}")))?;
                     Ok(pretty(&open()?.export_match(id)?))
                 }
                 None => Ok(pretty(&open()?.export_all()?)),
@@ -399,36 +399,30 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     let put = |tmp: String, path: &str| {
         std::fs::rename(&tmp, path).map_err(|e| Error::storage(format!("cannot write {path}: {e}")))
     };
-    // The paper first, beside its place: a paper that cannot be written leaves the record as
-    // it was (nothing is written on an error).
-    let paper = match &pdf {
+    // The paper first: a paper that cannot be written (a folder that is not there, a name
+    // that is a folder) leaves the record as it was. Nothing is written on an error.
+    let written = match &pdf {
         Some((kind, out)) => {
             let bytes = if kind == "pairings" {
                 paper::pairings_pdf(&state, lang)
             } else {
                 paper::standings_pdf(&state, lang)
             };
-            Some(write(out, &bytes)?)
+            let tmp = write(out, &bytes)?;
+            if let Err(e) = put(tmp.clone(), out) {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(e);
+            }
+            Some(format!("{kind} written to {out}"))
         }
         None => None,
     };
     if let Some(value) = added {
-        let tmp = write(
-            file,
-            serde_json::to_string_pretty(&value)
-                .expect("JSON")
-                .as_bytes(),
-        );
-        if let Err(e) = tmp.and_then(|tmp| put(tmp, file)) {
-            if let Some(tmp) = &paper {
-                let _ = std::fs::remove_file(tmp);
-            }
-            return Err(e);
-        }
+        let text = serde_json::to_string_pretty(&value).expect("JSON");
+        write(file, text.as_bytes()).and_then(|tmp| put(tmp, file))?;
     }
-    if let (Some(tmp), Some((kind, out))) = (paper, pdf) {
-        put(tmp, &out)?;
-        return Ok(format!("{kind} written to {out}"));
+    if let Some(said) = written {
+        return Ok(said);
     }
     if csv {
         return Ok(state.standings_csv().trim_end().to_string());

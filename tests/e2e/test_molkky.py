@@ -456,11 +456,18 @@ def test_pins_follow_the_keys_place_and_shortcuts_score_nothing(partie):
     assert sorted(pins_down(p)) == [10, 11]
     key(p, key="7")                             # a keyboard that gives no place: by character
     p.wait_until("return document.querySelector('[data-pin=\"7\"]').getAttribute('aria-pressed') === 'true'")
+    # The number pad: its minus is 11; with Num Lock off its 8 is an arrow, no pin.
+    key(p, key="-", code="NumpadSubtract")      # 11 up
+    key(p, key="ArrowUp", code="Numpad8")
+    key(p, key="-", code="NumpadSubtract")      # and down again
+    p.wait_until("return document.querySelector('[data-pin=\"11\"]').getAttribute('aria-pressed') === 'true'")
+    assert sorted(pins_down(p)) == [7, 10, 11]
     key(p, key="Enter", code="Enter")
     p.wait_actions(1)
     assert p.scores() == [3, 0]
     for shortcut in [dict(key="f", code="KeyF", ctrlKey=True), dict(key="m", code="KeyM", metaKey=True),
-                     dict(key="u", code="KeyU", altKey=True), dict(key="1", code="Digit1", ctrlKey=True)]:
+                     dict(key="u", code="KeyU", altKey=True), dict(key="1", code="Digit1", ctrlKey=True),
+                     dict(key="Z", code="KeyZ", ctrlKey=True, shiftKey=True)]:        # a redo elsewhere
         key(p, **shortcut)
     key(p, key="m", code="KeyM")                # M alone is a miss: Bea's throw
     p.wait_actions(2)

@@ -16,11 +16,13 @@ const CODE_PINS = {
   Digit1: 1, Digit2: 2, Digit3: 3, Digit4: 4, Digit5: 5, Digit6: 6, Digit7: 7, Digit8: 8, Digit9: 9,
   Digit0: 10, Minus: 11, Equal: 12,
   Numpad1: 1, Numpad2: 2, Numpad3: 3, Numpad4: 4, Numpad5: 5, Numpad6: 6, Numpad7: 7, Numpad8: 8,
-  Numpad9: 9, Numpad0: 10,
+  Numpad9: 9, Numpad0: 10, NumpadSubtract: 11, NumpadAdd: 12, NumpadEqual: 12,
 };
 const KEY_PINS = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
 
 function keyPin(ev) {
+  // The number pad with Num Lock off moves (its 8 is an arrow): a pin only when it types one.
+  if (ev.code?.startsWith('Numpad') && !/^[0-9+=-]$/.test(ev.key)) return undefined;
   return ev.code ? CODE_PINS[ev.code] : KEY_PINS[ev.key];
 }
 
@@ -116,7 +118,8 @@ export function mount(root, [id], initial, info) {
     // Ctrl/Cmd+Z is the scorepad's, its undo. A throw is committed at once, so a shortcut must
     // never score one.
     if (ev.ctrlKey || ev.metaKey || ev.altKey) {
-      if (!ev.altKey && (ev.key === 'z' || ev.key === 'Z')) { act(null, 'undo'); ev.preventDefault(); }
+      // (Ctrl+Shift+Z is a redo elsewhere: not an undo of a throw.)
+      if (!ev.altKey && !ev.shiftKey && (ev.key === 'z' || ev.key === 'Z')) { act(null, 'undo'); ev.preventDefault(); }
       return;
     }
     const pin = keyPin(ev);

@@ -181,11 +181,29 @@ fn a_player_on_two_sides_says_nothing_and_in_two_seats_counts_once() {
     assert_eq!((stats.matches, stats.wins), (2, 2));
     // Both seats' throws are hers: 10, then 3 and 7.
     assert_eq!(stats.totals["points"], 20, "{:?}", stats.totals);
-    assert_eq!(store.player_series(anna, "molkky", 50).unwrap().len(), 2);
+    let series = store.player_series(anna, "molkky", 50).unwrap();
+    assert_eq!(series.len(), 2);
+    // The chart's point for that match has both seats' throws too.
+    assert_eq!(series[1]["counters"]["points"], 10, "{series:?}");
+    assert_eq!(series[1]["counters"]["throws"], 2, "{series:?}");
+    assert_eq!(store.player_series(anna, "molkky", 1).unwrap().len(), 1);
     let board = store.leaderboard("molkky", 10).unwrap();
     assert_eq!((board[0].2, board[0].3), (2, 2));
-    // A merge of two who played each other leaves the same: their match counts for neither.
     let bea = id_of(&store, "Bea");
+    assert_eq!(store.head_to_head(anna, bea, "molkky").unwrap(), (2, 0, 0));
+    // Anna against "anna" and Cyril: a match that says nothing of Anna, against Cyril too.
+    store
+        .import(&record(
+            json!([["Anna"], ["anna", "Cyril"]]),
+            json!([{"pins": [10]}]),
+        ))
+        .unwrap();
+    let cyril = id_of(&store, "Cyril");
+    assert_eq!(
+        store.head_to_head(anna, cyril, "molkky").unwrap(),
+        (0, 0, 0)
+    );
+    // A merge of two who played each other leaves the same: their match counts for neither.
     store.merge_players(anna, bea).unwrap();
     let stats = store.player_stats(anna, "molkky").unwrap();
     assert_eq!((stats.matches, stats.wins), (0, 0));

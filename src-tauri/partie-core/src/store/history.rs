@@ -325,10 +325,13 @@ impl Store {
     pub fn head_to_head(&self, a: i64, b: i64, game: &str) -> Result<(u64, u64, u64), Error> {
         self.player(a)?;
         self.player(b)?;
+        // A match in which either sits on two sides says nothing of them (`counts` 0), as in
+        // their statistics and ratings.
         let mut stmt = self.conn().prepare_cached(
             "SELECT sa.result FROM player_stats sa JOIN player_stats sb
                ON sa.match_id = sb.match_id AND sa.side != sb.side
              WHERE sa.player_id = ?1 AND sb.player_id = ?2 AND sa.game = ?3
+               AND sa.counts > 0 AND sb.counts > 0
              GROUP BY sa.match_id",
         )?;
         let mut out = (0, 0, 0);
@@ -346,26 +349,43 @@ impl Store {
     /// ended, its result and the player's figures in it.
     pub fn player_series(&self, player: i64, game: &str, limit: i64) -> Result<Vec<Value>, Error> {
         self.player(player)?;
+        // Every row that counts figures, a match's rows together: a player in two seats of a
+        // side has both seats' figures in the match's point, as in their statistics.
         let mut stmt = self.conn().prepare_cached(
-            "SELECT finished_at, result, stats FROM player_stats
-             WHERE player_id = ?1 AND game = ?2 AND +counts = 2
-             ORDER BY finished_at DESC, match_id DESC LIMIT ?3",
+            "SELECT match_id, finished_at, result, stats FROM player_stats
+             WHERE player_id = ?1 AND game = ?2 AND +counts > 0
+             ORDER BY finished_at DESC, match_id DESC",
         )?;
-        let rows = stmt.query_map(params![player, game, limit.clamp(1, 200)], |r| {
-            Ok((
+        let mut rows = stmt.query(params![player, game])?;
+        let limit = limit.clamp(1, 200) as usize;
+        let mut out: Vec<Value> = Vec::new();
+        let mut last = None;
+        while let Some(r) = rows.next()? {
+            let (id, at, result, stats) = (
                 r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
+                r.get::<_, i64>(1)?,
                 r.get::<_, String>(2)?,
-            ))
-        })?;
-        let mut out: Vec<Value> = rows
-            .map(|r| {
-                r.map(|(at, result, stats)| {
-                    let counters: Value = serde_json::from_str(&stats).unwrap_or(Value::Null);
-                    serde_json::json!({"finished_at": at, "result": result, "counters": counters})
-                })
-            })
-            .collect::<Result<_, _>>()?;
+                r.get::<_, String>(3)?,
+            );
+            let Ok(Value::Object(seat)) = serde_json::from_str::<Value>(&stats) else {
+                continue;
+            };
+            if last != Some(id) {
+                if out.len() == limit {
+                    break;
+                }
+                last = Some(id);
+                out.push(serde_json::json!({"finished_at": at, "result": result, "counters": {}}));
+            }
+            let counters = out.last_mut().expect("pushed")["counters"]
+                .as_object_mut()
+                .expect("an object");
+            for (k, v) in seat {
+                let sum =
+                    counters.get(&k).and_then(Value::as_u64).unwrap_or(0) + v.as_u64().unwrap_or(0);
+                counters.insert(k, sum.into());
+            }
+        }
         out.reverse();
         Ok(out)
     }

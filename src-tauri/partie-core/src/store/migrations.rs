@@ -309,7 +309,8 @@ pub const MIGRATIONS: &[&str] = &[
     // 18: what each row of figures counts for its player, as the ratings take a match
     //     (docs/ratings.md): 2 the match and its figures; 1 its figures only (a second seat of
     //     the player's side); 0 nothing (the player sits on two sides, as a merge of two who
-    //     played each other leaves). The statistics counted a row a seat. The leaderboard's
+    //     played each other leaves). The statistics counted a row a seat. Only the matches in
+    //     which a player has two rows are looked at (the others keep 2). The leaderboard's
     //     index takes the column, so that it still reads the index alone.
     "ALTER TABLE player_stats ADD COLUMN counts INTEGER NOT NULL DEFAULT 2;
     UPDATE player_stats SET counts = CASE
@@ -320,7 +321,9 @@ pub const MIGRATIONS: &[&str] = &[
                      AND o.player_id = player_stats.player_id AND o.side = player_stats.side
                      AND o.seat < player_stats.seat)
         THEN 1
-      ELSE 2 END;
+      ELSE 2 END
+    WHERE match_id IN (SELECT match_id FROM player_stats GROUP BY match_id, player_id
+                       HAVING count(*) > 1);
     DROP INDEX player_stats_by_game;
     CREATE INDEX player_stats_by_game ON player_stats(game, counts, player_id, result);",
 ];

@@ -29,6 +29,19 @@ pub mod time;
 pub mod tournament;
 
 pub use error::{Error, ErrorKind};
+
+/// The program's arguments as text (`partie` and `partie-hub`); when one is not UTF-8 (a file
+/// name in another encoding), a sentence saying which, for the program to print rather than
+/// panic.
+pub fn text_args() -> Result<Vec<String>, String> {
+    std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|bad| format!("{:?} is not UTF-8 text", bad.to_string_lossy()))
+        })
+        .collect()
+}
 pub use game::{Game, MatchResult, Refused};
 pub use games::MatchState;
 pub use record::Record;

@@ -3,10 +3,27 @@
 use std::process::Command;
 
 fn partie(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_partie"))
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+    partie_with(&args, &[], b"")
+}
+
+/// `partie` with `env` set, its standard input `input`: (status, stdout).
+fn partie_with(
+    args: &[&std::ffi::OsStr],
+    env: &[(&str, &std::path::Path)],
+    input: &[u8],
+) -> (i32, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_partie"))
         .args(args)
-        .output()
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
         .expect("partie runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -268,29 +285,6 @@ fn replay_tells_a_bad_setup_from_a_file_that_is_not_a_record() {
     assert_eq!(s["balls"], serde_json::json!({"2": 0, "6": 1}), "{out}");
     assert_eq!(s["in_hand"], serde_json::json!([0, 0]), "{out}");
     assert_eq!(s["holder"], 0, "{out}");
-}
-
-/// `partie` with `env` set, its standard input `input`: (status, stdout).
-fn partie_with(
-    args: &[&std::ffi::OsStr],
-    env: &[(&str, &std::path::Path)],
-    input: &[u8],
-) -> (i32, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_partie"))
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (*k, *v)))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("partie runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
 }
 
 #[test]

@@ -160,15 +160,10 @@ async fn club(args: Vec<String>) -> ExitCode {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    // An argument that is not UTF-8 text is said, not a panic.
-    let args = match std::env::args_os()
-        .skip(1)
-        .map(|a| a.into_string())
-        .collect::<Result<Vec<String>, _>>()
-    {
+    let args = match partie_core::text_args() {
         Ok(args) => args,
-        Err(bad) => {
-            eprintln!("{:?} is not UTF-8 text\n{USAGE}", bad.to_string_lossy());
+        Err(why) => {
+            eprintln!("{why}\n{USAGE}");
             return ExitCode::from(2);
         }
     };

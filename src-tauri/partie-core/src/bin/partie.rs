@@ -582,20 +582,9 @@ fn selfplay(mut args: Vec<String>) -> Result<String, partie_core::Error> {
 }
 
 fn main() -> ExitCode {
-    // An argument that is not UTF-8 text (a file name in another encoding) is said, not a
-    // panic.
-    let args = match std::env::args_os()
-        .skip(1)
-        .map(|a| a.into_string())
-        .collect::<Result<Vec<String>, _>>()
-    {
+    let args = match partie_core::text_args() {
         Ok(args) => args,
-        Err(bad) => {
-            return print(Err(usage(format!(
-                "{:?} is not UTF-8 text",
-                bad.to_string_lossy()
-            ))))
-        }
+        Err(why) => return print(Err(usage(why))),
     };
     match args.first().map(String::as_str) {
         Some("check") => check(&args[1..]),

@@ -396,56 +396,37 @@ fn a_tournament_event_is_written_only_when_its_paper_is() {
         "entrants": [["Anna"], ["Bea"], ["Cyril"]]}, "events": []}"#;
     std::fs::write(&file, record).unwrap();
     let f = file.to_str().unwrap();
-    let (code, out) = partie(&[
-        "tournament",
-        f,
-        "--add",
-        r#"{"pair":{}}"#,
-        "--pdf",
-        "standings",
-        "/nonexistent/x.pdf",
-    ]);
-    assert_eq!(code, 2, "{out}");
-    assert!(
-        out.starts_with("storage: cannot write /nonexistent/x.pdf"),
-        "{out}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap(),
-        record,
-        "the record is as it was"
-    );
-    // A paper whose name is a folder: the same, and nothing left beside it.
+    let pair_with_paper = |out: &str| {
+        partie(&[
+            "tournament",
+            f,
+            "--add",
+            r#"{"pair":{}}"#,
+            "--pdf",
+            "standings",
+            out,
+        ])
+    };
+    // A paper that cannot be written (no such folder; a name that is a folder): the record is
+    // as it was, and nothing is left beside the paper's place.
     let folder = dir.path().join("out");
     std::fs::create_dir(&folder).unwrap();
-    let (code, out) = partie(&[
-        "tournament",
-        f,
-        "--add",
-        r#"{"pair":{}}"#,
-        "--pdf",
-        "standings",
-        folder.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2, "{out}");
-    assert!(out.starts_with("storage: "), "{out}");
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap(),
-        record,
-        "the record is as it was"
-    );
-    assert!(!dir.path().join("out.tmp").exists());
+    for out in ["/nonexistent/x.pdf", folder.to_str().unwrap()] {
+        let (code, said) = pair_with_paper(out);
+        assert_eq!(code, 2, "{said}");
+        assert!(
+            said.starts_with(&format!("storage: cannot write {out}")),
+            "{said}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), record, "{out}");
+        assert!(
+            !std::path::Path::new(&format!("{out}.tmp")).exists(),
+            "{out}"
+        );
+    }
     // With a paper that can be written, both are.
     let pdf = dir.path().join("s.pdf");
-    let (code, out) = partie(&[
-        "tournament",
-        f,
-        "--add",
-        r#"{"pair":{}}"#,
-        "--pdf",
-        "standings",
-        pdf.to_str().unwrap(),
-    ]);
+    let (code, out) = pair_with_paper(pdf.to_str().unwrap());
     assert_eq!(code, 0, "{out}");
     assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
     let written: serde_json::Value =

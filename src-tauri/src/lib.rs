@@ -117,10 +117,7 @@ impl AppState {
                     Ok(out) => out,
                     Err(_) => {
                         store.forget_memory();
-                        Err(Error::storage(
-                            "the app met a fault it did not expect; what was saved before is kept",
-                        )
-                        .with_code("fault"))
+                        Err(fault())
                     }
                 }
             }
@@ -142,12 +139,13 @@ pub(crate) async fn off_the_workers<R: Runtime, T: Send + 'static>(
 ) -> Result<T, Error> {
     tauri::async_runtime::spawn_blocking(move || work(&app.state::<AppState>()))
         .await
-        .unwrap_or_else(|_| {
-            Err(Error::storage(
-                "the app met a fault it did not expect; what was saved before is kept",
-            )
-            .with_code("fault"))
-        })
+        .unwrap_or_else(|_| Err(fault()))
+}
+
+/// A command that met a bug (a panic), not bad input: said as such, and nothing was saved.
+fn fault() -> Error {
+    Error::storage("the app met a fault it did not expect; what was saved before is kept")
+        .with_code("fault")
 }
 
 /// The home screen's lists.

@@ -164,6 +164,7 @@ def test_a_duplicate_player_merged_into_the_right_one(partie):
     # says so with a way back, where it stayed on "Loading…".
     p.d.execute_script(f"location.hash = '#/players/{anne}'")
     p.wait_text("#no-player", "That player is no longer in the history.")
+    p.shot("33b-player-gone")
     p.tap("#to-players")
     p.wait_until("return document.querySelectorAll('#player-list [data-player]').length === 3")
     assert sorted(p.texts("#player-list .match-game")) == ["Anna", "Bea", "Cyril"]
@@ -191,6 +192,7 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.tap("#replay")
         p.wait_css("#load-failed")
         assert p.text("#load-failed .warning").startswith("The history could not be")
+        p.shot("35a-replay-failed")
         p.tap("#retry")
         # Replay: the start, each throw, back again.
         p.wait_css("#replay-list")

@@ -16,7 +16,7 @@ import * as tournament from './screens/tournament.js';
 import * as wall from './screens/wall.js';
 import { syncText } from './screens/club.js';
 import { loadGames } from './games.js';
-import { nextScreen } from './dom.js';
+import { nextScreen, h } from './dom.js';
 
 const screens = {
   home, setup, match, settings, history: historyScreen, players, replay,
@@ -27,6 +27,14 @@ let current = null;
 const noteTimers = new Map();
 // The text on the toast when it is a form's refusal at Start (see `app.formNow`), else null.
 let formRefusal = null;
+
+// What a screen shows when what it draws could not be read: why, in the user's words, and
+// Retry (never "Loading…" for ever).
+export function loadFailed(error, retry) {
+  return h('div', { class: 'load-failed', id: 'load-failed' },
+    h('p', { class: 'warning', role: 'alert', text: errorText(error) }),
+    h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: retry }, t('retry')));
+}
 
 export const app = {
   settings: { language: 'system', theme: 'system', rules: {}, last_lineup: [] },

@@ -29,6 +29,9 @@ pub mod time;
 pub mod tournament;
 
 pub use error::{Error, ErrorKind};
+pub use game::{Game, MatchResult, Refused};
+pub use games::MatchState;
+pub use record::Record;
 
 /// The program's arguments as text (`partie` and `partie-hub`); when one is not UTF-8 (a file
 /// name in another encoding), a sentence saying which, for the program to print rather than
@@ -42,6 +45,3 @@ pub fn text_args() -> Result<Vec<String>, String> {
         })
         .collect()
 }
-pub use game::{Game, MatchResult, Refused};
-pub use games::MatchState;
-pub use record::Record;

@@ -6,8 +6,8 @@
 
 import { ipc } from '../ipc.js';
 import { h } from '../dom.js';
-import { t, errorText } from '../i18n.js';
-import { app } from '../app.js';
+import { t } from '../i18n.js';
+import { app, loadFailed } from '../app.js';
 import { game, gameInfo } from '../games.js';
 
 export function mount(root, args) {
@@ -81,9 +81,7 @@ export function mount(root, args) {
       .catch((e) => {
         if (gone) return;
         app.error(e);
-        body.replaceChildren(h('div', { class: 'load-failed', id: 'load-failed' },
-          h('p', { class: 'warning', role: 'alert', text: errorText(e) }),
-          h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: open }, t('retry'))));
+        body.replaceChildren(loadFailed(e, open));
       });
   }
   open();

@@ -2,8 +2,8 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, latest, loads, STALE, foldName } from '../dom.js';
-import { t, errorText } from '../i18n.js';
-import { app } from '../app.js';
+import { t } from '../i18n.js';
+import { app, loadFailed } from '../app.js';
 
 import { games, game as gameEntry } from '../games.js';
 import { formChart, lineChart, decimal } from '../charts.js';
@@ -305,9 +305,7 @@ export function mount(root, [id]) {
   function noPlayer() {
     app.title(t('players'));
     if (st.failed && !st.listed) {
-      return h('div', { class: 'load-failed', id: 'load-failed' },
-        h('p', { class: 'warning', role: 'alert', text: errorText(st.failed) }),
-        h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: () => { st.failed = null; render(); loadList(); } }, t('retry')));
+      return loadFailed(st.failed, () => { st.failed = null; render(); loadList(); });
     }
     if (!st.listed) return h('p', { class: 'empty', text: t('loading') });
     return h('div', { class: 'load-failed', id: 'no-player' },

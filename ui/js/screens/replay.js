@@ -4,8 +4,8 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, names, stillUp } from '../dom.js';
-import { t, errorText } from '../i18n.js';
-import { app } from '../app.js';
+import { t } from '../i18n.js';
+import { app, loadFailed } from '../app.js';
 import { game, gameInfo } from '../games.js';
 
 export function mount(root, [id]) {
@@ -42,9 +42,7 @@ export function mount(root, [id]) {
 
   function draw() {
     if ((!st.view || !st.at) && st.failed) {
-      return h('div', { class: 'load-failed', id: 'load-failed' },
-        h('p', { class: 'warning', role: 'alert', text: errorText(st.failed) }),
-        h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: load }, t('retry')));
+      return loadFailed(st.failed, load);
     }
     if (!st.view || !st.at) return h('p', { class: 'empty', text: t('loading') });
     const s = st.at.summary;

@@ -5,8 +5,8 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, stillUp, loads } from '../dom.js';
-import { t, language, errorText } from '../i18n.js';
-import { app } from '../app.js';
+import { t, language } from '../i18n.js';
+import { app, loadFailed } from '../app.js';
 import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
 import { gameInfo } from '../games.js';
 
@@ -261,9 +261,7 @@ export function mount(root, [idText, tab = 'round']) {
   const draw = () => {
     const v = st.view;
     if (!v && st.failed) {
-      return h('div', { class: 'load-failed', id: 'load-failed' },
-        h('p', { class: 'warning', role: 'alert', text: errorText(st.failed) }),
-        h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: () => { st.failed = null; render(); load(); } }, t('retry')));
+      return loadFailed(st.failed, () => { st.failed = null; render(); load(); });
     }
     if (!v) return h('p', { class: 'empty', text: t('loading') });
     const s = v.summary;

@@ -98,6 +98,14 @@ fn plain(args: Vec<String>) -> Result<Vec<String>, partie_core::Error> {
     }
 }
 
+/// A command that takes options only: anything else is refused.
+fn no_argument(args: Vec<String>, cmd: &str) -> Result<(), partie_core::Error> {
+    match plain(args)?.first() {
+        Some(a) => Err(usage(format!("{cmd} takes no argument {a:?}"))),
+        None => Ok(()),
+    }
+}
+
 /// The one FILE a command takes.
 fn one_file(args: Vec<String>, cmd: &str) -> Result<String, partie_core::Error> {
     match <[String; 1]>::try_from(plain(args)?) {
@@ -159,9 +167,7 @@ fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Erro
         "export" => {
             let one = option(&mut args, "--match")?;
             let csv = flag(&mut args, "--csv");
-            plain(args)?.first().map_or(Ok(()), |a| {
-                Err(usage(format!("export takes no argument {a:?}")))
-            })?;
+            no_argument(args, "export")?;
             if csv {
                 if one.is_some() {
                     return Err(usage(
@@ -192,9 +198,7 @@ fn history(cmd: &str, mut args: Vec<String>) -> Result<String, partie_core::Erro
         "stats" => {
             let game = option(&mut args, "--game")?.unwrap_or_else(|| "molkky".into());
             let player = option(&mut args, "--player")?;
-            plain(args)?.first().map_or(Ok(()), |a| {
-                Err(usage(format!("stats takes no argument {a:?}")))
-            })?;
+            no_argument(args, "stats")?;
             known_game(&game)?;
             let store = open()?;
             match player {
@@ -260,9 +264,7 @@ fn ratings(
         date("--to", &mut args, true)?,
     );
     let game = option(&mut args, "--game")?;
-    plain(args)?.first().map_or(Ok(()), |a| {
-        Err(usage(format!("ratings takes no argument {a:?}")))
-    })?;
+    no_argument(args, "ratings")?;
     if let Some(game) = &game {
         known_game(game)?;
     }

@@ -65,8 +65,8 @@ pub fn actions_from_move_list(
     let list = notation::parse(text)?;
     let mut actions: Vec<serde_json::Value> =
         list.tokens.iter().map(|t| serde_json::json!(t)).collect();
-    // Played a token at a time, so that a refusal names the token and keeps its reason's code:
-    // the person who typed the list is told which move, and why, in their language.
+    // A refusal names the token and keeps its reason's code: the person who typed the list is
+    // told which move, and why, in their language.
     let refused = |token: &str, e: Error| Error {
         kind: crate::error::ErrorKind::BadRecord,
         detail: if e.detail.starts_with(token) {
@@ -77,19 +77,12 @@ pub fn actions_from_move_list(
         code: e.code,
         subject: Some(token.to_string()),
     };
-    let mut g = Morris::setup(rules, sides).map_err(|e| Error::bad_record(e.detail))?;
-    for token in &list.tokens {
-        let action = g
-            .parse_action(&serde_json::json!(token))
-            .map_err(|e| refused(token, e))?;
-        if g.is_over() {
-            return Err(refused(
-                token,
-                Error::illegal("the game is over").with_code("game_over"),
-            ));
-        }
-        g = g.play(&action).map_err(|r| refused(token, r.error))?;
-    }
+    // The setup first: a refusal after it is a token's, the one after those played.
+    Morris::setup(rules, sides).map_err(|e| Error::bad_record(e.detail))?;
+    let mut played = 0;
+    let g: Morris =
+        crate::game::replay_with(rules, sides, &actions, |_, _| (), |(), _| played += 1)
+            .map_err(|e| refused(&list.tokens[played], e))?;
     if let Some(result) = list.result {
         match g.result() {
             Some(r) if r == result => {}

@@ -581,6 +581,50 @@ fn the_computer_thinks_without_holding_up_the_other_commands() {
 }
 
 #[test]
+fn a_stop_holds_for_the_think_it_stopped_when_another_starts() {
+    let h = harness();
+    let ids: Vec<i64> = (0..2)
+        .map(|_| {
+            let m = h
+                .call(
+                    "new_match",
+                    json!({"game": "morris", "rules": {}, "sides": [["Alice"], ["Computer"]], "computer": {"1": 5}}),
+                )
+                .unwrap();
+            let id = m["id"].as_i64().unwrap();
+            h.call("play", json!({"matchId": id, "action": "d6"}))
+                .unwrap();
+            id
+        })
+        .collect();
+    let think = |id: i64| {
+        let window = h.window.clone();
+        std::thread::spawn(move || call_on(&window, "computer_move", json!({"matchId": id})))
+    };
+    let first = think(ids[0]);
+    // Level 5 thinks 2.5 s over a placing: the first is still thinking when it is stopped,
+    // and the second starts at once after the Stop (the user left one board for another).
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    h.call("stop_thinking", json!({})).unwrap();
+    let second = think(ids[1]);
+    let e = first.join().unwrap().unwrap_err();
+    assert_eq!(
+        e["code"], "stopped",
+        "the second think undid the first one's stop: {e}"
+    );
+    // The second was not stopped by a Stop asked before it began; a Stop now stops it.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        !second.is_finished(),
+        "the second think was stopped before it began"
+    );
+    h.call("stop_thinking", json!({})).unwrap();
+    let e = second.join().unwrap().unwrap_err();
+    assert_eq!(e["code"], "stopped", "{e}");
+    assert_eq!(h.actions_on_disk(), 2, "no stopped answer was played");
+}
+
+#[test]
 fn replay_steps_charts_and_files_through_the_commands() {
     let h = harness();
     let dir = tempfile::tempdir().unwrap();

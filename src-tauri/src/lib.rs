@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use tauri::{Manager, Runtime, State};
 
 /// What the app found when it opened its database, for the first screen to tell the user.
@@ -42,8 +42,10 @@ pub struct Startup {
 pub struct AppState {
     store: Mutex<Option<Store>>,
     startup: Startup,
-    /// Set to interrupt the computer's thinking (undo, leaving the screen).
-    stop: Arc<AtomicBool>,
+    /// The stop flag of each think in progress (undo or leaving the screen stops them). One
+    /// flag per think: a think that starts after a Stop neither is stopped by it nor clears it
+    /// for another think still running.
+    thinking: Mutex<Vec<Weak<AtomicBool>>>,
     /// The club night: the hub this device runs, its sync with the hub it joined.
     club: club::Club,
 }
@@ -84,9 +86,31 @@ impl AppState {
         AppState {
             store: Mutex::new(store),
             startup,
-            stop: Arc::new(AtomicBool::new(false)),
+            thinking: Mutex::new(Vec::new()),
             club,
         }
+    }
+
+    /// A stop flag for a think starting now, raised by the next [`stop_thinking`]; it is
+    /// forgotten once the think lets go of it.
+    fn new_think(&self) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut thinks = self.thinks();
+        thinks.retain(|t| t.strong_count() > 0);
+        thinks.push(Arc::downgrade(&flag));
+        flag
+    }
+
+    /// Stops every think in progress.
+    fn stop_thinks(&self) {
+        for think in self.thinks().iter().filter_map(Weak::upgrade) {
+            think.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The thinks in progress (a panic elsewhere cannot have left the list half made).
+    fn thinks(&self) -> std::sync::MutexGuard<'_, Vec<Weak<AtomicBool>>> {
+        self.thinking.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Runs `f` on the open store; `storage` when the database could not be opened. What `f`
@@ -209,22 +233,21 @@ async fn computer_move<R: Runtime>(
 
 /// [`computer_move`]'s work, on a thread of its own.
 fn computer_moves(state: &AppState, match_id: i64) -> Result<MatchView, Error> {
-    // Cleared before the position is read: a stop asked for once it is read holds.
-    state.stop.store(false, Ordering::Relaxed);
+    // Made before the position is read: a stop asked for once it is read holds.
+    let stop = state.new_think();
     let turn = state.with(|s| s.computer_turn(match_id))?;
     let level = turn.level.ok_or_else(|| {
         Error::illegal("it is not the computer's turn").with_code("not_computer_turn")
     })?;
     let seed = state.with(|s| s.dice_seed(match_id))?;
-    let action =
-        partie_core::computer::think_seeded(&turn.state, level, seed, Some(state.stop.clone()))?;
+    let action = partie_core::computer::think_seeded(&turn.state, level, seed, Some(stop))?;
     state.with(|s| s.play_at(match_id, turn.revision, &action))
 }
 
 /// Interrupts the computer's thinking; its answer is then not played.
 #[tauri::command]
 fn stop_thinking(state: State<'_, AppState>) {
-    state.stop.store(true, Ordering::Relaxed);
+    state.stop_thinks();
 }
 
 /// A good move for the side to act, suggested by a strong level (nothing is played).
@@ -546,6 +569,26 @@ pub fn run() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Stop stops the thinks then running, whenever they next look, and no think begun after
+    /// it; one that begins does not take the Stop back from another (with one flag for all,
+    /// its start cleared it: a think that had not looked yet played on).
+    #[test]
+    fn a_stop_is_for_the_thinks_running_when_it_is_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = AppState::open(dir.path().join("partie.db"));
+        let first = state.new_think();
+        state.stop_thinks();
+        let second = state.new_think();
+        assert!(first.load(Ordering::Relaxed), "the Stop was taken back");
+        assert!(!second.load(Ordering::Relaxed));
+        state.stop_thinks();
+        assert!(second.load(Ordering::Relaxed));
+        // A think that ended is forgotten.
+        drop((first, second));
+        let _third = state.new_think();
+        assert_eq!(state.thinks().len(), 1);
+    }
 
     /// A fault inside a command is answered as a typed error, and the next command still has
     /// the database (the lock used to stay poisoned: every command then failed until a restart).

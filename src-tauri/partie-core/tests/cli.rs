@@ -434,6 +434,31 @@ fn a_tournament_event_is_written_only_when_its_paper_is() {
     assert_eq!(written["events"], serde_json::json!([{"pair": {}}]));
 }
 
+/// A tournament file larger than one record sent to a hub (8 MiB: an export with its tables'
+/// matches, here padded with matches the command does not read) is read as `--add` reads it:
+/// shown, and taken with an event added (it used to be refused as too large without `--add`
+/// and taken with it).
+#[test]
+fn a_tournament_file_over_a_records_size_is_read_with_or_without_an_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.json");
+    let padding = "x".repeat(9 * 1024 * 1024);
+    let record = serde_json::json!({"format": 1,
+        "tournament": {"game": "molkky", "system": "round_robin",
+                       "entrants": [["Anna"], ["Bea"], ["Cyril"]]},
+        "events": [], "matches": [{"notes": padding}]});
+    std::fs::write(&file, record.to_string()).unwrap();
+    let f = file.to_str().unwrap();
+    let (code, out) = partie(&["tournament", f]);
+    assert_eq!(code, 0, "{}", &out[..out.len().min(300)]);
+    assert!(out.contains("Anna"), "{}", &out[..out.len().min(300)]);
+    let (code, out) = partie(&["tournament", f, "--add", r#"{"pair":{}}"#]);
+    assert_eq!(code, 0, "{}", &out[..out.len().min(300)]);
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written["events"], serde_json::json!([{"pair": {}}]));
+}
+
 #[test]
 fn uci_reads_on_past_a_line_that_is_not_utf8() {
     let dir = tempfile::tempdir().unwrap();

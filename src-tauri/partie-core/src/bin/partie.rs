@@ -376,15 +376,17 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     };
     let file = &one_file(args, "tournament")?;
     let text = read_text(file, FILE_LIMIT)?;
+    // Read one way with or without --add: a file the app exported (the tournament with its
+    // tables' matches) may be larger than one record sent to a hub, and is a file all the same.
+    let mut value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| Error::bad_record(format!("not JSON: {e}")))?;
+    let mut record = TournamentRecord::from_value(&value)?;
     // The record with the event added, to write once everything else has worked.
     let (state, added) = match add {
-        None => (TournamentRecord::from_json(&text)?.replay()?, None),
+        None => (record.replay()?, None),
         Some(event) => {
             let event: serde_json::Value = serde_json::from_str(&event)
                 .map_err(|e| Error::bad_action(format!("--add is not JSON: {e}")))?;
-            let mut value: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| Error::bad_record(format!("not JSON: {e}")))?;
-            let mut record = TournamentRecord::from_value(&value)?;
             record.events.push(event);
             let state = record.replay()?;
             value["events"] = record.events.into();

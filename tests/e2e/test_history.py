@@ -191,7 +191,8 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.fail_command("summary_at", {"kind": "storage", "detail": "disk I/O error"})
         p.tap("#replay")
         p.wait_css("#load-failed")
-        assert p.text("#load-failed .warning").startswith("The history could not be")
+        # A read that failed is told as one, not as a save that failed.
+        assert p.text("#load-failed .warning") == "The history could not be read. Nothing was changed. (disk I/O error)"
         p.shot("35a-replay-failed")
         p.tap("#retry")
         # Replay: the start, each throw, back again.

@@ -138,6 +138,12 @@ test('errors read in the user language, by code first', () => {
   assert.equal(errorText(new TypeError('x is null')), 'Something went wrong on this screen (TypeError: x is null). What was saved is kept.');
   assert.equal(errorText({ kind: 'storage', detail: 'disk full' }), 'The history could not be saved. Nothing was changed. (disk full)');
   assert.equal(errorText({ kind: 'from_the_future', detail: 'd' }), 'The history could not be saved. Nothing was changed. (d)');
+  // A storage failure while a screen read what to show is told as a read, not a failed save;
+  // other kinds read the same either way.
+  assert.equal(errorText({ kind: 'storage', detail: 'disk I/O error' }, { reading: true }),
+    'The history could not be read. Nothing was changed. (disk I/O error)');
+  assert.equal(errorText({ kind: 'not_found', detail: 'match 9' }, { reading: true }), errorText({ kind: 'not_found', detail: 'match 9' }));
+  inFrench(() => assert.equal(errorText({ kind: 'storage', detail: 'x' }, { reading: true }), 'L’historique n’a pas pu être lu. Rien n’a changé. (x)'));
   assert.equal(t('to_throw', { name: 'Anna' }), 'Anna to throw');
 });
 

@@ -32,7 +32,7 @@ let formRefusal = null;
 // Retry (never "Loading…" for ever).
 export function loadFailed(error, retry) {
   return h('div', { class: 'load-failed', id: 'load-failed' },
-    h('p', { class: 'warning', role: 'alert', text: errorText(error) }),
+    h('p', { class: 'warning', role: 'alert', text: errorText(error, { reading: true }) }),
     h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: retry }, t('retry')));
 }
 
@@ -54,10 +54,10 @@ export const app = {
   // Shows a core error in the user's language, long enough to read it (a tap or its ×
   // button puts it away), and says it at once to a screen reader: through a live region that
   // is always there (one shown with its text is often not read), emptied first so that the
-  // same error again is said again.
-  error(e, { form = false } = {}) {
+  // same error again is said again. `reading`: it came while reading what to show.
+  error(e, { form = false, reading = false } = {}) {
     const el = document.getElementById('toast');
-    const text = errorText(e);
+    const text = errorText(e, { reading });
     formRefusal = form ? text : null;
     document.getElementById('toast-text').textContent = text;
     document.getElementById('toast-close').setAttribute('aria-label', t('close'));
@@ -353,7 +353,7 @@ async function start() {
     app.applySettings(await ipc.settings());
   } catch (e) {
     app.applySettings(app.settings);
-    app.error(e);
+    app.error(e, { reading: true });
   }
   try {
     app.startup = await ipc.appStatus();

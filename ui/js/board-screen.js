@@ -130,7 +130,7 @@ export function boardScreen(root, matchId, initial, spec) {
       try {
         const view = await ipc.getMatch(matchId);
         if (!gone && still()) after(view);
-      } catch (e) { if (!gone) app.error(e); }
+      } catch (e) { if (!gone) app.error(e, { reading: true }); }
     },
     unmount() {
       gone = true;

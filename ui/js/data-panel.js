@@ -28,7 +28,7 @@ export function dataPanel() {
   }
 
   async function refresh() {
-    try { files = await ipc.listFiles(); } catch (e) { app.error(e); }
+    try { files = await ipc.listFiles(); } catch (e) { app.error(e, { reading: true }); }
     draw();
   }
 

@@ -231,6 +231,7 @@ const STRINGS = {
     'err.illegal_action': 'Not allowed now: {detail}',
     'err.not_found': 'Not found: {detail}',
     'err.storage': 'The history could not be saved. Nothing was changed. ({detail})',
+    'err.storage_read': 'The history could not be read. Nothing was changed. ({detail})',
     'err.bad_record': 'This file is not a valid match record: {detail}',
     'err.unexpected': 'Something went wrong on this screen ({detail}). What was saved is kept.',
     'code.game_over': 'The game is over. Undo the last throw to change it.',
@@ -954,6 +955,7 @@ const STRINGS = {
     'err.illegal_action': 'Pas permis maintenant : {detail}',
     'err.not_found': 'Introuvable : {detail}',
     'err.storage': 'L’historique n’a pas pu être enregistré. Rien n’a changé. ({detail})',
+    'err.storage_read': 'L’historique n’a pas pu être lu. Rien n’a changé. ({detail})',
     'err.bad_record': 'Ce fichier n’est pas un enregistrement de partie valide : {detail}',
     'err.unexpected': 'Un problème est survenu sur cet écran ({detail}). Ce qui était enregistré est conservé.',
     'code.game_over': 'La partie est terminée. Annulez le dernier lancer pour la modifier.',
@@ -1486,7 +1488,9 @@ export function has(key) {
 
 // An error from the core in the user's language: by its precise code when we have words for
 // it, else by its kind with the core's detail.
-export function errorText(e) {
+// `reading`: the error came while the screen read what to show, so a storage failure is told
+// as a read, not as a save that failed.
+export function errorText(e, { reading = false } = {}) {
   // What was refused, as the user wrote it (a word of a typed move list), goes before the reason.
   if (e?.code && has(`code.${e.code}`)) {
     const reason = t(`code.${e.code}`, { detail: e.detail ?? '' });
@@ -1495,7 +1499,7 @@ export function errorText(e) {
   // An error with no kind did not come from Rust (a fault of the screen itself): it is not
   // told as a storage failure, which it is not.
   const kind = e?.kind && has(`err.${e.kind}`) ? e.kind : e?.kind ? 'storage' : 'unexpected';
-  return t(`err.${kind}`, { detail: e?.detail ?? String(e) });
+  return t(`err.${kind === 'storage' && reading ? 'storage_read' : kind}`, { detail: e?.detail ?? String(e) });
 }
 
 export function ago(ms) {

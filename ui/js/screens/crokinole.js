@@ -45,7 +45,7 @@ export function mount(root, [id], initial, info) {
       if (!still()) return;
       st.view = view;
       keepAwake(!over());
-    } catch (e) { app.error(e); }
+    } catch (e) { app.error(e, { reading: true }); }
     render();
   }
 

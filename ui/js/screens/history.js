@@ -35,7 +35,7 @@ export function mount(root) {
       if (more && st.done && items.length) render.focusOn(`[data-match="${items[0].id}"]`);
       // What a filter changed is said, not only drawn.
       if (!more && filtered) app.announce(items.length ? t('history_shown', { n: st.items.length }) : t('none_found'));
-    } catch (e) { app.error(e); }
+    } catch (e) { app.error(e, { reading: true }); }
     st.loading = false;
     render();
   }
@@ -73,7 +73,7 @@ export function mount(root) {
     !st.done && st.items.length ? h('button', { class: 'btn', type: 'button', id: 'more', onclick: () => load(true) }, t('more')) : null);
   const render = scheduler(root, draw);
   render();
-  ipc.searchPlayers('', true).then((p) => { st.players = p; render(); }).catch((e) => app.error(e));
+  ipc.searchPlayers('', true).then((p) => { st.players = p; render(); }).catch((e) => app.error(e, { reading: true }));
   load(false, false);
   return { refresh: () => load(false, false) };
 }

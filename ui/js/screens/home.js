@@ -113,7 +113,7 @@ export function mount(root) {
       const answer = await homeAsked(ipc.home());
       if (answer === STALE) return;
       data = answer;
-    } catch (e) { data = { unfinished: [], recent: [] }; app.error(e); }
+    } catch (e) { data = { unfinished: [], recent: [] }; app.error(e, { reading: true }); }
     render();
     if (!painted) {
       painted = true;

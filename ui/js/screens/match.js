@@ -80,7 +80,7 @@ export function mount(root, args) {
       })
       .catch((e) => {
         if (gone) return;
-        app.error(e);
+        app.error(e, { reading: true });
         body.replaceChildren(loadFailed(e, open));
       });
   }

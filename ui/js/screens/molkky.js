@@ -63,7 +63,7 @@ export function mount(root, [id], initial, info) {
       st.info = info;
       keepAwake(!over());
     } catch (e) {
-      app.error(e);
+      app.error(e, { reading: true });
     }
     render();
   }

@@ -39,7 +39,7 @@ export function mount(root, [id]) {
       st.list = list;
       st.listed = true;
       st.failed = null;
-    } catch (e) { st.failed = e; app.error(e); }
+    } catch (e) { st.failed = e; app.error(e, { reading: true }); }
     if (id) {
       const stored = st.player?.name ?? '';
       st.player = st.list.find((p) => p.id === Number(id)) || null;
@@ -51,7 +51,7 @@ export function mount(root, [id]) {
       const pid = Number(id);
       const all = await Promise.all(games().map((g) => ipc.playerStats(pid, g).catch(() => null)));
       const series = await Promise.all(games().map((g, i) => (all[i]?.matches ? ipc.playerSeries(pid, g).catch(() => []) : [])));
-      const tournaments = await ipc.playerTournaments(pid).catch((e) => { app.error(e); return []; });
+      const tournaments = await ipc.playerTournaments(pid).catch((e) => { app.error(e, { reading: true }); return []; });
       const rated = await Promise.all(games().map((g, i) => (all[i]?.matches ? ipc.playerRating(pid, g).catch(() => null) : null)));
       const history = await Promise.all(games().map((g, i) => (rated[i] ? ipc.ratingHistory(pid, g).catch(() => []) : [])));
       if (!still()) return;

@@ -25,7 +25,7 @@ export function mount(root, [id]) {
       app.announce(step ? t('replay_step_action', { n: step, total, what: describe(st.actions[step - 1]) }) : t('replay_step', { n: step, total }));
       render();
     } catch (e) {
-      app.error(e);
+      app.error(e, { reading: true });
       // The first step not read: the screen says why, with Retry, not "Loading…" for ever.
       if (!st.at) { st.failed = e; render(); }
     }
@@ -88,7 +88,7 @@ export function mount(root, [id]) {
       })
       .catch((e) => {
         if (!up()) return;
-        app.error(e);
+        app.error(e, { reading: true });
         st.failed = e;
         render();
       });

@@ -230,7 +230,7 @@ export function mount(root) {
   };
   const render = scheduler(root, draw);
   render();
-  ipc.players().then((p) => { st.known = p; render(); }).catch((e) => app.error(e));
-  ipc.tournamentInfo().then((info) => { st.info = info; render(); }).catch((e) => app.error(e));
+  ipc.players().then((p) => { st.known = p; render(); }).catch((e) => app.error(e, { reading: true }));
+  ipc.tournamentInfo().then((info) => { st.info = info; render(); }).catch((e) => app.error(e, { reading: true }));
   return {};
 }

@@ -368,3 +368,33 @@ def test_an_old_status_that_comes_after_the_hub_started_is_not_shown():
         assert desk.asked("club_status") >= 2
     finally:
         desk.close()
+
+
+def test_records_refused_either_way_are_listed_apart_in_words(partie):
+    """The club screen of a joined phone lists the records the hub refused and, apart, those
+    this device could not take from the hub (a newer app's game), each in words by its kind
+    with the other side's detail under it. The status is the app's own, with the refusals the
+    sync thread keeps in the database (tests in partie-hub/tests/client.rs) set in it."""
+    p = partie
+    p.start()
+    p.d.execute_script("""
+        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
+        window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
+            if (cmd !== 'club_status') return invoke(cmd, args);
+            return invoke(cmd, args).then((s) => ({ ...s,
+                joined: { hub: 'http://127.0.0.1:9', joined_at: Date.now() },
+                sync: { ...s.sync, state: 'ok', hub: 'http://127.0.0.1:9', last_sync: Date.now(), refused: [
+                    { id: 'm-1', by: 'hub', kind: 'not_found', detail: 'no tournament t-9', at: 2 },
+                    { id: 'm-2', by: 'device', kind: 'bad_setup', detail: 'unknown game "petanque"', at: 1 },
+                ] } }));
+        } };""")
+    p.tap("#open-club")
+    p.wait_css("#sync-not-taken")
+    assert p.text("#sync-refused h3") == "Refused by the hub"
+    assert p.texts("#sync-refused .refused-what") == ["m-1: its tournament is not on the hub"]
+    assert p.texts("#sync-refused .refused-detail") == ["no tournament t-9"]
+    assert p.text("#sync-not-taken h3") == "Not taken from the hub"
+    assert p.texts("#sync-not-taken .refused-what") == [
+        "m-2: this app does not know its game or rules (an update may)"]
+    assert p.texts("#sync-not-taken .refused-detail") == ['unknown game "petanque"']
+    p.shot("73b-club-refused", at="#sync-refused")

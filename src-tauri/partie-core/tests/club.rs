@@ -162,10 +162,33 @@ fn a_refused_record_leaves_the_outbox_and_the_others_are_held() {
     phone.play(b.id, &json!({"pins": [2]})).unwrap();
     let outbox = phone.club_outbox(HUB, 200).unwrap();
     assert_eq!(outbox.records.len(), 2);
+    let refusal = json!({"id": a.uid, "kind": "not_found", "detail": "no tournament t-1"});
     phone
-        .club_pushed(HUB, &outbox, std::slice::from_ref(&a.uid))
+        .club_pushed(HUB, &outbox, std::slice::from_ref(&refusal))
         .unwrap();
     assert_eq!(phone.club_waiting(HUB).unwrap(), 0);
+    // Not waiting, but listed, with the hub's words, by the hub: the push mark went past it,
+    // and it would otherwise be forgotten with the app's memory.
+    let listed = phone.club_refusals(HUB, 20).unwrap();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(
+        (
+            &listed[0]["id"],
+            &listed[0]["by"],
+            &listed[0]["kind"],
+            &listed[0]["detail"]
+        ),
+        (
+            &json!(a.uid),
+            &json!("hub"),
+            &json!("not_found"),
+            &json!("no tournament t-1")
+        )
+    );
+    assert!(phone
+        .club_refusals("http://10.0.0.9:7878", 20)
+        .unwrap()
+        .is_empty());
     // The refused one goes again when it changes; the one taken does not.
     phone.play(a.id, &json!({"pins": [3]})).unwrap();
     let again = phone.club_outbox(HUB, 200).unwrap();
@@ -175,6 +198,44 @@ fn a_refused_record_leaves_the_outbox_and_the_others_are_held() {
         .map(|r| r["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, [a.uid.as_str()]);
+    // Taken this time: it leaves the list.
+    phone.club_pushed(HUB, &again, &[]).unwrap();
+    assert!(phone.club_refusals(HUB, 20).unwrap().is_empty());
+}
+
+#[test]
+fn a_record_this_device_refuses_from_a_page_is_listed_and_not_taken_as_held() {
+    let mut phone = Store::open_in_memory().unwrap();
+    let mine = phone
+        .new_match("molkky", &Default::default(), &two_sides())
+        .unwrap();
+    phone.play(mine.id, &json!({"pins": [4]})).unwrap();
+    // The hub's page holds this device's match at the same revision with other actions (a
+    // conflict, refused here) and one it cannot read (a game it does not know, as an older
+    // app meets a newer one's).
+    let mut theirs = phone.export_match(mine.id).unwrap();
+    theirs["actions"] = json!([{"pins": [9]}]);
+    let mut unknown = phone.export_match(mine.id).unwrap();
+    unknown["id"] = json!("m-from-a-newer-app");
+    unknown["game"] = json!("petanque");
+    phone.club_pulled(HUB, &[theirs, unknown], "hub.2").unwrap();
+    let listed = phone.club_refusals(HUB, 20).unwrap();
+    let said: Vec<(&str, &str)> = listed
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap(), r["by"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("m-from-a-newer-app", "device"),
+            (mine.uid.as_str(), "device")
+        ],
+        "{listed:?}"
+    );
+    // The cursor moved on, but this device's own copy is not taken as the hub's: it still
+    // waits to go out.
+    assert_eq!(phone.sync_pulled(HUB).unwrap().as_deref(), Some("hub.2"));
+    assert_eq!(phone.club_waiting(HUB).unwrap(), 1);
 }
 
 #[test]
@@ -262,7 +323,7 @@ fn a_hub_that_turned_out_to_be_another_database_gets_its_tournaments_back() {
     let report = new_hub.merge_records(&back, Source::Device).unwrap();
     assert_eq!(report.accepted, 1, "{report:?}");
     phone
-        .club_restored(HUB, std::slice::from_ref(&t.uid))
+        .club_restored(HUB, std::slice::from_ref(&t.uid), &[])
         .unwrap();
     assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
     // Then the outbox: the table's match is taken, linked to the tournament given back.
@@ -284,7 +345,7 @@ fn a_hub_that_turned_out_to_be_another_database_gets_its_tournaments_back() {
     // the phone meanwhile is dropped from the list, not an error.
     phone.club_forget(HUB).unwrap();
     assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
-    phone.club_restored(HUB, &[]).unwrap();
+    phone.club_restored(HUB, &[], &[]).unwrap();
     assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
     phone.delete_tournament(here).unwrap();
     assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());

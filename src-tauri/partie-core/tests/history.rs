@@ -708,11 +708,13 @@ fn upgrading_a_schema_17_file_counts_a_player_on_two_sides_as_the_ratings_do() {
             store.import(&record.to_string()).unwrap();
         }
     }
-    // The file as schema 17 left it: no `counts`, the leaderboard's index without it.
+    // The file as schema 17 left it: no `counts`, the leaderboard's index without it (and no
+    // table of a later migration).
     Connection::open(&path)
         .unwrap()
         .execute_batch(
-            "DROP INDEX player_stats_by_game;
+            "DROP TABLE club_refused;
+             DROP INDEX player_stats_by_game;
              ALTER TABLE player_stats DROP COLUMN counts;
              CREATE INDEX player_stats_by_game ON player_stats(game, player_id, result);
              PRAGMA user_version = 17;",

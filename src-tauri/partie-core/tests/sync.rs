@@ -981,10 +981,10 @@ fn a_table_match_pushed_to_the_desk_seats_the_players_entered_there() {
 fn club_push(phone: &mut Store, hub: &mut Store) -> (usize, usize, usize) {
     let outbox = phone.club_outbox("club", 100).unwrap();
     let r = hub.merge_records(&outbox.records, Source::Device).unwrap();
-    let refused: Vec<String> = r
+    let refused: Vec<serde_json::Value> = r
         .refused
         .iter()
-        .map(|x| x.id.as_str().unwrap_or_default().to_string())
+        .map(|x| json!({"id": x.id, "kind": x.kind, "detail": x.detail}))
         .collect();
     phone.club_pushed("club", &outbox, &refused).unwrap();
     (

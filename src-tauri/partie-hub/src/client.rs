@@ -6,7 +6,7 @@
 //! [`Store::club_pulled`]), so a kill at any moment loses nothing: what was not answered goes out
 //! again, and the hub answers `already`. Play never waits for it.
 
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::{Method, Request, StatusCode};
 use hyper_util::rt::TokioIo;
@@ -19,14 +19,24 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The longest a request to the hub may take before the hub counts as unreachable.
+/// The longest a hub may take to answer a request with no body (its answer's head), or leave
+/// its answer's body without a byte, before it counts as unreachable. An answer that keeps
+/// coming is read to its end however long it takes (a large page over slow club Wi-Fi), and a
+/// request with a body has [`SEND_RATE`]'s time more to go out.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The slowest link a push is given time for, in bytes a second (about 1 Mbit/s): an 8 MiB
+/// push has a minute more than [`REQUEST_TIMEOUT`] to go out and be answered.
+pub const SEND_RATE: u64 = 128 * 1024;
 
 /// How often a joined device pulls when nothing happens on it.
 pub const PULL_EVERY: Duration = Duration::from_secs(2);
 
 /// The most match records in one push (well under the hub's body limit).
 pub const PUSH_BATCH: usize = 200;
+
+/// How many refused records the status lists, latest first.
+pub const REFUSALS_SHOWN: usize = 20;
 
 /// The largest answer read from a hub (a page of records).
 const MAX_ANSWER: usize = 64 * 1024 * 1024;
@@ -40,8 +50,15 @@ pub enum Failure {
     Unauthorized,
     /// Something answered that is not a Partie hub.
     Refused(String),
-    /// The hub answered with a typed refusal (`{kind, detail}`): its status and detail.
-    Hub(String),
+    /// The hub answered with a typed refusal (`{kind, detail}`).
+    Hub {
+        /// The answer's status.
+        status: u16,
+        /// The refusal's kind.
+        kind: String,
+        /// Its status and detail, as said to the user.
+        why: String,
+    },
     /// This device's own database failed.
     Device(Error),
 }
@@ -61,8 +78,10 @@ impl Failure {
             Failure::Refused(why) => {
                 Error::bad_record(format!("the hub at {hub}: {why}")).with_code("not_a_hub")
             }
-            Failure::Hub(why) => Error::bad_record(format!("the hub at {hub} refused: {why}"))
-                .with_code("hub_refused"),
+            Failure::Hub { why, .. } => {
+                Error::bad_record(format!("the hub at {hub} refused: {why}"))
+                    .with_code("hub_refused")
+            }
             Failure::Device(e) => e.clone(),
         }
     }
@@ -79,8 +98,12 @@ fn taken(answer: (StatusCode, Value)) -> Result<(StatusCode, Value), Failure> {
 /// A hub's refusal, its status and detail.
 fn refusal(status: StatusCode, answer: &Value) -> Failure {
     let detail = answer.get("detail").and_then(Value::as_str).unwrap_or("");
-    if answer.get("kind").is_some_and(Value::is_string) {
-        Failure::Hub(format!("{status}: {detail}"))
+    if let Some(kind) = answer.get("kind").and_then(Value::as_str) {
+        Failure::Hub {
+            status: status.as_u16(),
+            kind: kind.to_string(),
+            why: format!("{status}: {detail}"),
+        }
     } else {
         Failure::Refused(format!("{status}: {detail}"))
     }
@@ -96,6 +119,8 @@ async fn answered(
     body: Option<Vec<u8>>,
 ) -> Result<(StatusCode, Value), Failure> {
     let authority = hub.strip_prefix("http://").unwrap_or(hub).to_string();
+    let sending = body.as_ref().map_or(0, |b| b.len() as u64);
+    let head_within = REQUEST_TIMEOUT + Duration::from_millis(sending * 1000 / SEND_RATE);
     let exchange = async {
         let stream = tokio::net::TcpStream::connect(&authority)
             .await
@@ -118,27 +143,48 @@ async fn answered(
         let request = builder
             .body(Full::new(Bytes::from(body.unwrap_or_default())))
             .map_err(|e| Failure::Refused(e.to_string()))?;
-        let answer = sender
+        sender
             .send_request(request)
             .await
-            .map_err(|e| Failure::Unreachable(e.to_string()))?;
-        let status = answer.status();
-        let bytes = Limited::new(answer.into_body(), MAX_ANSWER)
-            .collect()
-            .await
-            .map_err(|e| Failure::Unreachable(e.to_string()))?
-            .to_bytes();
-        Ok((status, bytes))
+            .map_err(|e| Failure::Unreachable(e.to_string()))
     };
-    let (status, bytes) = tokio::time::timeout(REQUEST_TIMEOUT, exchange)
+    let answer = tokio::time::timeout(head_within, exchange)
         .await
-        .map_err(|_| Failure::Unreachable(format!("no answer in {REQUEST_TIMEOUT:?}")))??;
+        .map_err(|_| Failure::Unreachable(format!("no answer in {head_within:?}")))??;
+    let status = answer.status();
+    let bytes = read_body(answer.into_body()).await?;
     if status == StatusCode::UNAUTHORIZED {
         return Err(Failure::Unauthorized);
     }
     let value: Value = serde_json::from_slice(&bytes)
         .map_err(|_| Failure::Refused(format!("answered {status} with something not JSON")))?;
     Ok((status, value))
+}
+
+/// An answer's body, read for as long as it keeps coming: a pause of [`REQUEST_TIMEOUT`]
+/// without a byte counts as a hub gone away, a body over [`MAX_ANSWER`] as not a hub's.
+async fn read_body(mut body: hyper::body::Incoming) -> Result<Vec<u8>, Failure> {
+    let mut bytes = Vec::new();
+    loop {
+        let frame = tokio::time::timeout(REQUEST_TIMEOUT, body.frame())
+            .await
+            .map_err(|_| {
+                Failure::Unreachable(format!("the answer stopped for {REQUEST_TIMEOUT:?}"))
+            })?;
+        let Some(frame) = frame else {
+            return Ok(bytes);
+        };
+        let frame = frame.map_err(|e| Failure::Unreachable(e.to_string()))?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > MAX_ANSWER {
+                return Err(Failure::Refused(format!(
+                    "an answer over {} MiB",
+                    MAX_ANSWER >> 20
+                )));
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
@@ -187,7 +233,10 @@ pub struct SyncStatus {
     /// Why the last round failed, as the app's typed error (the screens translate its code or
     /// kind; its detail is in English).
     pub error: Option<Error>,
-    /// Records the hub refused, latest push first (at most 20): `{id, kind, detail}`.
+    /// Records refused between this device and the hub, latest first (at most
+    /// [`REFUSALS_SHOWN`]), as [`Store::club_refusals`] keeps them: `{id, by, kind, detail,
+    /// at}`, `by` being `hub` (it refused this device's record) or `device` (this device
+    /// could not take one the hub has).
     pub refused: Vec<Value>,
     /// Records pulled since the app started.
     pub pulled: usize,
@@ -252,6 +301,17 @@ impl Drop for Syncer {
     }
 }
 
+/// The sync thread could not read this device's own database: the status says so (`refused`,
+/// with the error), and the thread tries again.
+fn device_failed(status: &Mutex<SyncStatus>, e: Error) {
+    set(status, |st| {
+        st.state = "refused";
+        st.busy = false;
+        st.error = Some(e);
+        st.looks += 1;
+    });
+}
+
 fn set(status: &Mutex<SyncStatus>, f: impl FnOnce(&mut SyncStatus)) {
     f(&mut status.lock().unwrap_or_else(|p| p.into_inner()));
 }
@@ -272,7 +332,11 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             }
         }
         if store.is_none() {
-            store = Store::open(&db).ok().map(|(s, _)| s);
+            match Store::open(&db) {
+                Ok((s, _)) => store = Some(s),
+                // Said, not shown as "not joined": the device may well be joined.
+                Err(e) => device_failed(&status, e),
+            }
         }
         let Some(s) = store.as_mut() else {
             wait = PULL_EVERY;
@@ -280,7 +344,8 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
         };
         let joined = match s.joined_club() {
             Ok(j) => j,
-            Err(_) => {
+            Err(e) => {
+                device_failed(&status, e);
                 wait = PULL_EVERY;
                 continue;
             }
@@ -310,9 +375,14 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             st.last_try = Some(partie_core::time::now_ms());
         });
         let outcome = rt.block_on(round(s, &join, &status));
+        // Kept in the database, so that they are still listed after a restart.
+        let refused = s.club_refusals(&join.hub, REFUSALS_SHOWN);
         set(&status, |st| {
             st.busy = false;
             st.looks += 1;
+            if let Ok(refused) = refused {
+                st.refused = refused;
+            }
         });
         set(&status, |st| match outcome {
             Ok(()) => {
@@ -324,7 +394,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
                 st.state = match f {
                     Failure::Unreachable(_) => "unreachable",
                     Failure::Unauthorized => "unauthorized",
-                    Failure::Refused(_) | Failure::Hub(_) | Failure::Device(_) => "refused",
+                    Failure::Refused(_) | Failure::Hub { .. } | Failure::Device(_) => "refused",
                 };
                 st.error = Some(f.to_error(&join.hub));
             }
@@ -338,7 +408,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
 /// one from an older copy): the device forgets what it was said to hold and does the round
 /// again, once, from the start both ways.
 async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
-    give_back_tournaments(s, join, status).await?;
+    give_back_tournaments(s, join).await?;
     push_outbox(s, join, status).await?;
     match pull_pages(s, join, status).await? {
         Pulled::All => Ok(()),
@@ -353,7 +423,7 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
                     "the hub refuses the cursor it gave from the start".into(),
                 ));
             }
-            give_back_tournaments(s, join, status).await?;
+            give_back_tournaments(s, join).await?;
             push_outbox(s, join, status).await
         }
     }
@@ -367,33 +437,46 @@ fn storage(e: Error) -> Failure {
 /// nothing it ran is lost with its old database and its tables' matches find them
 /// ([`Store::club_restoring`]). A record's refusal is not said to the user: the hub holds
 /// another copy (another phone gave it back first), which is as good. A batch refused whole
-/// (too large) is listed among the refused and not tried again.
-async fn give_back_tournaments(
-    s: &mut Store,
-    join: &ClubJoin,
-    status: &Mutex<SyncStatus>,
-) -> Result<(), Failure> {
+/// goes again in halves ([`refused_whole`]), down to the tournament the hub will not take,
+/// which is listed among the refused and not tried again.
+async fn give_back_tournaments(s: &mut Store, join: &ClubJoin) -> Result<(), Failure> {
+    let mut batch = PUSH_BATCH;
     loop {
-        let records = s.club_restoring(&join.hub, PUSH_BATCH).map_err(storage)?;
+        let records = s.club_restoring(&join.hub, batch).map_err(storage)?;
         if records.is_empty() {
             return Ok(());
         }
-        match post_records(join, &records).await {
-            // Refused whole (too large, not records it takes): the hub will not take these;
-            // waiting on them would stop every push and pull after.
-            Err(Failure::Hub(why)) if why.starts_with('4') => set(status, |st| {
-                for id in ids_of(&records) {
-                    st.refused
-                        .insert(0, json!({"id": id, "kind": "bad_record", "detail": why}));
-                }
-                st.refused.truncate(20);
-            }),
+        let refused = match post_records(join, &records).await {
+            Err(Failure::Hub { status: code, .. }) if refused_whole(code) && records.len() > 1 => {
+                batch = (records.len() / 2).max(1);
+                continue;
+            }
+            // The hub will not take it; waiting on it would stop every push and pull after.
+            Err(Failure::Hub {
+                status: code,
+                kind,
+                why,
+            }) if refused_whole(code) => ids_of(&records)
+                .into_iter()
+                .map(|id| json!({"id": id, "kind": kind, "detail": why}))
+                .collect(),
             Err(e) => return Err(e),
-            Ok(_) => {}
-        }
-        s.club_restored(&join.hub, &ids_of(&records))
+            Ok(_) => {
+                batch = PUSH_BATCH;
+                Vec::new()
+            }
+        };
+        s.club_restored(&join.hub, &ids_of(&records), &refused)
             .map_err(storage)?;
     }
+}
+
+/// Whether a push answered with `status` was refused for what it holds (413: over the hub's
+/// 8 MiB; another 4xx: a record it cannot read, such as one nested too deep), so that the
+/// same push would be refused again: its records go again in halves, down to the one the hub
+/// will not take. A 5xx is the hub's own trouble, tried again as it is.
+fn refused_whole(status: u16) -> bool {
+    (400..500).contains(&status)
 }
 
 /// Pushes `records` to the hub; its answer (`accepted`, `updated`, `already`, `refused`).
@@ -421,9 +504,10 @@ fn ids_of(records: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// Pushes the whole outbox, a batch at a time. A batch the hub finds too large (413: over its
-/// 8 MiB) goes again in halves; a single record too large for it is noted as refused
-/// (`too_large`) and passed over, so that it never holds back the pushes and pulls after it.
+/// Pushes the whole outbox, a batch at a time. A batch the hub refuses whole
+/// ([`refused_whole`]) goes again in halves; a single record it refuses so is noted as refused
+/// (`too_large` for a 413, else the hub's kind) and passed over, so that it never holds back
+/// the pushes and pulls after it.
 async fn push_outbox(
     s: &mut Store,
     join: &ClubJoin,
@@ -438,14 +522,21 @@ async fn push_outbox(
             return Ok(());
         }
         let answer = match post_records(join, &outbox.records).await {
-            Err(Failure::Hub(why)) if why.starts_with("413") && batch > 1 => {
+            Err(Failure::Hub { status: code, .. })
+                if refused_whole(code) && outbox.records.len() > 1 =>
+            {
                 batch = (outbox.records.len() / 2).max(1);
                 continue;
             }
-            Err(Failure::Hub(why)) if why.starts_with("413") => {
+            Err(Failure::Hub {
+                status: code,
+                kind,
+                why,
+            }) if refused_whole(code) => {
+                let kind = if code == 413 { "too_large" } else { &kind };
                 let refused: Vec<Value> = ids_of(&outbox.records)
                     .into_iter()
-                    .map(|id| json!({"id": id, "kind": "too_large", "detail": why}))
+                    .map(|id| json!({"id": id, "kind": kind, "detail": why}))
                     .collect();
                 json!({ "refused": refused })
             }
@@ -461,22 +552,13 @@ async fn push_outbox(
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let ids = ids_of(&refused);
-        s.club_pushed(&join.hub, &outbox, &ids).map_err(storage)?;
+        // What the hub said of a record before is replaced by what it says now: taken, it is
+        // no longer refused (changed since, or pushed again to a replaced hub once it had the
+        // tournament back); refused again, it is listed once.
+        s.club_pushed(&join.hub, &outbox, &refused)
+            .map_err(storage)?;
         set(status, |st| {
-            st.pushed += outbox.records.len() - ids.len();
-            // What the hub said of a record before is replaced by what it says now: taken, it
-            // is no longer refused (changed since, or pushed again to a replaced hub once it
-            // had the tournament back); refused again, it is listed once.
-            let pushed = ids_of(&outbox.records);
-            st.refused.retain(|r| {
-                let id = r.get("id").and_then(Value::as_str);
-                !pushed.iter().any(|p| Some(p.as_str()) == id)
-            });
-            for r in refused.into_iter().rev() {
-                st.refused.insert(0, r);
-            }
-            st.refused.truncate(20);
+            st.pushed += outbox.records.len().saturating_sub(ids_of(&refused).len())
         });
     }
 }

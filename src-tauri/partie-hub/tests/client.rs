@@ -7,7 +7,7 @@
 mod common;
 
 use partie_core::store::{Source, Store};
-use partie_hub::client::{check_hub, Failure, Syncer};
+use partie_hub::client::{check_hub, Failure, Syncer, REQUEST_TIMEOUT};
 use partie_hub::host::Host;
 use partie_hub::qr::qr_modules;
 use serde_json::json;
@@ -357,10 +357,20 @@ fn a_replaced_hub_gets_back_from_a_phone_the_tournament_it_ran() {
     host.stop();
 }
 
+/// The hub's answer to a body over its limit.
+const TOO_LARGE: (&str, &str) = (
+    "413 Payload Too Large",
+    r#"{"kind":"too_large","detail":"the body is over 8 MiB"}"#,
+);
+
 /// A stand-in on loopback in front of the hub at `hub`: it passes every request on, but
-/// answers a push that holds the record `refused` itself, with a 413 as the hub gives a body
-/// over its limit. Returns its address and how many such pushes it answered.
-async fn refusing_proxy(hub: SocketAddr, refused: String) -> (SocketAddr, Arc<AtomicUsize>) {
+/// answers a push that holds the record `refused` itself, with `refusal` (its status line and
+/// body). Returns its address and how many such pushes it answered.
+async fn refusing_proxy(
+    hub: SocketAddr,
+    refused: String,
+    refusal: (&'static str, &'static str),
+) -> (SocketAddr, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let count = Arc::new(AtomicUsize::new(0));
@@ -379,9 +389,9 @@ async fn refusing_proxy(hub: SocketAddr, refused: String) -> (SocketAddr, Arc<At
                         .is_some_and(|rs| rs.iter().any(|r| r["id"] == refused.as_str()));
                     if request.starts_with(b"POST /v1/records") && holds {
                         counted.fetch_add(1, Ordering::SeqCst);
-                        let answer = r#"{"kind":"bad_record","detail":"the body is over 8 MiB"}"#;
+                        let (line, answer) = refusal;
                         let head = format!(
-                            "HTTP/1.1 413 Payload Too Large\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                            "HTTP/1.1 {line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
                             answer.len()
                         );
                         phone.write_all(head.as_bytes()).await.ok()?;
@@ -398,6 +408,80 @@ async fn refusing_proxy(hub: SocketAddr, refused: String) -> (SocketAddr, Arc<At
         }
     });
     (addr, count)
+}
+
+/// A stand-in on loopback in front of the hub at `hub`, as slow club Wi-Fi: every page of
+/// records the hub answers comes to the phone a piece at a time, its head at once and its
+/// body in twelve pieces half a second apart (six seconds in all, more than a request is
+/// given to be answered, but never five seconds without a byte). Returns its address and how
+/// many pages it slowed.
+async fn trickling_proxy(hub: SocketAddr) -> (SocketAddr, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let count = Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    tokio::spawn(async move {
+        while let Ok((mut phone, _)) = listener.accept().await {
+            let counted = counted.clone();
+            tokio::spawn(async move {
+                let work = async {
+                    let request = common::read_message(&mut phone).await?;
+                    let mut up = TcpStream::connect(hub).await.ok()?;
+                    up.write_all(&request).await.ok()?;
+                    let answer = common::read_message(&mut up).await?;
+                    let head_end = answer.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+                    let (head, body) = answer.split_at(head_end);
+                    let page = request.starts_with(b"GET /v1/records")
+                        && body.windows(12).any(|w| w == br#""records":[{"#);
+                    if !page {
+                        return phone.write_all(&answer).await.ok();
+                    }
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    phone.write_all(head).await.ok()?;
+                    for piece in body.chunks(body.len().div_ceil(12)) {
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        phone.write_all(piece).await.ok()?;
+                    }
+                    Some(())
+                };
+                let _ = tokio::time::timeout(Duration::from_secs(30), work).await;
+            });
+        }
+    });
+    (addr, count)
+}
+
+/// A page that takes longer than [`REQUEST_TIMEOUT`] to come but keeps coming is read to its
+/// end: the phone pulls the desk's matches (a whole-answer deadline used to count the hub as
+/// away and ask the same page again every two seconds, for ever).
+#[test]
+fn a_page_that_comes_slowly_but_steadily_is_pulled() {
+    let rt = one_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("hub-token");
+    let desk_db = dir.path().join("desk.db");
+    let (mut desk, _) = Store::open(&desk_db).unwrap();
+    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    let theirs = desk
+        .new_match("molkky", &Default::default(), &sides)
+        .unwrap();
+    desk.play(theirs.id, &json!({"pins": [5]})).unwrap();
+    let host = Host::start(&desk_db, "127.0.0.1:0", &token_file).unwrap();
+    let info = host.info();
+    let (proxy, slowed) = rt.block_on(trickling_proxy(host.addr()));
+    let (phone, _, syncer) = joined_phone(dir.path(), &format!("http://{proxy}"), &info.token);
+    let start = Instant::now();
+    one_round(&syncer);
+    assert!(slowed.load(Ordering::SeqCst) >= 1, "no page was slowed");
+    assert!(
+        start.elapsed() > REQUEST_TIMEOUT,
+        "the page came too fast to show anything"
+    );
+    assert!(holds(&phone, &theirs.uid));
+    assert_eq!(syncer.status().state, "ok", "{:?}", syncer.status().error);
+    drop(syncer);
+    host.stop();
+    drop(rt);
 }
 
 /// A runtime of one worker for the stand-ins on loopback, beside the app's own threads.
@@ -429,7 +513,7 @@ fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
     let host = Host::start(&first_db, "127.0.0.1:0", &token_file).unwrap();
     let info = host.info();
     let listen = host.addr();
-    let (proxy, refusals) = rt.block_on(refusing_proxy(listen, t.uid.clone()));
+    let (proxy, refusals) = rt.block_on(refusing_proxy(listen, t.uid.clone(), TOO_LARGE));
     let (mut phone, _, syncer) = joined_phone(dir.path(), &format!("http://{proxy}"), &info.token);
     syncer.poke();
     eventually("the phone pulled the tournament", || {
@@ -459,7 +543,7 @@ fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
         .filter(|r| r["id"] == t.uid.as_str())
         .collect();
     assert_eq!(said.len(), 1, "{:?}", status.refused);
-    assert_eq!(said[0]["kind"], "bad_record");
+    assert_eq!(said[0]["kind"], "too_large");
     assert!(
         said[0]["detail"].as_str().unwrap().starts_with("413"),
         "{:?}",
@@ -485,6 +569,26 @@ fn a_tournament_the_replaced_hub_refuses_whole_is_said_and_not_sent_again() {
 /// end every round before its pull, for good).
 #[test]
 fn a_batch_too_large_for_the_hub_goes_in_halves_and_only_the_record_too_large_stays_out() {
+    one_record_refused_whole(TOO_LARGE, "too_large");
+}
+
+/// The same with a push the hub cannot read (a record nested deeper than its JSON reader
+/// goes, which the phone read from a file): 400 `bad_record` for the whole push used to stop
+/// every push and pull after it, round after round.
+#[test]
+fn a_batch_the_hub_cannot_read_goes_in_halves_and_only_the_record_at_fault_stays_out() {
+    one_record_refused_whole(
+        (
+            "400 Bad Request",
+            r#"{"kind":"bad_record","detail":"the body is not JSON: recursion limit exceeded"}"#,
+        ),
+        "bad_record",
+    );
+}
+
+/// Three matches pushed through a stand-in that refuses whole every push holding the second
+/// with `refusal`: the other two reach the hub, the second is listed as refused with `kind`.
+fn one_record_refused_whole(refusal: (&'static str, &'static str), kind: &str) {
     let rt = one_worker();
     let dir = tempfile::tempdir().unwrap();
     let token_file = dir.path().join("hub-token");
@@ -505,7 +609,7 @@ fn a_batch_too_large_for_the_hub_goes_in_halves_and_only_the_record_too_large_st
         })
         .collect();
     let big = ids[1].clone();
-    let (proxy, refusals) = rt.block_on(refusing_proxy(host.addr(), big.clone()));
+    let (proxy, refusals) = rt.block_on(refusing_proxy(host.addr(), big.clone(), refusal));
     phone
         .join_club(&format!("http://{proxy}"), &info.token)
         .unwrap();
@@ -522,7 +626,7 @@ fn a_batch_too_large_for_the_hub_goes_in_halves_and_only_the_record_too_large_st
         .filter(|r| r["id"] == big.as_str())
         .collect();
     assert_eq!(said.len(), 1, "{:?}", status.refused);
-    assert_eq!(said[0]["kind"], "too_large");
+    assert_eq!(said[0]["kind"], kind);
     assert_eq!(status.pushed, 2);
     let asked = refusals.load(Ordering::SeqCst);
     // The next rounds send it no more, and pull what another device pushed meanwhile.
@@ -539,6 +643,23 @@ fn a_batch_too_large_for_the_hub_goes_in_halves_and_only_the_record_too_large_st
     assert_eq!(refusals.load(Ordering::SeqCst), asked);
     assert!(holds(&phone, &theirs.uid));
     assert_eq!(syncer.status().state, "ok");
+    // The app starts again: the refusal is still listed (the push mark went past it, and it
+    // was kept in memory only), and still not sent.
+    drop(syncer);
+    let syncer = Syncer::start(phone_db.clone());
+    one_round(&syncer);
+    let status = syncer.status();
+    let said: Vec<_> = status
+        .refused
+        .iter()
+        .filter(|r| r["id"] == big.as_str())
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", status.refused);
+    assert_eq!(
+        (&said[0]["kind"], &said[0]["by"]),
+        (&json!(kind), &json!("hub"))
+    );
+    assert_eq!(refusals.load(Ordering::SeqCst), asked);
     drop(syncer);
     host.stop();
     drop(rt);
@@ -608,4 +729,16 @@ fn a_token_of_any_characters_comes_through_the_links_and_opens_the_hub() {
     let wrong = get("GET /v1/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cr+t&k#y%20e\r\nConnection: close\r\n\r\n".into());
     assert!(wrong.starts_with("HTTP/1.1 401"), "{wrong:.200}");
     host.stop();
+}
+
+/// A sync thread that cannot open this device's database (here a folder where the file would
+/// be) says so, as a refusal with the error, instead of "not joined" (`idle`), which the device
+/// may well not be.
+#[test]
+fn a_database_the_sync_thread_cannot_open_is_said_not_shown_as_not_joined() {
+    let dir = tempfile::tempdir().unwrap();
+    let syncer = Syncer::start(dir.path().to_path_buf());
+    eventually("the failure is said", || syncer.status().state == "refused");
+    let error = syncer.status().error.expect("the error is given");
+    assert_eq!(error.kind, partie_core::ErrorKind::Storage, "{error:?}");
 }

@@ -102,6 +102,13 @@ export function mount(root) {
   });
 
   function joinPanel(s) {
+    // Records refused one way or the other, kept until taken: said in the user's language by
+    // their kind; the other side's own detail (English) under it.
+    const refusedList = (list, id, title, words) => (list.length ? h('div', { class: 'sync-refused', id },
+      h('h3', { text: t(title) }),
+      h('ul', {}, list.map((r) => h('li', {},
+        h('span', { class: 'refused-what', text: `${r.id ?? '?'}: ${t(has(`${words}.${r.kind}`) ? `${words}.${r.kind}` : `${words}.other`)}` }),
+        h('small', { class: 'refused-detail', text: r.detail ?? '' }))))) : null);
     if (s?.joined) {
       const sync = s.sync;
       return h('section', { class: 'panel club-panel', id: 'joined', 'aria-labelledby': 'joined-title' },
@@ -112,12 +119,8 @@ export function mount(root) {
           h('dt', { text: t('sync_last') }), h('dd', { id: 'sync-last', text: sync.last_sync ? ago(sync.last_sync) : t('sync_never') }),
           h('dt', { text: t('sync_waiting_label') }), h('dd', { id: 'sync-waiting', text: String(s.waiting) })),
         sync.error ? h('p', { class: 'sync-error', id: 'sync-error', text: errorText(sync.error) }) : null,
-        sync.refused.length ? h('div', { class: 'sync-refused', id: 'sync-refused' },
-          h('h3', { text: t('sync_refused_title') }),
-          // Said in the user's language by its kind; the hub's own detail (English) under it.
-          h('ul', {}, sync.refused.map((r) => h('li', {},
-            h('span', { class: 'refused-what', text: `${r.id ?? '?'}: ${t(has(`refused.${r.kind}`) ? `refused.${r.kind}` : 'refused.other')}` }),
-            h('small', { class: 'refused-detail', text: r.detail ?? '' }))))) : null,
+        refusedList(sync.refused.filter((r) => r.by !== 'device'), 'sync-refused', 'sync_refused_title', 'refused'),
+        refusedList(sync.refused.filter((r) => r.by === 'device'), 'sync-not-taken', 'sync_not_taken_title', 'not_taken'),
         h('p', { class: 'hint', text: t('joined_hint') }),
         h('div', { class: 'end-row' },
           h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().then(() => { app.announce(t('sync_syncing')); app.clubChanged(); }, (e) => app.error(e)) }, t('sync_now')),
@@ -180,7 +183,7 @@ export function mount(root) {
         : h('p', { class: 'empty', text: t('no_tournament_yet') }));
   const render = scheduler(root, draw);
   const listAsked = latest();
-  const load = () => listAsked(ipc.tournaments()).then((items) => { if (items !== STALE) { st.items = items; render(); } }).catch((e) => app.error(e));
+  const load = () => listAsked(ipc.tournaments()).then((items) => { if (items !== STALE) { st.items = items; render(); } }).catch((e) => app.error(e, { reading: true }));
   render();
   load();
   ipc.clubStatus().then((s) => { st.status = s; render(); }).catch((e) => app.error(e));

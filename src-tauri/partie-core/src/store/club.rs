@@ -10,7 +10,7 @@ use super::{now_ms, Store, MATCH_REVISION};
 use crate::error::Error;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The longest club token taken.
 pub const MAX_TOKEN_CHARS: usize = 200;
@@ -195,22 +195,29 @@ impl Store {
     }
 
     /// Notes the hub's answer to a push of `outbox`: it holds every record it did not refuse.
+    /// `refused` is the answer's list (`{id, kind, detail}`): kept to be listed
+    /// ([`Store::club_refusals`]) until the record is taken at a later push.
     pub fn club_pushed(
         &mut self,
         hub: &str,
         outbox: &Outbox,
-        refused: &[String],
+        refused: &[Value],
     ) -> Result<(), Error> {
         let tx = self.conn.transaction()?;
+        note_refusals(&tx, hub, "hub", refused)?;
         for r in &outbox.records {
             let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
-            if refused.iter().any(|x| x == id) {
+            if refused.iter().any(|x| refusal_id(x) == Some(id)) {
                 continue;
             }
             let revision = r.get("revision").and_then(Value::as_i64).unwrap_or(0);
             tx.execute(
                 "INSERT OR REPLACE INTO club_seen (hub, uid, revision) VALUES (?1, ?2, ?3)",
                 params![hub, id, revision],
+            )?;
+            tx.execute(
+                "DELETE FROM club_refused WHERE hub = ?1 AND uid = ?2 AND by = 'hub'",
+                params![hub, id],
             )?;
         }
         tx.execute(
@@ -271,8 +278,16 @@ impl Store {
 
     /// Notes that `hub` answered for these tournaments given back (taken, held already or
     /// refused: a copy it holds is as good as this one), and those this device no longer has.
-    pub fn club_restored(&mut self, hub: &str, uids: &[String]) -> Result<(), Error> {
+    /// `refused`: those it refused whole (`{id, kind, detail}`), kept to be listed
+    /// ([`Store::club_refusals`]): they are not given back again.
+    pub fn club_restored(
+        &mut self,
+        hub: &str,
+        uids: &[String],
+        refused: &[Value],
+    ) -> Result<(), Error> {
         let tx = self.conn.transaction()?;
+        note_refusals(&tx, hub, "hub", refused)?;
         for uid in uids {
             tx.execute(
                 "DELETE FROM club_restore WHERE hub = ?1 AND uid = ?2",
@@ -298,10 +313,25 @@ impl Store {
     ) -> Result<MergeReport, Error> {
         let report = self.merge_records(records, Source::Hub)?;
         let tx = self.conn.transaction()?;
+        // What this device refused is listed; the cursor moves past it, so nothing else would
+        // say it. A copy of it this device holds is not taken as the hub's.
+        let refused: Vec<Value> = report
+            .refused
+            .iter()
+            .map(|r| json!({"id": r.id, "kind": r.kind, "detail": r.detail}))
+            .collect();
+        note_refusals(&tx, hub, "device", &refused)?;
         for r in records {
             let Some(id) = r.get("id").and_then(Value::as_str) else {
                 continue;
             };
+            if report.refused.iter().any(|x| x.id.as_str() == Some(id)) {
+                continue;
+            }
+            tx.execute(
+                "DELETE FROM club_refused WHERE hub = ?1 AND uid = ?2 AND by = 'device'",
+                params![hub, id],
+            )?;
             let revision = r.get("revision").and_then(Value::as_i64).unwrap_or(0);
             if r.get("game").is_some() {
                 tx.execute(
@@ -331,6 +361,28 @@ impl Store {
         Ok(report)
     }
 
+    /// The records refused between this device and `hub`, latest first, at most `limit`:
+    /// `{id, by, kind, detail, at}`, `by` being `hub` (it refused this device's record) or
+    /// `device` (this device refused one of its pages' records).
+    pub fn club_refusals(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT uid, by, kind, detail, at FROM club_refused WHERE hub = ?1
+             ORDER BY rowid DESC LIMIT ?2",
+        )?;
+        let rows = stmt
+            .query_map(params![hub, limit.min(i64::MAX as usize) as i64], |r| {
+                Ok(json!({
+                    "id": r.get::<_, String>(0)?,
+                    "by": r.get::<_, String>(1)?,
+                    "kind": r.get::<_, String>(2)?,
+                    "detail": r.get::<_, String>(3)?,
+                    "at": r.get::<_, i64>(4)?,
+                }))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     /// The hub that runs a tournament pulled from it (`None`: this device runs it).
     pub fn tournament_hub(&self, id: i64) -> Result<Option<String>, Error> {
         self.conn
@@ -351,4 +403,35 @@ impl Store {
             .with_code("run_by_hub")),
         }
     }
+}
+
+/// A refusal's record id, as the answer gives it.
+fn refusal_id(refusal: &Value) -> Option<&str> {
+    refusal.get("id").and_then(Value::as_str)
+}
+
+/// Keeps `refused` (`{id, kind, detail}`, by `by`) to be listed; one refusal a record and a
+/// side, the latest. A refusal without an id names nothing to list.
+fn note_refusals(
+    tx: &rusqlite::Transaction<'_>,
+    hub: &str,
+    by: &str,
+    refused: &[Value],
+) -> Result<(), Error> {
+    let at = now_ms();
+    for r in refused {
+        let Some(id) = refusal_id(r) else { continue };
+        let text = |key: &str| {
+            r.get(key)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        tx.execute(
+            "INSERT OR REPLACE INTO club_refused (hub, uid, by, kind, detail, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![hub, id, by, text("kind"), text("detail"), at],
+        )?;
+    }
+    Ok(())
 }

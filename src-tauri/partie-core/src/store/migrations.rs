@@ -326,6 +326,19 @@ pub const MIGRATIONS: &[&str] = &[
                        HAVING count(*) > 1);
     DROP INDEX player_stats_by_game;
     CREATE INDEX player_stats_by_game ON player_stats(game, counts, player_id, result);",
+    // 19: the records a hub refused from this device (`by` = 'hub') and those this device
+    //     refused from a hub's pages (`by` = 'device'), kept so that they are still listed
+    //     after a restart: the push mark and the cursor move past them, so nothing else
+    //     remembers them. A record taken since leaves the list.
+    "CREATE TABLE club_refused (
+      hub TEXT NOT NULL,
+      uid TEXT NOT NULL,
+      by TEXT NOT NULL CHECK (by IN ('hub', 'device')),
+      kind TEXT NOT NULL,
+      detail TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (hub, uid, by)
+    );",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

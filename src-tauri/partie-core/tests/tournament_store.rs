@@ -49,6 +49,18 @@ fn a_table_match_enters_its_result_when_it_ends_and_undo_takes_it_back() {
     assert_eq!(t.summary["standings"][0]["match_points"], 2);
     assert_eq!(t.tables[0].status, "won");
 
+    // The tournament's own Undo does not take it back: the match would still end so and stay
+    // the table's, and a result typed then would make the two say two results.
+    let revision = store.tournament(t.id).unwrap().revision;
+    let e = store.undo_tournament(t.id).unwrap_err();
+    assert_eq!(
+        (e.kind, e.code),
+        (ErrorKind::IllegalAction, Some("result_from_match"))
+    );
+    assert!(e.detail.contains("table 1"), "{}", e.detail);
+    assert_eq!(store.tournament(t.id).unwrap().revision, revision);
+    assert_eq!(store.tournament(t.id).unwrap().events, 2);
+
     // Undo of the match's last throw takes the result back in the same commit.
     store.undo(m.id).unwrap();
     let t = store.tournament(t.id).unwrap();

@@ -429,6 +429,18 @@ impl Store {
         let Some(last) = dropped.last() else {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         };
+        // A result a table's match entered is that match's to take back: dropped here, the
+        // match would still end so and stay the table's, and the two would say two results.
+        if let Some(table) = dropped.iter().find_map(|e| {
+            let r = e.get("result").filter(|r| r.get("match").is_some())?;
+            r.get("table").and_then(Value::as_u64)
+        }) {
+            return Err(Error::illegal(format!(
+                "table {}'s result was entered by its match: it is taken back by an undo in that match",
+                table + 1
+            ))
+            .with_code("result_from_match"));
+        }
         let state = replay_checked(id, &record)?;
         tx.execute(
             "DELETE FROM tournament_event WHERE tournament_id = ?1 AND seq >= ?2",

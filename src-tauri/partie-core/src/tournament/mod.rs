@@ -280,10 +280,13 @@ impl Tournament {
             Event::Withdraw(e) => {
                 let e = *e;
                 if e >= self.field.entrants.len() {
-                    return Err(Error::illegal(format!("there is no entrant {e}")));
+                    return Err(
+                        Error::illegal(format!("there is no entrant {e}")).with_code("no_entrant")
+                    );
                 }
                 if self.field.withdrawn[e] {
-                    return Err(Error::illegal(format!("entrant {e} has already withdrawn")));
+                    return Err(Error::illegal(format!("entrant {e} has already withdrawn"))
+                        .with_code("already_withdrawn"));
                 }
                 if self.field.active().len() <= 2 {
                     return Err(
@@ -306,7 +309,8 @@ impl Tournament {
                     return Err(Error::illegal(format!(
                         "a tournament has at most {} entrants",
                         setup::MAX_ENTRANTS
-                    )));
+                    ))
+                    .with_code("too_many_entrants"));
                 }
                 if let Some(name) = setup::name_taken(&self.field.entrants, names) {
                     return Err(Error::illegal(format!("{name:?} is already entered"))

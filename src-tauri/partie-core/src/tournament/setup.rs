@@ -111,10 +111,16 @@ impl Setup {
             _ => return Err(bad("entrants must be a list of sides")),
         };
         if !(2..=MAX_ENTRANTS).contains(&entrants.len()) {
+            let code = if entrants.len() < 2 {
+                "too_few_entrants"
+            } else {
+                "too_many_entrants"
+            };
             return Err(bad(format!(
                 "a tournament has 2 to {MAX_ENTRANTS} entrants, not {}",
                 entrants.len()
-            )));
+            ))
+            .with_code(code));
         }
         for (i, e) in entrants.iter().enumerate() {
             if let Some(name) = name_taken(&entrants[..i], e) {

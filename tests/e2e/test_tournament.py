@@ -514,6 +514,45 @@ def test_the_big_screen_left_during_a_load_stops_loading(partie):
     assert p.asked("get_tournament") == left
 
 
+def test_a_result_that_came_while_a_form_was_open_is_shown_once_it_is_closed(partie):
+    """A result from elsewhere (a phone through this desk's hub, here a second writer of the
+    same database) while a result form is open here is not drawn over the form; once the form
+    is closed, the screen catches up by itself: the table shows it and the round can be paired
+    (the screen used to stay behind until some other change came)."""
+    p = partie
+    open_new_tournament(p)
+    add_entrants(p, "Anna", "Bea", "Cyril")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    # Cyril withdraws before round 1 (from another screen): not counted among those to pair,
+    # and marked in the list (he was counted and listed as any other).
+    p.wait_text(".status-line", "3 entrants registered")
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.withdrawEntrant(arguments[0], 2)).then(() => done(), () => done());
+    """, tid)
+    p.wait_text(".status-line", "2 entrants registered")
+    assert p.texts("#registered li") == ["Anna", "Bea", "Cyril withdrawn"]
+    assert p.attr("#registered li:nth-child(3)", "class") == "withdrawn"
+    pair(p, 1)
+    p.tap("#enter-0")
+    p.wait_css("#result-form-0")
+    elsewhere = json.loads(p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.tournamentEvent(arguments[0],
+            { result: { round: 1, table: 0, winner: 1, scores: [3, 7] } }))
+          .then((v) => done(JSON.stringify(v.summary.pairings[0].result)), (e) => done(JSON.stringify({error: e})));
+    """, tid))
+    assert elsewhere == {"winner": 1, "scores": [3, 7]}, elsewhere
+    time.sleep(4)                     # the change is noticed (every 1.5 s), the form stays
+    assert p.count("#result-form-0") == 1
+    p.tap("#cancel-result-0")
+    p.wait_until("return document.querySelector('[data-table=\"0\"]')?.classList.contains('done')", 5)
+    assert "7" in p.text('[data-table="0"] .table-result')
+    p.wait_until("return !document.querySelector('#pair')?.disabled", 5)
+
+
 def test_a_tournament_that_cannot_be_read_says_so_and_offers_to_try_again(partie):
     """A tournament that is not on this device (a link to one deleted, or not synced yet): the
     screen says why and offers Try again, instead of "Loading" for ever."""

@@ -43,14 +43,25 @@ export function mount(root, [idText, tab = 'round']) {
       // Nothing to show yet: the screen says why and offers to try again, not "Loading" for
       // ever (said once, there, not also at the foot of the screen).
       if (!st.view) st.failed = e;
-      else app.error(e);
+      else app.error(e, { reading: true });
     }
     render();
   }
 
+  // Data that came from phones or the hub while a result was being typed here (or an event
+  // was on its way) is not drawn over the form; it is read once the form is closed or the
+  // event answered, so that the screen never stays behind (the notice comes only once).
+  const catchUp = () => {
+    if (st.missed && st.entering == null && !st.busy) {
+      st.missed = false;
+      load();
+    }
+  };
+  const exclusive = (task) => app.exclusive(st, () => { render(); catchUp(); }, task);
+
   // One event at a time; what Rust answers is what is drawn.
   // `landed` runs once the event is committed (not when it is refused).
-  const send = (event, said, landed) => app.exclusive(st, render, async () => {
+  const send = (event, said, landed) => exclusive(async () => {
     took(await ipc.tournamentEvent(id, event));
     st.entering = null;
     landed?.();
@@ -65,24 +76,24 @@ export function mount(root, [idText, tab = 'round']) {
     render.focusOn(open ? `#enter-${open.table}` : s.status === 'finished' ? '#champion h2' : '#pair');
   };
 
-  const undo = () => app.exclusive(st, render, async () => {
+  const undo = () => exclusive(async () => {
     took(await ipc.undoTournament(id, st.view.revision));
     st.entering = null;
     app.announce(t('undone'));
   });
 
-  const startTable = (table) => app.exclusive(st, render, async () => {
+  const startTable = (table) => exclusive(async () => {
     const m = await ipc.startTable(id, table);
     if (up()) app.go(`#/match/${m.id}`);
   });
 
-  const exportAs = (what) => app.exclusive(st, render, async () => {
+  const exportAs = (what) => exclusive(async () => {
     const w = await ipc.exportFile(what);
     app.notice(t('file_written', { path: w.path }));
   });
 
   // Paper for the tables and the wall: a PDF in the exports folder, in the app's language.
-  const printPdf = (which) => app.exclusive(st, render, async () => {
+  const printPdf = (which) => exclusive(async () => {
     const w = await ipc.exportTournamentPdf(id, which, language());
     app.notice(t('file_written', { path: w.path }));
   });
@@ -127,7 +138,7 @@ export function mount(root, [idText, tab = 'round']) {
         : null,
       h('div', { class: 'end-row' },
         h('button', { class: 'btn primary', type: 'button', id: `save-result-${p.table}`, onclick: save }, t('save_result')),
-        h('button', { class: 'btn ghost', type: 'button', id: `cancel-result-${p.table}`, onclick: () => { st.entering = null; render.focusOn(`#enter-${p.table}`); } }, t('cancel'))),
+        h('button', { class: 'btn ghost', type: 'button', id: `cancel-result-${p.table}`, onclick: () => { st.entering = null; render.focusOn(`#enter-${p.table}`); catchUp(); } }, t('cancel'))),
       h('div', { class: 'end-row' }, [0, 1].map((s) => h('button', {
         class: 'btn small foul', type: 'button', id: `forfeit-${p.table}-${s}`,
         onclick: () => send({ result: { round: summary.round, table: p.table, forfeit: s } }, t('forfeit_by', { name: names[s] }), onToNext),
@@ -156,7 +167,7 @@ export function mount(root, [idText, tab = 'round']) {
         st.view.hub ? null : h('button', {
           class: 'btn', type: 'button', id: `enter-${p.table}`, 'aria-expanded': String(st.entering === p.table),
           'aria-label': `${t('enter_result')}, ${t('table_n', { n: p.table + 1 })}`,
-          onclick: () => { st.entering = st.entering === p.table ? null : p.table; st.form = {}; render(); },
+          onclick: () => { st.entering = st.entering === p.table ? null : p.table; st.form = {}; render(); catchUp(); },
         }, t('enter_result'))),
       st.entering === p.table && !p.result ? resultForm(p, summary, knockout) : null);
   }
@@ -171,11 +182,14 @@ export function mount(root, [idText, tab = 'round']) {
     const lateOk = s.status !== 'finished' && (s.system === 'swiss' || s.status === 'registering');
     const now = s.pairings.filter((p) => (boards.get(p.table)?.wave ?? 0) === 0);
     const later = s.pairings.filter((p) => (boards.get(p.table)?.wave ?? 0) > 0);
+    // Who withdrew before round 1 is not counted among those to pair, and is marked.
+    const gone = new Set(s.standings.filter((r) => r.withdrawn).map((r) => r.entrant));
     return [
       s.status === 'registering'
         ? h('div', {},
-          h('p', { class: 'status-line', text: t('registering_n', { n: s.entrants.length }) }),
-          h('ol', { class: 'entrant-list', id: 'registered' }, s.entrants.map((n) => h('li', { text: n }))))
+          h('p', { class: 'status-line', text: t('registering_n', { n: s.entrants.length - gone.size }) }),
+          h('ol', { class: 'entrant-list', id: 'registered' }, s.entrants.map((n, i) => h('li', { class: gone.has(i) ? 'withdrawn' : null },
+            h('span', { text: n }), gone.has(i) ? [' ', h('span', { class: 'tag', text: t('withdrawn') })] : null))))
         : [
           h('ul', { class: 'table-list', id: 'tables' }, now.map((p) => tableCard(p, s, boards.get(p.table), linked.get(p.table), knockout))),
           later.length ? [
@@ -245,7 +259,7 @@ export function mount(root, [idText, tab = 'round']) {
           return;
         }
         st.armed = null;
-        app.exclusive(st, render, async () => {
+        exclusive(async () => {
           took(await ipc.withdrawEntrant(id, r.entrant));
           app.announce(t('withdrew', { name: r.name }));
           // The row's button is gone: on to the next row's, else back to the tab.
@@ -311,6 +325,12 @@ export function mount(root, [idText, tab = 'round']) {
   load();
   // Results pushed by phones to this device's hub, or the hub's tournament pulled: drawn as
   // they arrive, unless a result is being typed here.
-  return { refresh: load, onData: () => { if (st.entering == null && !st.busy) load(); } };
+  return {
+    refresh: load,
+    onData: () => {
+      st.missed = true;
+      catchUp();
+    },
+  };
 }
 

@@ -553,6 +553,63 @@ def test_a_result_that_came_while_a_form_was_open_is_shown_once_it_is_closed(par
     p.wait_until("return !document.querySelector('#pair')?.disabled", 5)
 
 
+def wall_of(p, setup):
+    """Makes a tournament from `setup` through the app's IPC, pairs round 1 and opens its big
+    screen at 1920x1080; its id."""
+    tid = json.loads(p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(async ({ ipc }) => {
+            const t = await ipc.newTournament(arguments[0]);
+            await ipc.tournamentEvent(t.id, { pair: {} });
+            return t.id;
+        }).then((id) => done(JSON.stringify(id)), (e) => done(JSON.stringify({error: e})));
+    """, setup))
+    assert isinstance(tid, int), tid
+    p.size(*BIG)
+    p.d.execute_script(f"location.hash = '#/wall/{tid}'")
+    p.wait_css("#wall-tables li")
+    time.sleep(0.6)                               # fitted at the new size
+    return tid
+
+
+def test_the_big_screen_fits_a_big_round_and_every_pool_on_one_screen(partie):
+    """A 26-entrant Swiss (13 tables) and 20 entrants in five pools, at 1920x1080: the letters
+    shrink as far as they must (never below 18 px) and everything is on the screen, every table
+    and every pool's standings (tables past the twelfth used to be off the bottom of a screen
+    nobody scrolls, and the pools past the fourth left out)."""
+    p = partie
+    p.start()
+    names = [[f"Player {i + 1}"] for i in range(26)]
+    wall_of(p, {"game": "crokinole", "system": "swiss", "entrants": names})
+    assert p.count("#wall-tables li") == 13
+    layout = p.d.execute_script("""
+        const last = [...document.querySelectorAll('#wall-tables li')].pop().getBoundingClientRect();
+        const rows = [...document.querySelectorAll('#wall-standings tbody tr')];
+        return {scroll: document.documentElement.scrollHeight, height: window.innerHeight,
+                last: last.bottom, rows: rows.length, lastRow: rows.pop().getBoundingClientRect().bottom,
+                leave: document.querySelector('#leave-wall').getBoundingClientRect().top,
+                font: parseFloat(getComputedStyle(document.querySelector('#wall')).fontSize)};""")
+    assert layout["scroll"] <= layout["height"] + 1 and layout["last"] <= layout["height"], layout
+    assert layout["lastRow"] <= layout["leave"], "the Leave button covers the last row"
+    assert layout["font"] >= 18, layout
+    assert layout["rows"] >= 8, layout
+    p.d.save_screenshot(str(SHOTS / "44c-tournament-big-screen-13-tables-1920.png"))
+
+    p.size(1280, 800)
+    p.d.execute_script("location.hash = '#/home'")
+    p.wait_css("#new-molkky")
+    pools = [[f"Entrant {i + 1}"] for i in range(20)]
+    wall_of(p, {"game": "molkky", "system": "pools_knockout", "entrants": pools, "pool_size": 4})
+    layout = p.d.execute_script("""
+        return {scroll: document.documentElement.scrollHeight, height: window.innerHeight,
+                pools: [...document.querySelectorAll('#wall-standings .pool-head')].map((x) => x.textContent),
+                font: parseFloat(getComputedStyle(document.querySelector('#wall')).fontSize)};""")
+    assert layout["pools"] == ["Pool A", "Pool B", "Pool C", "Pool D", "Pool E"], layout
+    assert layout["scroll"] <= layout["height"] + 1 and layout["font"] >= 18, layout
+    p.d.save_screenshot(str(SHOTS / "44d-tournament-big-screen-five-pools-1920.png"))
+    p.size(1280, 800)
+
+
 def test_a_tournament_that_cannot_be_read_says_so_and_offers_to_try_again(partie):
     """A tournament that is not on this device (a link to one deleted, or not synced yet): the
     screen says why and offers Try again, instead of "Loading" for ever."""

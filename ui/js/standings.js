@@ -52,11 +52,12 @@ export function tableGroup(summary, p) {
   return g.bracket === 'main' ? t('main_bracket') : g.bracket === 'consolation' ? t('consolation_bracket') : null;
 }
 
-// The groups' first `limit` rows in all (a screen that does not scroll shows that many).
-function limited(list, limit) {
+// The groups' first `limit` rows in all, or each group's first `limit` rows (`perGroup`: the
+// big screen, where every pool is seen).
+function limited(list, limit, perGroup = false) {
   let left = limit;
   return list.map((g) => {
-    const rows = g.rows.slice(0, Math.max(0, left));
+    const rows = g.rows.slice(0, Math.max(0, perGroup ? limit : left));
     left -= rows.length;
     return { ...g, rows };
   }).filter((g) => g.rows.length || !g.label);
@@ -76,7 +77,7 @@ function shortHead(key, label) {
 }
 
 // `extra`: one more column, {key, label, value(row)} (the rating change over the night).
-export function standingsTable(summary, { limit = Infinity, withdraw = null, id = 'standings', extra = null } = {}) {
+export function standingsTable(summary, { limit = Infinity, perGroup = false, withdraw = null, id = 'standings', extra = null } = {}) {
   const cols = columns(summary);
   const width = 2 + cols.length + (extra ? 1 : 0) + (withdraw ? 1 : 0);
   const row = (r) => h('tr', { class: r.withdrawn ? 'withdrawn' : null, 'data-entrant': r.entrant, 'data-key': `entrant-${r.entrant}` },
@@ -95,7 +96,7 @@ export function standingsTable(summary, { limit = Infinity, withdraw = null, id 
       cols.map(([key, label]) => shortHead(key, label)),
       extra ? shortHead(extra.key, extra.label) : null,
       withdraw ? h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('withdraw') })) : null)),
-    limited(groups(summary), limit).map((g, i) => h('tbody', { 'data-key': `group-${i}` },
+    limited(groups(summary), limit, perGroup).map((g, i) => h('tbody', { 'data-key': `group-${i}` },
       g.label ? h('tr', { class: 'pool-head' }, h('th', { scope: 'rowgroup', colspan: width, text: g.label })) : null,
       g.rows.map(row)))));
 }

@@ -10,6 +10,12 @@ import { standingsTable, entrantName, resultText, wonMark, tableGroup, namesInPo
 
 const REFRESH_MS = 2000;
 
+// Everything on one screen, which nobody scrolls: a long round or a big field makes the
+// letters smaller, down to MIN_FONT_PX (still read across a room); only when even that is not
+// enough are the standings cut, each group (each pool) to its first rows.
+const MIN_FONT_PX = 18;
+const ROW_LIMITS = [Infinity, 24, 16, 12, 8, 4];
+
 export function mount(root, [idText]) {
   const id = Number(idText);
   let timer = null;
@@ -19,7 +25,7 @@ export function mount(root, [idText]) {
   root.replaceChildren(frame, leave);
   document.documentElement.requestFullscreen?.().catch(() => {});
 
-  function draw(v) {
+  function draw(v, limit) {
     const s = v.summary;
     const boards = new Map(s.boards.map((b) => [b.table, b]));
     const byes = Array.isArray(s.bye) ? s.bye : s.bye == null ? [] : [s.bye];
@@ -47,8 +53,43 @@ export function mount(root, [idText]) {
           s.walkovers?.length ? h('p', { class: 'wall-bye', text: t('walkover_for', { names: namesInPools(s, s.walkovers) }) }) : null),
         h('section', { class: 'wall-standings', 'aria-label': t('standings') },
           h('h2', { text: t('standings') }),
-          standingsTable(s, { limit: 16, id: 'wall-standings' }))));
+          standingsTable(s, { limit, perGroup: true, id: 'wall-standings' }))));
   }
+
+  // Nothing to scroll, and the foot of the screen left to the Leave button, which covers
+  // nothing then.
+  const fits = () => document.documentElement.scrollHeight <= window.innerHeight + 1
+    && frame.getBoundingClientRect().bottom <= window.innerHeight - leave.offsetHeight - 8;
+
+  // Draws `v` as large as the screen holds it whole (see MIN_FONT_PX).
+  let shown = null;
+  function fit(v) {
+    shown = v;
+    for (const limit of ROW_LIMITS) {
+      draw(v, limit);
+      frame.style.fontSize = '';
+      if (fits()) return;
+      const base = parseFloat(getComputedStyle(frame).fontSize);
+      frame.style.fontSize = `${MIN_FONT_PX}px`;
+      if (base <= MIN_FONT_PX || !fits()) continue;
+      let [lo, hi] = [MIN_FONT_PX, base];
+      while (hi - lo > 0.5) {
+        const mid = (lo + hi) / 2;
+        frame.style.fontSize = `${mid}px`;
+        if (fits()) lo = mid;
+        else hi = mid;
+      }
+      frame.style.fontSize = `${lo}px`;
+      return;
+    }
+  }
+  // A screen that changes size (a TV's resolution, a window) is fitted again.
+  let refit = 0;
+  const resized = () => {
+    cancelAnimationFrame(refit);
+    refit = requestAnimationFrame(() => { if (shown && !gone) fit(shown); });
+  };
+  window.addEventListener('resize', resized);
 
   // One load at a time, and none once the screen is left: an answer on its way when the
   // person leaves (or when the app comes back into view) would otherwise start a second loop
@@ -70,11 +111,11 @@ export function mount(root, [idText]) {
       // Drawn again only when something changed: the screen does not flicker.
       if (text !== last) {
         last = text;
-        draw(v);
+        fit(v);
       }
     } catch (e) {
       const said = JSON.stringify([e?.kind, e?.code, e?.detail]);
-      if (!gone && said !== failed) app.error(e);
+      if (!gone && said !== failed) app.error(e, { reading: true });
       failed = said;
     } finally {
       loading = false;
@@ -91,6 +132,7 @@ export function mount(root, [idText]) {
     unmount() {
       gone = true;
       clearTimeout(timer);
+      window.removeEventListener('resize', resized);
       if (document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
     },
   };

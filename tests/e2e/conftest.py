@@ -140,7 +140,15 @@ class Partie:
         self.go_hash("#/home")
 
     def size(self, w, h):
+        """Sets the window's size and waits until the page has taken it (two frames drawn at
+        the new width): a tap that follows finds its element where it is drawn, not where the
+        old size put it (WebKit resizes after the call returns, later under load)."""
         self.d.set_window_rect(x=0, y=0, width=w, height=h)
+        WebDriverWait(self.d, 5).until(lambda d: d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const w = window.innerWidth;
+            requestAnimationFrame(() => requestAnimationFrame(() => done(w === arguments[0] && window.innerWidth === w)));
+        """, w))
 
     def wait_css(self, css, timeout=10):
         """Waits until `css` matches a node, asked in the page: WebKitWebDriver answers "stale"

@@ -17,24 +17,20 @@ pub const ENTRY: Entry = Entry {
 };
 
 fn build(map: &Map<String, Value>, entrants: usize) -> Result<Box<dyn System>, Error> {
-    let rounds = setup::number(map, "rounds", 1, entrants as u64 - 1)?;
+    let most = entrants as u64 - 1;
+    let rounds = setup::number(map, "rounds", 1, most)?.unwrap_or_else(|| {
+        let log2 = u64::from(usize::BITS - (entrants - 1).leading_zeros());
+        (log2 + 1).min(most)
+    });
     Ok(Box::new(Swiss {
-        rounds: rounds.map(|r| r as usize),
+        rounds: rounds as usize,
     }))
-}
-
-/// The default number of rounds for `entrants`: ⌈log2 entrants⌉ + 1, at most entrants − 1.
-pub fn default_rounds(entrants: usize) -> usize {
-    let log2 = (usize::BITS - entrants.saturating_sub(1).leading_zeros()) as usize;
-    (log2 + 1).min(entrants.saturating_sub(1)).max(1)
 }
 
 /// A Swiss tournament of a fixed number of rounds.
 #[derive(Debug, Clone)]
 pub struct Swiss {
-    /// The rounds the setup gives; none: [`default_rounds`] of the entrants paired in round 1
-    /// (those who came late during registration count, as round robins count them).
-    rounds: Option<usize>,
+    rounds: usize,
 }
 
 /// Pairs `ranked` (an even number of entrants, best first): the first pairing in rank order
@@ -76,16 +72,8 @@ impl System for Swiss {
         ENTRY.name
     }
 
-    fn rounds(&self, field: &Field) -> usize {
-        self.rounds.unwrap_or_else(|| {
-            // Fixed at the first pair: who plays round 1, byes included; before it, who is
-            // registered and still in.
-            let entrants = field.rounds.first().map_or_else(
-                || field.active().len(),
-                |r| 2 * r.matches.len() + r.byes.len(),
-            );
-            default_rounds(entrants)
-        })
+    fn rounds(&self, _field: &Field) -> usize {
+        self.rounds
     }
 
     fn takes_late_entries(&self, _field: &Field) -> bool {

@@ -524,16 +524,9 @@ fn morris_against_the_computer_through_the_commands() {
     assert_eq!(e["kind"], "bad_record");
 }
 
-#[test]
-fn the_computer_thinks_without_holding_up_the_other_commands() {
-    let h = harness();
-    // One thinker more than the async runtime has workers: were each to think on a worker,
-    // every other command would wait for a think to end.
-    let workers = tauri::async_runtime::handle()
-        .inner()
-        .metrics()
-        .num_workers();
-    let ids: Vec<i64> = (0..=workers)
+/// `n` Morris matches against level 5, each with the computer to play (Alice placed on d6).
+fn computer_to_play(h: &Harness, n: usize) -> Vec<i64> {
+    (0..n)
         .map(|_| {
             let m = h
                 .call(
@@ -546,7 +539,19 @@ fn the_computer_thinks_without_holding_up_the_other_commands() {
                 .unwrap();
             id
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_computer_thinks_without_holding_up_the_other_commands() {
+    let h = harness();
+    // One thinker more than the async runtime has workers: were each to think on a worker,
+    // every other command would wait for a think to end.
+    let workers = tauri::async_runtime::handle()
+        .inner()
+        .metrics()
+        .num_workers();
+    let ids = computer_to_play(&h, workers + 1);
     let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let thinkers: Vec<_> = ids
         .iter()
@@ -583,20 +588,7 @@ fn the_computer_thinks_without_holding_up_the_other_commands() {
 #[test]
 fn a_stop_holds_for_the_think_it_stopped_when_another_starts() {
     let h = harness();
-    let ids: Vec<i64> = (0..2)
-        .map(|_| {
-            let m = h
-                .call(
-                    "new_match",
-                    json!({"game": "morris", "rules": {}, "sides": [["Alice"], ["Computer"]], "computer": {"1": 5}}),
-                )
-                .unwrap();
-            let id = m["id"].as_i64().unwrap();
-            h.call("play", json!({"matchId": id, "action": "d6"}))
-                .unwrap();
-            id
-        })
-        .collect();
+    let ids = computer_to_play(&h, 2);
     let think = |id: i64| {
         let window = h.window.clone();
         std::thread::spawn(move || call_on(&window, "computer_move", json!({"matchId": id})))

@@ -228,13 +228,18 @@ async fn computer_move<R: Runtime>(
     app: tauri::AppHandle<R>,
     match_id: i64,
 ) -> Result<MatchView, Error> {
-    off_the_workers(app, move |state| computer_moves(state, match_id)).await
+    // Made as the command comes, before its work waits for a thread: a Stop asked for from
+    // then on holds.
+    let stop = app.state::<AppState>().new_think();
+    off_the_workers(app, move |state| computer_moves(state, match_id, stop)).await
 }
 
-/// [`computer_move`]'s work, on a thread of its own.
-fn computer_moves(state: &AppState, match_id: i64) -> Result<MatchView, Error> {
-    // Made before the position is read: a stop asked for once it is read holds.
-    let stop = state.new_think();
+/// [`computer_move`]'s work, on a thread of its own; `stop` is its think's flag.
+fn computer_moves(
+    state: &AppState,
+    match_id: i64,
+    stop: Arc<AtomicBool>,
+) -> Result<MatchView, Error> {
     let turn = state.with(|s| s.computer_turn(match_id))?;
     let level = turn.level.ok_or_else(|| {
         Error::illegal("it is not the computer's turn").with_code("not_computer_turn")

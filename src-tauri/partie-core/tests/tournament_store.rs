@@ -69,6 +69,12 @@ fn a_table_match_enters_its_result_when_it_ends_and_undo_takes_it_back() {
     // Played again, it enters once more.
     store.play(m.id, &json!({"pins": [2]})).unwrap();
     assert_eq!(store.tournament(t.id).unwrap().events, 2);
+    // The match deleted, nothing is left to take the result back: the tournament's Undo does
+    // (it must never be stuck).
+    store.delete_match(m.id).unwrap();
+    let t = store.undo_tournament(t.id).unwrap();
+    assert_eq!(t.summary["pairings"][0]["result"], Value::Null);
+    assert_eq!(t.events, 1);
 }
 
 /// A scorer who finds a mistake after another table's result came in takes their throws back

@@ -429,17 +429,30 @@ impl Store {
         let Some(last) = dropped.last() else {
             return Err(Error::illegal("there is nothing to undo").with_code("nothing_to_undo"));
         };
-        // A result a table's match entered is that match's to take back: dropped here, the
-        // match would still end so and stay the table's, and the two would say two results.
-        if let Some(table) = dropped.iter().find_map(|e| {
-            let r = e.get("result").filter(|r| r.get("match").is_some())?;
-            r.get("table").and_then(Value::as_u64)
-        }) {
-            return Err(Error::illegal(format!(
-                "table {}'s result was entered by its match: it is taken back by an undo in that match",
-                table + 1
-            ))
-            .with_code("result_from_match"));
+        // A result a table's match entered is that match's to take back, when the match is
+        // here, still the table's and written on this device: dropped here, the match would
+        // still end so and stay the table's, and the two would say two results. A match gone
+        // (deleted) or written on another device (a phone that may be gone) cannot take it
+        // back here, and the organiser's Undo must never be stuck: it goes as it always did.
+        for e in &dropped {
+            let Some(r) = e.get("result") else { continue };
+            let Some(uid) = r.get("match").and_then(Value::as_str) else {
+                continue;
+            };
+            let here: bool = tx.query_row(
+                "SELECT count(*) > 0 FROM match m JOIN tournament_match tm ON tm.match_id = m.id
+                     WHERE m.uid = ?1 AND tm.tournament_id = ?2 AND m.writer",
+                params![uid, id],
+                |row| row.get(0),
+            )?;
+            if here {
+                let table = r.get("table").and_then(Value::as_u64).unwrap_or(0);
+                return Err(Error::illegal(format!(
+                    "table {}'s result was entered by its match: it is taken back by an undo in that match",
+                    table + 1
+                ))
+                .with_code("result_from_match"));
+            }
         }
         let state = replay_checked(id, &record)?;
         tx.execute(

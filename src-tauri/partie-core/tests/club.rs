@@ -349,6 +349,21 @@ fn a_hub_that_turned_out_to_be_another_database_gets_its_tournaments_back() {
     assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
     phone.delete_tournament(here).unwrap();
     assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
+
+    // Refused whole on its way back: listed, until the hub sends that tournament (it is never
+    // pushed again, so no push would take it off the list).
+    let refusal = json!({"id": t.uid, "kind": "too_large", "detail": "413"});
+    phone
+        .club_restored(
+            HUB,
+            std::slice::from_ref(&t.uid),
+            std::slice::from_ref(&refusal),
+        )
+        .unwrap();
+    assert_eq!(phone.club_refusals(HUB, 20).unwrap().len(), 1);
+    let page = new_hub.records_since(None, 500).unwrap();
+    phone.club_pulled(HUB, &page.records, &page.cursor).unwrap();
+    assert!(phone.club_refusals(HUB, 20).unwrap().is_empty());
 }
 
 #[test]

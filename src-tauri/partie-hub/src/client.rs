@@ -21,8 +21,8 @@ use std::time::Duration;
 
 /// The longest a hub may take to answer a request with no body (its answer's head), or leave
 /// its answer's body without a byte, before it counts as unreachable. An answer that keeps
-/// coming is read to its end however long it takes (a large page over slow club Wi-Fi), and a
-/// request with a body has [`SEND_RATE`]'s time more to go out.
+/// coming is read to its end ([`READ_RATE`], [`READ_AT_MOST`]: a large page over slow club
+/// Wi-Fi), and a request with a body has [`SEND_RATE`]'s time more to go out.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The slowest link a push is given time for, in bytes a second (about 1 Mbit/s): an 8 MiB
@@ -34,6 +34,13 @@ pub const PULL_EVERY: Duration = Duration::from_secs(2);
 
 /// The most match records in one push (well under the hub's body limit).
 pub const PUSH_BATCH: usize = 200;
+
+/// The slowest an answer may come, in bytes a second (about 32 kbit/s), beyond the first
+/// [`REQUEST_TIMEOUT`]: a large page over poor Wi-Fi comes faster than that.
+pub const READ_RATE: u64 = 4 * 1024;
+
+/// The longest an answer may take to come whole.
+pub const READ_AT_MOST: Duration = Duration::from_secs(120);
 
 /// How many refused records the status lists, latest first.
 pub const REFUSALS_SHOWN: usize = 20;
@@ -161,16 +168,22 @@ async fn answered(
     Ok((status, value))
 }
 
-/// An answer's body, read for as long as it keeps coming: a pause of [`REQUEST_TIMEOUT`]
-/// without a byte counts as a hub gone away, a body over [`MAX_ANSWER`] as not a hub's.
+/// An answer's body, read for as long as it keeps coming at [`READ_RATE`] or more, within
+/// [`READ_AT_MOST`]: a pause of [`REQUEST_TIMEOUT`] without a byte, or an answer slower than
+/// that, counts as a hub gone away (a hub sending a byte now and then would otherwise hold the
+/// sync for ever); a body over [`MAX_ANSWER`] as not a hub's.
 async fn read_body(mut body: hyper::body::Incoming) -> Result<Vec<u8>, Failure> {
+    let started = tokio::time::Instant::now();
     let mut bytes = Vec::new();
     loop {
-        let frame = tokio::time::timeout(REQUEST_TIMEOUT, body.frame())
+        let earned = Duration::from_millis(bytes.len() as u64 * 1000 / READ_RATE);
+        let left = (REQUEST_TIMEOUT + earned)
+            .min(READ_AT_MOST)
+            .saturating_sub(started.elapsed())
+            .min(REQUEST_TIMEOUT);
+        let frame = tokio::time::timeout(left, body.frame())
             .await
-            .map_err(|_| {
-                Failure::Unreachable(format!("the answer stopped for {REQUEST_TIMEOUT:?}"))
-            })?;
+            .map_err(|_| Failure::Unreachable("the answer came too slowly".into()))?;
         let Some(frame) = frame else {
             return Ok(bytes);
         };

@@ -412,10 +412,12 @@ async fn refusing_proxy(
 
 /// A stand-in on loopback in front of the hub at `hub`, as slow club Wi-Fi: every page of
 /// records the hub answers comes to the phone a piece at a time, its head at once and its
-/// body in twelve pieces half a second apart (six seconds in all, more than a request is
-/// given to be answered, but never five seconds without a byte). Returns its address and how
-/// many pages it slowed.
-async fn trickling_proxy(hub: SocketAddr) -> (SocketAddr, Arc<AtomicUsize>) {
+/// body in `pieces` pieces `every` apart. Returns its address and how many pages it slowed.
+async fn trickling_proxy(
+    hub: SocketAddr,
+    pieces: usize,
+    every: Duration,
+) -> (SocketAddr, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let count = Arc::new(AtomicUsize::new(0));
@@ -438,8 +440,8 @@ async fn trickling_proxy(hub: SocketAddr) -> (SocketAddr, Arc<AtomicUsize>) {
                     }
                     counted.fetch_add(1, Ordering::SeqCst);
                     phone.write_all(head).await.ok()?;
-                    for piece in body.chunks(body.len().div_ceil(12)) {
-                        tokio::time::sleep(Duration::from_millis(500)).await;
+                    for piece in body.chunks(body.len().div_ceil(pieces)) {
+                        tokio::time::sleep(every).await;
                         phone.write_all(piece).await.ok()?;
                     }
                     Some(())
@@ -451,37 +453,87 @@ async fn trickling_proxy(hub: SocketAddr) -> (SocketAddr, Arc<AtomicUsize>) {
     (addr, count)
 }
 
-/// A page that takes longer than [`REQUEST_TIMEOUT`] to come but keeps coming is read to its
-/// end: the phone pulls the desk's matches (a whole-answer deadline used to count the hub as
-/// away and ask the same page again every two seconds, for ever).
+/// A page that takes longer than [`REQUEST_TIMEOUT`] to come but keeps coming (twelve pieces
+/// half a second apart, never five seconds without a byte) is read to its end: the phone pulls
+/// the desk's matches (a whole-answer deadline used to count the hub as away and ask the same
+/// page again every two seconds, for ever).
 #[test]
 fn a_page_that_comes_slowly_but_steadily_is_pulled() {
     let rt = one_worker();
     let dir = tempfile::tempdir().unwrap();
-    let token_file = dir.path().join("hub-token");
-    let desk_db = dir.path().join("desk.db");
-    let (mut desk, _) = Store::open(&desk_db).unwrap();
-    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
-    let theirs = desk
-        .new_match("molkky", &Default::default(), &sides)
-        .unwrap();
-    desk.play(theirs.id, &json!({"pins": [5]})).unwrap();
-    let host = Host::start(&desk_db, "127.0.0.1:0", &token_file).unwrap();
-    let info = host.info();
-    let (proxy, slowed) = rt.block_on(trickling_proxy(host.addr()));
-    let (phone, _, syncer) = joined_phone(dir.path(), &format!("http://{proxy}"), &info.token);
     let start = Instant::now();
+    let (host, desk_db, slowed, (phone, _, syncer)) =
+        trickled_desk(&rt, dir.path(), 12, Duration::from_millis(500));
     one_round(&syncer);
     assert!(slowed.load(Ordering::SeqCst) >= 1, "no page was slowed");
     assert!(
         start.elapsed() > REQUEST_TIMEOUT,
         "the page came too fast to show anything"
     );
-    assert!(holds(&phone, &theirs.uid));
+    let (desk, _) = Store::open(&desk_db).unwrap();
+    let theirs = desk.records_since(None, 100).unwrap().records;
+    assert_eq!(theirs.len(), 40);
+    assert!(theirs
+        .iter()
+        .all(|r| holds(&phone, r["id"].as_str().unwrap())));
     assert_eq!(syncer.status().state, "ok", "{:?}", syncer.status().error);
     drop(syncer);
     host.stop();
     drop(rt);
+}
+
+/// A hub that sends its answer a byte a second never fills the time a page is given: it is
+/// counted as gone after about [`REQUEST_TIMEOUT`], and the round ends, where reading while
+/// bytes still came would have held the sync for as long as the hub liked.
+#[test]
+fn a_page_that_comes_a_byte_now_and_then_ends_the_round_as_unreachable() {
+    let rt = one_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let (host, _, slowed, (_, _, syncer)) =
+        trickled_desk(&rt, dir.path(), usize::MAX, Duration::from_secs(1));
+    // The first round (it starts with the thread) ends on its first page.
+    eventually("the round ended as the hub gone", || {
+        syncer.status().state == "unreachable"
+    });
+    assert!(slowed.load(Ordering::SeqCst) >= 1, "no page was slowed");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    drop(syncer);
+    host.stop();
+    drop(rt);
+}
+
+/// A desk's database in `dir` with 40 Mölkky matches of one throw, its hub started behind a
+/// [`trickling_proxy`] of `pieces` pieces `every` apart, and a phone joined through it (its
+/// sync thread started): the hub, the desk's database, how many pages were slowed, the phone.
+fn trickled_desk(
+    rt: &tokio::runtime::Runtime,
+    dir: &Path,
+    pieces: usize,
+    every: Duration,
+) -> (
+    Host,
+    std::path::PathBuf,
+    Arc<AtomicUsize>,
+    (Store, std::path::PathBuf, Syncer),
+) {
+    let desk_db = dir.join("desk.db");
+    let (mut desk, _) = Store::open(&desk_db).unwrap();
+    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    for i in 0..40 {
+        let m = desk
+            .new_match("molkky", &Default::default(), &sides)
+            .unwrap();
+        desk.play(m.id, &json!({"pins": [i % 12 + 1]})).unwrap();
+    }
+    let host = Host::start(&desk_db, "127.0.0.1:0", &dir.join("hub-token")).unwrap();
+    let (proxy, slowed) = rt.block_on(trickling_proxy(host.addr(), pieces, every));
+    let phone = joined_phone(dir, &format!("http://{proxy}"), &host.info().token);
+    (host, desk_db, slowed, phone)
 }
 
 /// A runtime of one worker for the stand-ins on loopback, beside the app's own threads.

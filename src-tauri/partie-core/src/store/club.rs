@@ -345,9 +345,14 @@ impl Store {
                      WHERE uid = ?2",
                     params![hub, id],
                 )?;
-                // The hub has it: nothing to give back.
+                // The hub has it: nothing to give back, and a refusal of it given back is over
+                // (a tournament is never pushed again, so no push would clear it).
                 tx.execute(
                     "DELETE FROM club_restore WHERE hub = ?1 AND uid = ?2",
+                    params![hub, id],
+                )?;
+                tx.execute(
+                    "DELETE FROM club_refused WHERE hub = ?1 AND uid = ?2 AND by = 'hub'",
                     params![hub, id],
                 )?;
             }

@@ -607,6 +607,22 @@ def test_the_big_screen_fits_a_big_round_and_every_pool_on_one_screen(partie):
     assert layout["pools"] == ["Pool A", "Pool B", "Pool C", "Pool D", "Pool E"], layout
     assert layout["scroll"] <= layout["height"] + 1 and layout["font"] >= 18, layout
     p.d.save_screenshot(str(SHOTS / "44d-tournament-big-screen-five-pools-1920.png"))
+
+    # 64 entrants: 32 tables take two columns, every one on the screen.
+    p.size(1280, 800)
+    p.d.execute_script("location.hash = '#/home'")
+    p.wait_css("#new-molkky")
+    wall_of(p, {"game": "molkky", "system": "swiss", "entrants": [[f"Name {i + 1}"] for i in range(64)]})
+    layout = p.d.execute_script("""
+        const tables = [...document.querySelectorAll('#wall-tables li')].map((li) => li.getBoundingClientRect());
+        return {scroll: document.documentElement.scrollHeight, height: window.innerHeight,
+                tables: tables.length, lowest: Math.max(...tables.map((r) => r.bottom)),
+                two: document.querySelector('#wall-tables').classList.contains('two'),
+                font: parseFloat(getComputedStyle(document.querySelector('#wall')).fontSize)};""")
+    assert layout["tables"] == 32 and layout["two"], layout
+    assert layout["scroll"] <= layout["height"] + 1 and layout["lowest"] <= layout["height"], layout
+    assert layout["font"] >= 18, layout
+    p.d.save_screenshot(str(SHOTS / "44e-tournament-big-screen-32-tables-1920.png"))
     p.size(1280, 800)
 
 

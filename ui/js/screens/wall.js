@@ -12,9 +12,14 @@ const REFRESH_MS = 2000;
 
 // Everything on one screen, which nobody scrolls: a long round or a big field makes the
 // letters smaller, down to MIN_FONT_PX (still read across a room); only when even that is not
-// enough are the standings cut, each group (each pool) to its first rows.
+// enough are the standings cut, each group (each pool) to its first rows, then the first rows
+// of all; a round too long still for one column of tables takes two. A field too big for all
+// of that (more than about fifty tables) runs past the foot.
 const MIN_FONT_PX = 18;
-const ROW_LIMITS = [Infinity, 24, 16, 12, 8, 4];
+const LAYOUTS = [1, 2].flatMap((columns) => [
+  ...[Infinity, 16, 12, 8, 4].map((limit) => ({ columns, limit, perGroup: true })),
+  ...[16, 8].map((limit) => ({ columns, limit, perGroup: false })),
+]);
 
 export function mount(root, [idText]) {
   const id = Number(idText);
@@ -25,7 +30,7 @@ export function mount(root, [idText]) {
   root.replaceChildren(frame, leave);
   document.documentElement.requestFullscreen?.().catch(() => {});
 
-  function draw(v, limit) {
+  function draw(v, { columns, limit, perGroup }) {
     const s = v.summary;
     const boards = new Map(s.boards.map((b) => [b.table, b]));
     const byes = Array.isArray(s.bye) ? s.bye : s.bye == null ? [] : [s.bye];
@@ -39,7 +44,7 @@ export function mount(root, [idText]) {
       h('div', { class: 'wall-cols' },
         h('section', { class: 'wall-round', 'aria-label': t('tab_round') },
           h('h2', { text: t('tab_round') }),
-          h('ol', { class: 'wall-tables', id: 'wall-tables' }, s.pairings.map((p) => {
+          h('ol', { class: `wall-tables${columns === 2 ? ' two' : ''}`, id: 'wall-tables' }, s.pairings.map((p) => {
             const b = boards.get(p.table);
             const group = tableGroup(s, p);
             const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
@@ -53,7 +58,7 @@ export function mount(root, [idText]) {
           s.walkovers?.length ? h('p', { class: 'wall-bye', text: t('walkover_for', { names: namesInPools(s, s.walkovers) }) }) : null),
         h('section', { class: 'wall-standings', 'aria-label': t('standings') },
           h('h2', { text: t('standings') }),
-          standingsTable(s, { limit, perGroup: true, id: 'wall-standings' }))));
+          standingsTable(s, { limit, perGroup, id: 'wall-standings' }))));
   }
 
   // Nothing to scroll, and the foot of the screen left to the Leave button, which covers
@@ -61,12 +66,15 @@ export function mount(root, [idText]) {
   const fits = () => document.documentElement.scrollHeight <= window.innerHeight + 1
     && frame.getBoundingClientRect().bottom <= window.innerHeight - leave.offsetHeight - 8;
 
-  // Draws `v` as large as the screen holds it whole (see MIN_FONT_PX).
+  // Draws `v` as large as the screen holds it whole (see MIN_FONT_PX): the first layout that
+  // fits, at the largest size it fits at.
   let shown = null;
   function fit(v) {
     shown = v;
-    for (const limit of ROW_LIMITS) {
-      draw(v, limit);
+    // Two columns of tables only where a table's line still fits in half the round's column.
+    const columns = window.innerWidth >= 1000 ? 2 : 1;
+    for (const layout of LAYOUTS.filter((l) => l.columns <= columns)) {
+      draw(v, layout);
       frame.style.fontSize = '';
       if (fits()) return;
       const base = parseFloat(getComputedStyle(frame).fontSize);
@@ -82,6 +90,9 @@ export function mount(root, [idText]) {
       frame.style.fontSize = `${lo}px`;
       return;
     }
+    // Nothing fits: the tables in two columns and the first rows of all, in the smallest letters.
+    draw(v, { columns, limit: 16, perGroup: false });
+    frame.style.fontSize = `${MIN_FONT_PX}px`;
   }
   // A screen that changes size (a TV's resolution, a window) is fitted again.
   let refit = 0;

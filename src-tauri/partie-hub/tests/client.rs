@@ -363,94 +363,108 @@ const TOO_LARGE: (&str, &str) = (
     r#"{"kind":"too_large","detail":"the body is over 8 MiB"}"#,
 );
 
-/// A stand-in on loopback in front of the hub at `hub`: it passes every request on, but
-/// answers a push that holds the record `refused` itself, with `refusal` (its status line and
-/// body). Returns its address and how many such pushes it answered.
-async fn refusing_proxy(
+/// A stand-in on loopback in front of the hub at `hub`: each connection's request is read and
+/// handed to `serve`, with the phone's stream and a counter, for at most `within`. Returns its
+/// address and the counter.
+async fn stand_in<F, Fut>(
     hub: SocketAddr,
-    refused: String,
-    refusal: (&'static str, &'static str),
-) -> (SocketAddr, Arc<AtomicUsize>) {
+    within: Duration,
+    serve: F,
+) -> (SocketAddr, Arc<AtomicUsize>)
+where
+    F: Fn(SocketAddr, TcpStream, Vec<u8>, Arc<AtomicUsize>) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Option<()>> + Send + 'static,
+{
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let count = Arc::new(AtomicUsize::new(0));
     let counted = count.clone();
+    let serve = Arc::new(serve);
     tokio::spawn(async move {
         while let Ok((mut phone, _)) = listener.accept().await {
-            let (refused, counted) = (refused.clone(), counted.clone());
+            let (serve, counted) = (serve.clone(), counted.clone());
             tokio::spawn(async move {
                 let work = async {
                     let request = common::read_message(&mut phone).await?;
-                    let head_end = request.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
-                    let body: serde_json::Value =
-                        serde_json::from_slice(&request[head_end..]).unwrap_or_default();
-                    let holds = body["records"]
-                        .as_array()
-                        .is_some_and(|rs| rs.iter().any(|r| r["id"] == refused.as_str()));
-                    if request.starts_with(b"POST /v1/records") && holds {
-                        counted.fetch_add(1, Ordering::SeqCst);
-                        let (line, answer) = refusal;
-                        let head = format!(
-                            "HTTP/1.1 {line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                            answer.len()
-                        );
-                        phone.write_all(head.as_bytes()).await.ok()?;
-                        phone.write_all(answer.as_bytes()).await.ok()?;
-                        return Some(());
-                    }
-                    let mut up = TcpStream::connect(hub).await.ok()?;
-                    up.write_all(&request).await.ok()?;
-                    let answer = common::read_message(&mut up).await?;
-                    phone.write_all(&answer).await.ok()
+                    serve(hub, phone, request, counted).await
                 };
-                let _ = tokio::time::timeout(Duration::from_secs(10), work).await;
+                let _ = tokio::time::timeout(within, work).await;
             });
         }
     });
     (addr, count)
 }
 
-/// A stand-in on loopback in front of the hub at `hub`, as slow club Wi-Fi: every page of
-/// records the hub answers comes to the phone a piece at a time, its head at once and its
-/// body in `pieces` pieces `every` apart. Returns its address and how many pages it slowed.
+/// The hub's whole answer to `request`.
+async fn hub_answer(hub: SocketAddr, request: &[u8]) -> Option<Vec<u8>> {
+    let mut up = TcpStream::connect(hub).await.ok()?;
+    up.write_all(request).await.ok()?;
+    common::read_message(&mut up).await
+}
+
+/// A [`stand_in`] that passes every request on, but answers a push that holds the record
+/// `refused` itself, with `refusal` (its status line and body); it counts those pushes.
+async fn refusing_proxy(
+    hub: SocketAddr,
+    refused: String,
+    refusal: (&'static str, &'static str),
+) -> (SocketAddr, Arc<AtomicUsize>) {
+    stand_in(hub, Duration::from_secs(10), move |hub, mut phone, request, counted| {
+        let refused = refused.clone();
+        async move {
+            let head_end = request.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+            let body: serde_json::Value =
+                serde_json::from_slice(&request[head_end..]).unwrap_or_default();
+            let holds = body["records"]
+                .as_array()
+                .is_some_and(|rs| rs.iter().any(|r| r["id"] == refused.as_str()));
+            if request.starts_with(b"POST /v1/records") && holds {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let (line, answer) = refusal;
+                let head = format!(
+                    "HTTP/1.1 {line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    answer.len()
+                );
+                phone.write_all(head.as_bytes()).await.ok()?;
+                return phone.write_all(answer.as_bytes()).await.ok();
+            }
+            let answer = hub_answer(hub, &request).await?;
+            phone.write_all(&answer).await.ok()
+        }
+    })
+    .await
+}
+
+/// A [`stand_in`] as slow club Wi-Fi: every page of records the hub answers comes to the phone
+/// a piece at a time, its head at once and its body in `pieces` pieces `every` apart; it
+/// counts the pages it slowed.
 async fn trickling_proxy(
     hub: SocketAddr,
     pieces: usize,
     every: Duration,
 ) -> (SocketAddr, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let count = Arc::new(AtomicUsize::new(0));
-    let counted = count.clone();
-    tokio::spawn(async move {
-        while let Ok((mut phone, _)) = listener.accept().await {
-            let counted = counted.clone();
-            tokio::spawn(async move {
-                let work = async {
-                    let request = common::read_message(&mut phone).await?;
-                    let mut up = TcpStream::connect(hub).await.ok()?;
-                    up.write_all(&request).await.ok()?;
-                    let answer = common::read_message(&mut up).await?;
-                    let head_end = answer.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
-                    let (head, body) = answer.split_at(head_end);
-                    let page = request.starts_with(b"GET /v1/records")
-                        && body.windows(12).any(|w| w == br#""records":[{"#);
-                    if !page {
-                        return phone.write_all(&answer).await.ok();
-                    }
-                    counted.fetch_add(1, Ordering::SeqCst);
-                    phone.write_all(head).await.ok()?;
-                    for piece in body.chunks(body.len().div_ceil(pieces)) {
-                        tokio::time::sleep(every).await;
-                        phone.write_all(piece).await.ok()?;
-                    }
-                    Some(())
-                };
-                let _ = tokio::time::timeout(Duration::from_secs(30), work).await;
-            });
-        }
-    });
-    (addr, count)
+    stand_in(
+        hub,
+        Duration::from_secs(30),
+        move |hub, mut phone, request, counted| async move {
+            let answer = hub_answer(hub, &request).await?;
+            let head_end = answer.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+            let (head, body) = answer.split_at(head_end);
+            let page = request.starts_with(b"GET /v1/records")
+                && body.windows(12).any(|w| w == br#""records":[{"#);
+            if !page {
+                return phone.write_all(&answer).await.ok();
+            }
+            counted.fetch_add(1, Ordering::SeqCst);
+            phone.write_all(head).await.ok()?;
+            for piece in body.chunks(body.len().div_ceil(pieces)) {
+                tokio::time::sleep(every).await;
+                phone.write_all(piece).await.ok()?;
+            }
+            Some(())
+        },
+    )
+    .await
 }
 
 /// A page that takes longer than [`REQUEST_TIMEOUT`] to come but keeps coming (twelve pieces

@@ -73,6 +73,10 @@ class Hub:
                         self.wfile.flush()
                     return
                 if self.path.startswith("/v1/tournaments/current"):
+                    # A network gone quiet: the request is held, answered at most 30 s later.
+                    end = time.time() + 30
+                    while hub.hold and time.time() < end and not hub.closed:
+                        time.sleep(0.1)
                     answer = hub.answer
                     if isinstance(answer, int):
                         self.answer_json(answer, {"kind": "storage", "detail": "disk"})
@@ -87,6 +91,7 @@ class Hub:
 
         self.closed = False
         self.refuse = False
+        self.hold = False
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -273,3 +278,27 @@ def test_pools_of_a_big_field_page_with_their_heads_and_a_wrong_token_is_said():
         b.quit()
         if not hub.closed:
             hub.stop()
+
+
+def test_a_summary_that_never_comes_is_given_up_without_abort_signal_timeout():
+    """An older TV's browser has no AbortSignal.timeout: a request the network holds is still
+    given up after 10 s, and the page says the hub does not answer (it waited for ever, showing
+    its last time as if all were well)."""
+    hub = Hub()
+    b = chromium()
+    try:
+        b.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete AbortSignal.timeout;"})
+        b.get(hub.url)
+        WebDriverWait(b, 15).until(lambda b: b.execute_script(
+            "return document.querySelector('#note').textContent.startsWith('Updated')"))
+        assert b.execute_script("return typeof AbortSignal.timeout") == "undefined"
+        hub.hold = True
+        hub.tell()
+        started = time.time()
+        WebDriverWait(b, 20).until(lambda b: b.execute_script("return document.body.classList.contains('stale')"))
+        assert time.time() - started >= 9, "given up before its 10 s"
+        assert b.execute_script("return document.querySelector('#note').textContent") == "The hub does not answer; trying again…"
+    finally:
+        hub.hold = False
+        b.quit()
+        hub.stop()

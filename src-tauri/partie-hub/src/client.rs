@@ -450,7 +450,7 @@ fn storage(e: Error) -> Failure {
 /// nothing it ran is lost with its old database and its tables' matches find them
 /// ([`Store::club_restoring`]). A record's refusal is not said to the user: the hub holds
 /// another copy (another phone gave it back first), which is as good. A batch refused whole
-/// goes again in halves ([`refused_whole`]), down to the tournament the hub will not take,
+/// goes again in halves ([`post_batch`]), down to the tournament the hub will not take,
 /// which is listed among the refused and not tried again.
 async fn give_back_tournaments(s: &mut Store, join: &ClubJoin) -> Result<(), Failure> {
     let mut batch = PUSH_BATCH;
@@ -459,22 +459,14 @@ async fn give_back_tournaments(s: &mut Store, join: &ClubJoin) -> Result<(), Fai
         if records.is_empty() {
             return Ok(());
         }
-        let refused = match post_records(join, &records).await {
-            Err(Failure::Hub { status: code, .. }) if refused_whole(code) && records.len() > 1 => {
-                batch = (records.len() / 2).max(1);
+        let refused = match post_batch(join, &records).await? {
+            Posted::Halve(n) => {
+                batch = n;
                 continue;
             }
             // The hub will not take it; waiting on it would stop every push and pull after.
-            Err(Failure::Hub {
-                status: code,
-                kind,
-                why,
-            }) if refused_whole(code) => ids_of(&records)
-                .into_iter()
-                .map(|id| json!({"id": id, "kind": kind, "detail": why}))
-                .collect(),
-            Err(e) => return Err(e),
-            Ok(_) => {
+            Posted::Refused(refused) => refused,
+            Posted::Answered(_) => {
                 batch = PUSH_BATCH;
                 Vec::new()
             }
@@ -484,12 +476,36 @@ async fn give_back_tournaments(s: &mut Store, join: &ClubJoin) -> Result<(), Fai
     }
 }
 
-/// Whether a push answered with `status` was refused for what it holds (413: over the hub's
-/// 8 MiB; another 4xx: a record it cannot read, such as one nested too deep), so that the
-/// same push would be refused again: its records go again in halves, down to the one the hub
-/// will not take. A 5xx is the hub's own trouble, tried again as it is.
-fn refused_whole(status: u16) -> bool {
-    (400..500).contains(&status)
+/// How the hub took a batch of records ([`post_batch`]).
+enum Posted {
+    /// Its answer (`accepted`, `updated`, `already`, `refused`).
+    Answered(Value),
+    /// Refused whole: to go again as batches of this many.
+    Halve(usize),
+    /// A single record refused whole: its refusal, as an answer's `refused` lists it.
+    Refused(Vec<Value>),
+}
+
+/// Pushes `records`. A batch the hub refuses whole for what it holds (a 4xx; 413: over its
+/// 8 MiB; another: a record it cannot read, such as one nested too deep) would be refused
+/// again: it goes again in halves, down to the one record the hub will not take (`too_large`
+/// for a 413, else the hub's kind). A 5xx is the hub's own trouble, tried again as it is.
+async fn post_batch(join: &ClubJoin, records: &[Value]) -> Result<Posted, Failure> {
+    match post_records(join, records).await {
+        Err(Failure::Hub { status, kind, why }) if (400..500).contains(&status) => {
+            if records.len() > 1 {
+                return Ok(Posted::Halve(records.len() / 2));
+            }
+            let kind = if status == 413 { "too_large" } else { &kind };
+            Ok(Posted::Refused(
+                ids_of(records)
+                    .into_iter()
+                    .map(|id| json!({"id": id, "kind": kind, "detail": why}))
+                    .collect(),
+            ))
+        }
+        answer => answer.map(Posted::Answered),
+    }
 }
 
 /// Pushes `records` to the hub; its answer (`accepted`, `updated`, `already`, `refused`).
@@ -518,7 +534,7 @@ fn ids_of(records: &[Value]) -> Vec<String> {
 }
 
 /// Pushes the whole outbox, a batch at a time. A batch the hub refuses whole
-/// ([`refused_whole`]) goes again in halves; a single record it refuses so is noted as refused
+/// ([`post_batch`]) goes again in halves; a single record it refuses so is noted as refused
 /// (`too_large` for a 413, else the hub's kind) and passed over, so that it never holds back
 /// the pushes and pulls after it.
 async fn push_outbox(
@@ -534,37 +550,23 @@ async fn push_outbox(
             s.club_pushed(&join.hub, &outbox, &[]).map_err(storage)?;
             return Ok(());
         }
-        let answer = match post_records(join, &outbox.records).await {
-            Err(Failure::Hub { status: code, .. })
-                if refused_whole(code) && outbox.records.len() > 1 =>
-            {
-                batch = (outbox.records.len() / 2).max(1);
+        let refused = match post_batch(join, &outbox.records).await? {
+            Posted::Halve(n) => {
+                batch = n;
                 continue;
             }
-            Err(Failure::Hub {
-                status: code,
-                kind,
-                why,
-            }) if refused_whole(code) => {
-                let kind = if code == 413 { "too_large" } else { &kind };
-                let refused: Vec<Value> = ids_of(&outbox.records)
-                    .into_iter()
-                    .map(|id| json!({"id": id, "kind": kind, "detail": why}))
-                    .collect();
-                json!({ "refused": refused })
-            }
-            answer => {
+            Posted::Refused(refused) => refused,
+            Posted::Answered(answer) => {
                 // Back to whole batches once a batch is taken: one record too large must not
                 // send the rest of the outbox one request at a time.
                 batch = PUSH_BATCH;
-                answer?
+                answer
+                    .get("refused")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default()
             }
         };
-        let refused: Vec<Value> = answer
-            .get("refused")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
         // What the hub said of a record before is replaced by what it says now: taken, it is
         // no longer refused (changed since, or pushed again to a replaced hub once it had the
         // tournament back); refused again, it is listed once.

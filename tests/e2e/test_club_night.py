@@ -398,3 +398,33 @@ def test_records_refused_either_way_are_listed_apart_in_words(partie):
         "m-2: this app does not know its game or rules (an update may)"]
     assert p.texts("#sync-not-taken .refused-detail") == ['unknown game "petanque"']
     p.shot("73b-club-refused", at="#sync-refused")
+
+
+def test_a_hub_in_trouble_is_said_as_trouble_not_as_a_refusal(partie):
+    """A hub that answers 5xx (its disk full) is said as in trouble, with the records waiting
+    and the promise that they are kept, in the user's language: not as "Hub refused a sync"
+    (partie-hub/tests/client.rs has the sync thread's part; the status is set in the page)."""
+    p = partie
+    p.start()
+    p.d.execute_script("""
+        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
+        window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
+            if (cmd !== 'club_status') return invoke(cmd, args);
+            return invoke(cmd, args).then((s) => ({ ...s, waiting: 3,
+                joined: { hub: 'http://127.0.0.1:9', joined_at: Date.now() },
+                sync: { ...s.sync, state: 'failing', hub: 'http://127.0.0.1:9', refused: [],
+                    error: { kind: 'storage', code: 'hub_failing',
+                             detail: 'the hub at http://127.0.0.1:9 could not do it: 500 Internal Server Error: database or disk is full' } } }));
+        } };""")
+    p.wait_text("#sync-chip", "Hub error · 3 waiting")
+    assert p.d.execute_script("return document.querySelector('#sync-chip').dataset.state") == "bad"
+    p.tap("#open-club")
+    p.wait_css("#sync-error")
+    said = p.text("#sync-error")
+    assert said.startswith("The hub could not do it just now (") and "Nothing is lost" in said, said
+    assert p.text("#sync-state") == "Hub in trouble · 3 waiting"
+    assert p.d.find_elements("css selector", "#sync-refused") == []
+    p.shot("73c-club-hub-failing", at="#sync-error")
+    p.tap("#nav-settings")
+    p.tap("#set-language-fr")
+    p.wait_text("#sync-chip", "Erreur du hub · 3 en attente")

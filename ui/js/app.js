@@ -321,7 +321,7 @@ function showSyncChip(s) {
   const text = syncText(s, true);
   chip.hidden = !text;
   if (!text) return;
-  const bad = s.joined && ['unreachable', 'unauthorized', 'refused'].includes(s.sync.state);
+  const bad = s.joined && ['unreachable', 'unauthorized', 'failing', 'refused'].includes(s.sync.state);
   // A sync that starts or stops failing is said aloud: the chip changing colour is not heard.
   const state = bad ? s.sync.state : 'ok';
   if (syncSaid !== null && state !== syncSaid) app.announce(syncText(s));

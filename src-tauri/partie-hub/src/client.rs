@@ -66,6 +66,10 @@ pub enum Failure {
         /// Its status and detail, as said to the user.
         why: String,
     },
+    /// The hub, or something in front of it, answered that it could not do it (a 5xx): its
+    /// own trouble (a disk full, a restart), not the request's; the same round goes again
+    /// later as it is.
+    Failing(String),
     /// This device's own database failed.
     Device(Error),
 }
@@ -89,6 +93,10 @@ impl Failure {
                 Error::bad_record(format!("the hub at {hub} refused: {why}"))
                     .with_code("hub_refused")
             }
+            Failure::Failing(why) => {
+                Error::storage(format!("the hub at {hub} could not do it: {why}"))
+                    .with_code("hub_failing")
+            }
             Failure::Device(e) => e.clone(),
         }
     }
@@ -102,10 +110,12 @@ fn taken(answer: (StatusCode, Value)) -> Result<(StatusCode, Value), Failure> {
     }
 }
 
-/// A hub's refusal, its status and detail.
+/// A hub's refusal, its status and detail; a 5xx is the hub's trouble, whatever its kind.
 fn refusal(status: StatusCode, answer: &Value) -> Failure {
     let detail = answer.get("detail").and_then(Value::as_str).unwrap_or("");
-    if let Some(kind) = answer.get("kind").and_then(Value::as_str) {
+    if status.is_server_error() {
+        Failure::Failing(format!("{status}: {detail}"))
+    } else if let Some(kind) = answer.get("kind").and_then(Value::as_str) {
         Failure::Hub {
             status: status.as_u16(),
             kind: kind.to_string(),
@@ -163,8 +173,14 @@ async fn answered(
     if status == StatusCode::UNAUTHORIZED {
         return Err(Failure::Unauthorized);
     }
-    let value: Value = serde_json::from_slice(&bytes)
-        .map_err(|_| Failure::Refused(format!("answered {status} with something not JSON")))?;
+    let value: Value = serde_json::from_slice(&bytes).map_err(|_| {
+        // A proxy or a server restarting in front of the hub answers a 502 or 503 page.
+        if status.is_server_error() {
+            Failure::Failing(format!("{status}"))
+        } else {
+            Failure::Refused(format!("answered {status} with something not JSON"))
+        }
+    })?;
     Ok((status, value))
 }
 
@@ -231,8 +247,8 @@ pub fn check_hub(hub: &str, token: &str) -> Result<Value, Failure> {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct SyncStatus {
     /// `idle` (not joined), `syncing` (joined, no round ended yet), `ok` (the last round went
-    /// through) or `unreachable`, `unauthorized`, `refused` (the last round failed, with
-    /// `error`). It changes when a round ends, so a hub away reads as away while the next try
+    /// through) or `unreachable`, `unauthorized`, `failing` (the hub answered a 5xx: its
+    /// own trouble, tried again), `refused` (the last round failed, with `error`). It changes when a round ends, so a hub away reads as away while the next try
     /// is under way.
     pub state: &'static str,
     /// Whether a round is under way.
@@ -407,6 +423,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
                 st.state = match f {
                     Failure::Unreachable(_) => "unreachable",
                     Failure::Unauthorized => "unauthorized",
+                    Failure::Failing(_) => "failing",
                     Failure::Refused(_) | Failure::Hub { .. } | Failure::Device(_) => "refused",
                 };
                 st.error = Some(f.to_error(&join.hub));
@@ -416,15 +433,15 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
     }
 }
 
-/// One round: the whole outbox out, then every page the hub has for this device. A hub that
+/// One round: the whole outbox out, then every page the hub has for this device (after a push
+/// the hub could not do for its own trouble too: [`held_over`]). A hub that
 /// refuses this device's cursor as not its own is another database at this address (or this
 /// one from an older copy): the device forgets what it was said to hold and does the round
 /// again, once, from the start both ways.
 async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
-    give_back_tournaments(s, join).await?;
-    push_outbox(s, join, status).await?;
+    let pushed = held_over(push_all(s, join, status).await)?;
     match pull_pages(s, join, status).await? {
-        Pulled::All => Ok(()),
+        Pulled::All => pushed,
         Pulled::NotItsCursor => {
             // Pulled from the start first: what the hub runs comes back from it, and leaves
             // the tournaments to give back (the hub's copy, maybe moved on since a restore,
@@ -436,9 +453,30 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
                     "the hub refuses the cursor it gave from the start".into(),
                 ));
             }
-            give_back_tournaments(s, join).await?;
-            push_outbox(s, join, status).await
+            push_all(s, join, status).await
         }
+    }
+}
+
+/// What this device has for the hub: the tournaments to give back, then the outbox (the
+/// matches of their tables after them).
+async fn push_all(
+    s: &mut Store,
+    join: &ClubJoin,
+    status: &Mutex<SyncStatus>,
+) -> Result<(), Failure> {
+    give_back_tournaments(s, join).await?;
+    push_outbox(s, join, status).await
+}
+
+/// A push the hub could not do for its own trouble (a 5xx) does not keep this device from
+/// pulling what the others pushed: it is said once the pull is done (`Ok(Err(..))`), and the
+/// push goes again next round. Any other failure ends the round at once.
+fn held_over(pushed: Result<(), Failure>) -> Result<Result<(), Failure>, Failure> {
+    match pushed {
+        Err(f @ Failure::Failing(_)) => Ok(Err(f)),
+        Err(f) => Err(f),
+        Ok(()) => Ok(Ok(())),
     }
 }
 
@@ -649,8 +687,13 @@ mod tests {
             StatusCode::INTERNAL_SERVER_ERROR,
             &json!({"kind": "storage", "detail": "disk full"}),
         );
-        assert_eq!(refused.to_error(hub).code, Some("hub_refused"));
+        assert_eq!(refused.to_error(hub).code, Some("hub_failing"));
         assert!(refused.to_error(hub).detail.contains("disk full"));
+        let refused = refusal(
+            StatusCode::BAD_REQUEST,
+            &json!({"kind": "bad_record", "detail": "not JSON"}),
+        );
+        assert_eq!(refused.to_error(hub).code, Some("hub_refused"));
         let stranger = refusal(StatusCode::NOT_FOUND, &json!({"error": "nope"}));
         assert_eq!(stranger.to_error(hub).code, Some("not_a_hub"));
         // This device's own database failing is said as that error, not as the hub's.

@@ -731,6 +731,73 @@ fn one_record_refused_whole(refusal: (&'static str, &'static str), kind: &str) {
     drop(rt);
 }
 
+/// A hub in trouble (its disk full: 500 `storage`; a proxy in front of it restarting: a 503
+/// page that is not JSON) refuses nothing: the phone lists no record as refused, keeps its
+/// outbox and sends it again round after round, still pulls what the others pushed, and says
+/// `failing` (it said `refused`, and ended the round before its pull).
+#[test]
+fn a_hub_in_trouble_is_asked_again_and_the_phone_still_pulls() {
+    for trouble in [
+        (
+            "500 Internal Server Error",
+            r#"{"kind":"storage","detail":"database or disk is full"}"#,
+        ),
+        ("503 Service Unavailable", "<html>restarting</html>"),
+    ] {
+        let rt = one_worker();
+        let dir = tempfile::tempdir().unwrap();
+        let token_file = dir.path().join("hub-token");
+        let desk_db = dir.path().join("desk.db");
+        let host = Host::start(&desk_db, "127.0.0.1:0", &token_file).unwrap();
+        let info = host.info();
+        let phone_db = dir.path().join("phone.db");
+        let (mut phone, _) = Store::open(&phone_db).unwrap();
+        let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+        let mine = phone
+            .new_match("molkky", &Default::default(), &sides)
+            .unwrap();
+        phone.play(mine.id, &json!({"pins": [3]})).unwrap();
+        // Another device's match is on the hub already.
+        let mut other = Store::open_in_memory().unwrap();
+        let theirs = other
+            .new_match("molkky", &Default::default(), &sides)
+            .unwrap();
+        other.play(theirs.id, &json!({"pins": [5]})).unwrap();
+        let (mut desk, _) = Store::open(&desk_db).unwrap();
+        desk.merge_records(&[other.export_match(theirs.id).unwrap()], Source::Device)
+            .unwrap();
+        let (proxy, troubled) = rt.block_on(refusing_proxy(host.addr(), mine.uid.clone(), trouble));
+        phone
+            .join_club(&format!("http://{proxy}"), &info.token)
+            .unwrap();
+        let syncer = Syncer::start(phone_db.clone());
+        one_round(&syncer);
+        let status = syncer.status();
+        assert_eq!(status.state, "failing", "{trouble:?}: {:?}", status.error);
+        assert_eq!(
+            status.error.as_ref().and_then(|e| e.code),
+            Some("hub_failing")
+        );
+        assert!(status.refused.is_empty(), "{:?}", status.refused);
+        assert!(
+            holds(&phone, &theirs.uid),
+            "{trouble:?}: the pull was skipped"
+        );
+        assert_eq!(phone.club_waiting(&format!("http://{proxy}")).unwrap(), 1);
+        assert_eq!(hub_revision(&desk_db, &mine.uid), None);
+        // Asked again, whole, at the next round.
+        let asked = troubled.load(Ordering::SeqCst);
+        assert!(asked >= 1);
+        one_round(&syncer);
+        assert!(troubled.load(Ordering::SeqCst) > asked);
+        assert_eq!(syncer.status().state, "failing");
+        assert!(syncer.status().refused.is_empty());
+        drop(syncer);
+        host.stop();
+        drop(rt);
+    }
+}
+
 /// A token file may hold any text (docs/hub.md: its content, whitespace around it removed).
 /// One of `+`, `&`, `#` and `%` comes through the club-night screen's join link and big-screen
 /// link whole: a phone joins with it, and the page opens; one beyond ASCII opens the API by its

@@ -25,6 +25,7 @@ export function syncText(status, short = false) {
     const s = status.sync;
     if (s.state === 'unreachable') return t(short ? 'sync_away' : 'sync_unreachable', { n: status.waiting });
     if (s.state === 'unauthorized') return t('sync_unauthorized');
+    if (s.state === 'failing') return t(short ? 'sync_failing_short' : 'sync_failing', { n: status.waiting });
     if (s.state === 'refused') return t('sync_refused');
     if (status.waiting > 0) return t('sync_waiting', { n: status.waiting });
     if (s.last_sync) return t('sync_ok');

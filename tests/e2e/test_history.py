@@ -193,6 +193,7 @@ def test_replay_share_export_and_import_into_an_empty_profile(tmp_path, monkeypa
         p.wait_css("#load-failed")
         # A read that failed is told as one, not as a save that failed.
         assert p.text("#load-failed .warning") == "The history could not be read. Nothing was changed. (disk I/O error)"
+        assert p.d.execute_script("return document.querySelector('#toast').hidden || !document.querySelector('#toast').textContent"), "said twice"
         p.shot("35a-replay-failed")
         p.tap("#retry")
         # Replay: the start, each throw, back again.
@@ -460,6 +461,7 @@ def test_a_match_that_cannot_be_read_says_why_where_it_would_be(partie):
     p.wait_css("#load-failed")
     assert p.text("#load-failed .warning") == "That match is no longer in the history."
     assert p.attr("#load-failed .warning", "role") == "alert"
+    assert p.d.execute_script("return document.querySelector('#toast').hidden || !document.querySelector('#toast').textContent"), "said twice"
     p.tap("#retry")
     p.wait_css("#load-failed")
     assert p.text("#load-failed .warning") == "That match is no longer in the history."

@@ -80,7 +80,7 @@ export function mount(root, args) {
       })
       .catch((e) => {
         if (gone) return;
-        app.error(e, { reading: true });
+        // Said in the screen's place, with Retry: not also at its foot.
         body.replaceChildren(loadFailed(e, open));
       });
   }

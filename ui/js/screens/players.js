@@ -39,7 +39,11 @@ export function mount(root, [id]) {
       st.list = list;
       st.listed = true;
       st.failed = null;
-    } catch (e) { st.failed = e; app.error(e, { reading: true }); }
+    } catch (e) {
+      st.failed = e;
+      // A player's page with no list read says it in its place, with Retry (noPlayer).
+      if (!(id && !st.listed)) app.error(e, { reading: true });
+    }
     if (id) {
       const stored = st.player?.name ?? '';
       st.player = st.list.find((p) => p.id === Number(id)) || null;

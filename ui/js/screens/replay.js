@@ -25,9 +25,9 @@ export function mount(root, [id]) {
       app.announce(step ? t('replay_step_action', { n: step, total, what: describe(st.actions[step - 1]) }) : t('replay_step', { n: step, total }));
       render();
     } catch (e) {
-      app.error(e, { reading: true });
-      // The first step not read: the screen says why, with Retry, not "Loading…" for ever.
-      if (!st.at) { st.failed = e; render(); }
+      // The first step not read: the screen says why, with Retry, not "Loading…" for ever
+      // (said once, there, not also at the foot of the screen).
+      if (!st.at) { st.failed = e; render(); } else app.error(e, { reading: true });
     }
   }
 
@@ -88,7 +88,7 @@ export function mount(root, [id]) {
       })
       .catch((e) => {
         if (!up()) return;
-        app.error(e, { reading: true });
+        // Said in the screen's place, with Retry: not also at its foot.
         st.failed = e;
         render();
       });

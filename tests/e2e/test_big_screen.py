@@ -302,3 +302,30 @@ def test_a_summary_that_never_comes_is_given_up_without_abort_signal_timeout():
         hub.hold = False
         b.quit()
         hub.stop()
+
+
+def test_a_summary_the_page_cannot_draw_is_said_as_that_not_as_a_hub_away():
+    """A summary the page cannot draw (a newer hub's, its standings in another shape) leaves the
+    page marked stale with words that say so and point to a reload; it said the hub does not
+    answer, which sends the organiser to the wrong place. A summary it can draw then comes back."""
+    hub = Hub()
+    b = chromium()
+    try:
+        b.get(hub.url)
+        WebDriverWait(b, 15).until(lambda b: b.execute_script(
+            "return document.querySelector('#note').textContent.startsWith('Updated')"))
+        newer = summary(4)
+        newer["standings"] = {"groups": newer["standings"]}
+        hub.answer = newer
+        hub.tell()
+        WebDriverWait(b, 15).until(lambda b: b.execute_script("return document.body.classList.contains('stale')"))
+        note = b.execute_script("return document.querySelector('#note').textContent")
+        assert note.startswith("This page cannot show what the hub sent"), note
+        assert "reload" in note
+        hub.answer = summary(4)
+        hub.tell()
+        WebDriverWait(b, 15).until(lambda b: b.execute_script(
+            "return !document.body.classList.contains('stale') && document.querySelector('#note').textContent.startsWith('Updated')"))
+    finally:
+        b.quit()
+        hub.stop()

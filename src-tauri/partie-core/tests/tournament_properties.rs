@@ -403,6 +403,9 @@ proptest! {
             Just(json!({"result": {"round": 1, "table": 99, "winner": 0, "scores": [1, 0]}})),
             Just(json!({"withdraw": 99})),
             Just(json!({"enter": []})),
+            Just(json!({"rounds": 0})),
+            Just(json!({"rounds": 99})),
+            Just(json!({"rounds": -1})),
             Just(json!({"shuffle": {}})),
             Just(json!(["pair"])),
         ],
@@ -440,6 +443,9 @@ proptest! {
         tries.push(json!({"pair": {}}));
         tries.push(json!({"enter": ["Late"]}));
         tries.push(json!({"withdraw": 0}));
+        // Out of range for a Swiss, refused by the others whatever its value.
+        tries.push(json!({"rounds": 300}));
+        tries.push(json!({"rounds": 1}));
         if let Some(Value::Object(last)) = events[..cut].iter().rev().find(|e| e.get("result").is_some()) {
             let mut draw = last["result"].clone();
             draw["winner"] = Value::Null;

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The event keys: an event has exactly one of them; any other key is ignored (an `"at"`).
-pub const EVENT_KEYS: &[&str] = &["pair", "result", "withdraw", "enter"];
+pub const EVENT_KEYS: &[&str] = &["pair", "result", "withdraw", "enter", "rounds"];
 
 /// How a table's match ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -64,6 +64,9 @@ pub enum Event {
     Withdraw(usize),
     /// A late entrant.
     Enter(Vec<String>),
+    /// The number of rounds changed (a Swiss filled at the door, or cut short): the project's
+    /// own event, beside the specification's four (docs/tournaments.md).
+    Rounds(usize),
 }
 
 fn bad(detail: impl Into<String>) -> Error {
@@ -174,6 +177,10 @@ impl Event {
                 _ => Err(bad(format!("a result must be an object, not {body}"))),
             },
             "withdraw" => index(body, "withdraw").map(Event::Withdraw),
+            "rounds" => match index(body, "rounds")? {
+                0 => Err(bad("a tournament plays at least one round")),
+                n => Ok(Event::Rounds(n)),
+            },
             _ => setup::entrant(body).map(Event::Enter).map_err(bad),
         }
     }

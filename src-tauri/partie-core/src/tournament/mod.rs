@@ -320,6 +320,7 @@ impl Tournament {
                 self.field.withdrawn.push(false);
                 Ok(())
             }
+            Event::Rounds(n) => self.system.set_rounds(&self.field, *n),
         }
     }
 

@@ -76,6 +76,21 @@ impl System for Swiss {
         self.rounds
     }
 
+    /// From the round being played (or 1) to the entrants less one, late entrants counted:
+    /// what the setup allows, with the field as it is now.
+    fn set_rounds(&mut self, field: &Field, rounds: usize) -> Result<(), Error> {
+        let least = field.rounds.len().max(1);
+        let most = field.entrants.len() - 1;
+        if rounds < least || rounds > most {
+            return Err(Error::illegal(format!(
+                "the rounds must be from {least} to {most}, not {rounds}"
+            ))
+            .with_code("rounds_out_of_range"));
+        }
+        self.rounds = rounds;
+        Ok(())
+    }
+
     fn takes_late_entries(&self, _field: &Field) -> bool {
         true
     }

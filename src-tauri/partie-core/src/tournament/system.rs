@@ -13,6 +13,16 @@ pub trait System: std::fmt::Debug + Send + Sync {
     /// Rounds in all, as far as they are known now (a knockout's size depends on who advances).
     fn rounds(&self, field: &Field) -> usize;
 
+    /// Sets the number of rounds (the `rounds` event), checked first: a refusal changes
+    /// nothing. Only a system whose rounds are the organiser's choice takes it.
+    fn set_rounds(&mut self, _field: &Field, _rounds: usize) -> Result<(), Error> {
+        Err(Error::illegal(format!(
+            "a {} tournament's rounds follow from its entrants",
+            self.name()
+        ))
+        .with_code("rounds_fixed"))
+    }
+
     /// Whether a late entrant may join now.
     fn takes_late_entries(&self, field: &Field) -> bool;
 

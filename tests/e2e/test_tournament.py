@@ -642,3 +642,45 @@ def test_a_tournament_that_cannot_be_read_says_so_and_offers_to_try_again(partie
     p.tap("#retry")
     p.wait_until("const e = document.querySelector('#load-failed'); return !!e && !e.dataset.before")
     assert p.count("#retry") == 1
+
+
+def test_a_swiss_filled_at_the_door_is_given_its_rounds(partie):
+    """A Swiss made with three names plays 2 rounds by default, and keeps them however many come
+    at the door (the default counts the setup's entrants, so that stored tournaments replay).
+    The organiser sees the rounds and sets them: the usual number for the entrants now there in
+    one tap, or one more or fewer; Undo takes a change back; round 1 is paired of the rounds
+    set, and − does not go below the round being played."""
+    p = partie
+    open_new_tournament(p)
+    p.tap("#t-system-swiss")
+    p.wait_pressed("#t-system-swiss")
+    add_entrants(p, "Anna", "Bea", "Cyril")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    p.wait_text("#rounds-label", "Rounds: 2")
+    for name in ("Dora", "Emil", "Farid", "Gina", "Hugo"):
+        p.type("#late-name", name)
+        p.tap("#late-entry")
+        p.wait_until("return document.querySelector('#late-name').value === ''")
+    p.wait_text(".status-line", "8 entrants registered")
+    assert p.text("#rounds-label") == "Rounds: 2"
+    p.wait_text("#rounds-usual", "Play 4, as usual for 8 entrants")
+    p.shot("43d-swiss-rounds-at-the-door", at="#rounds-row")
+    p.tap("#rounds-usual")
+    p.wait_text("#rounds-label", "Rounds: 4")
+    assert p.count("#rounds-usual") == 0
+    assert summary(p)["rounds"] == 4
+    p.tap("#rounds-less")
+    p.wait_text("#rounds-label", "Rounds: 3")
+    assert summary(p)["rounds"] == 3
+    p.tap("#undo-event")
+    p.wait_text("#rounds-label", "Rounds: 4")
+    assert summary(p)["rounds"] == 4
+    pair(p, 1)
+    assert p.text("#round-title") == "Round 1 of 4"
+    # Round 1 is being played: 1 round is the least, and + goes up to the entrants less one.
+    for n in (3, 2, 1):
+        p.tap("#rounds-less")
+        p.wait_text("#rounds-label", f"Rounds: {n}")
+    assert p.attr("#rounds-less", "disabled") is not None
+    assert p.text("#round-title") == "Round 1 of 1"

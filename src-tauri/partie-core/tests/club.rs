@@ -9,6 +9,12 @@ use serde_json::{json, Value};
 
 const HUB: &str = "http://127.0.0.1:7878";
 
+/// Whether `store` holds the record `uid`.
+fn holds(store: &Store, uid: &str) -> bool {
+    let page = store.records_since(None, 1000).unwrap();
+    page.records.iter().any(|r| r["id"] == uid)
+}
+
 fn two_sides() -> Vec<Vec<String>> {
     vec![vec!["A".into()], vec!["B".into()]]
 }
@@ -236,6 +242,68 @@ fn a_record_this_device_refuses_from_a_page_is_listed_and_not_taken_as_held() {
     // waits to go out.
     assert_eq!(phone.sync_pulled(HUB).unwrap().as_deref(), Some("hub.2"));
     assert_eq!(phone.club_waiting(HUB).unwrap(), 1);
+}
+
+/// What an older app refused from a hub's page (a game it did not know) is taken once the app
+/// is updated: the cursor had moved past it and the hub sends it again only if it changes, so
+/// the record is kept with the version that refused it and merged again by the next one. A
+/// record the new version refuses too stays listed and is not tried again by it; one refused
+/// before records were kept (schema 19) has the device pull from the start once.
+#[test]
+fn a_record_refused_by_an_older_app_is_taken_after_the_update() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("phone.db");
+    let (mut phone, _) = Store::open(&db).unwrap();
+    let mut other = Store::open_in_memory().unwrap();
+    let theirs = other
+        .new_match("molkky", &Default::default(), &two_sides())
+        .unwrap();
+    other.play(theirs.id, &json!({"pins": [7]})).unwrap();
+    // As this version reads a newer app's records: a game it does not know.
+    let mut newer = other.export_match(theirs.id).unwrap();
+    newer["game"] = json!("petanque");
+    let mut stranger = newer.clone();
+    stranger["id"] = json!("m-croquet");
+    stranger["game"] = json!("croquet");
+    phone.club_pulled(HUB, &[newer, stranger], "hub.2").unwrap();
+    assert_eq!(phone.club_refusals(HUB, 20).unwrap().len(), 2);
+    assert!(!holds(&phone, &theirs.uid));
+    // The same version does not try them again.
+    assert_eq!(
+        phone
+            .club_refused_again(HUB, partie_core::store::APP_VERSION)
+            .unwrap(),
+        0
+    );
+
+    // The update: it knows petanque (as this build knows the game the record names once
+    // the record says molkky), not croquet.
+    let raw = rusqlite::Connection::open(&db).unwrap();
+    raw.execute(
+        "UPDATE club_refused SET record = json_set(record, '$.game', 'molkky') WHERE uid = ?1",
+        [&theirs.uid],
+    )
+    .unwrap();
+    assert_eq!(phone.club_refused_again(HUB, "9.0.0").unwrap(), 2);
+    assert!(holds(&phone, &theirs.uid));
+    let listed = phone.club_refusals(HUB, 20).unwrap();
+    let ids: Vec<&str> = listed.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["m-croquet"], "{listed:?}");
+    // Taken as the hub's (not waiting to go out), the cursor where it was, and not tried
+    // again by this version.
+    assert_eq!(phone.club_waiting(HUB).unwrap(), 0);
+    assert_eq!(phone.sync_pulled(HUB).unwrap().as_deref(), Some("hub.2"));
+    assert_eq!(phone.club_refused_again(HUB, "9.0.0").unwrap(), 0);
+
+    // A refusal kept by schema 19, without its record: the next version pulls from the start.
+    raw.execute(
+        "INSERT INTO club_refused (hub, uid, by, kind, detail, at) VALUES (?1, 'm-old', 'device', 'bad_setup', 'unknown game', 1)",
+        [HUB],
+    )
+    .unwrap();
+    assert_eq!(phone.club_refused_again(HUB, "9.0.0").unwrap(), 1);
+    assert_eq!(phone.sync_pulled(HUB).unwrap().as_deref(), Some("0"));
+    assert_eq!(phone.club_refused_again(HUB, "9.0.0").unwrap(), 0);
 }
 
 #[test]

@@ -439,6 +439,9 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
 /// one from an older copy): the device forgets what it was said to hold and does the round
 /// again, once, from the start both ways.
 async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
+    // What an older version of the app could not take from the hub, this one may.
+    s.club_refused_again(&join.hub, partie_core::store::APP_VERSION)
+        .map_err(storage)?;
     let pushed = held_over(push_all(s, join, status).await)?;
     match pull_pages(s, join, status).await? {
         Pulled::All => pushed,

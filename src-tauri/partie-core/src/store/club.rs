@@ -15,6 +15,10 @@ use serde_json::{json, Value};
 /// The longest club token taken.
 pub const MAX_TOKEN_CHARS: usize = 200;
 
+/// This build's version, kept with a record it refused from a hub's page
+/// ([`Store::club_refused_again`]).
+pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// The hub a device joined.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ClubJoin {
@@ -315,10 +319,17 @@ impl Store {
         let tx = self.conn.transaction()?;
         // What this device refused is listed; the cursor moves past it, so nothing else would
         // say it. A copy of it this device holds is not taken as the hub's.
+        // The record is kept with them, for a later version to take ([`Store::club_refused_again`]).
         let refused: Vec<Value> = report
             .refused
             .iter()
-            .map(|r| json!({"id": r.id, "kind": r.kind, "detail": r.detail}))
+            .map(|r| {
+                let record = records
+                    .iter()
+                    .find(|x| r.id.is_string() && x.get("id") == Some(&r.id))
+                    .map(Value::to_string);
+                json!({"id": r.id, "kind": r.kind, "detail": r.detail, "record": record})
+            })
             .collect();
         note_refusals(&tx, hub, "device", &refused)?;
         for r in records {
@@ -364,6 +375,48 @@ impl Store {
         )?;
         tx.commit()?;
         Ok(report)
+    }
+
+    /// After an update of the app (`app`, this build's [`APP_VERSION`] in the app): the records
+    /// an older version refused from `hub`'s pages are merged again, as pulled, and leave the
+    /// list if taken now (a game or a rule it did not know). Those refused before their record
+    /// was kept (schema 19) are pulled again: the cursor goes back to the start, once. Records
+    /// refused by this version are not tried again. Returns how many were tried.
+    pub fn club_refused_again(&mut self, hub: &str, app: &str) -> Result<usize, Error> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT uid, record FROM club_refused WHERE hub = ?1 AND by = 'device' AND app <> ?2",
+        )?;
+        let rows = stmt
+            .query_map(params![hub, app], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        drop(stmt);
+        if rows.is_empty() {
+            return Ok(0);
+        }
+        let kept: Vec<Value> = rows
+            .iter()
+            .filter_map(|(_, r)| r.as_deref().and_then(|r| serde_json::from_str(r).ok()))
+            .collect();
+        let unkept = rows.len() - kept.len();
+        let cursor = self.sync_pulled(hub)?;
+        if !kept.is_empty() {
+            // Merged as a page is, with the cursor where it is.
+            self.club_pulled(hub, &kept, cursor.as_deref().unwrap_or("0"))?;
+        }
+        let tx = self.conn.transaction()?;
+        // Tried by this version: not again until the next one (those refused again were noted
+        // anew with it).
+        tx.execute(
+            "UPDATE club_refused SET app = ?2 WHERE hub = ?1 AND by = 'device'",
+            params![hub, app],
+        )?;
+        if unkept > 0 {
+            tx.execute("UPDATE sync_peer SET pulled = '0' WHERE hub = ?1", [hub])?;
+        }
+        tx.commit()?;
+        Ok(rows.len())
     }
 
     /// The records refused between this device and `hub`, latest first, at most `limit`:
@@ -432,10 +485,20 @@ fn note_refusals(
                 .unwrap_or_default()
                 .to_string()
         };
+        let record = r.get("record").and_then(Value::as_str);
         tx.execute(
-            "INSERT OR REPLACE INTO club_refused (hub, uid, by, kind, detail, at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![hub, id, by, text("kind"), text("detail"), at],
+            "INSERT OR REPLACE INTO club_refused (hub, uid, by, kind, detail, at, record, app)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                hub,
+                id,
+                by,
+                text("kind"),
+                text("detail"),
+                at,
+                record,
+                APP_VERSION
+            ],
         )?;
     }
     Ok(())

@@ -339,6 +339,12 @@ pub const MIGRATIONS: &[&str] = &[
       at INTEGER NOT NULL,
       PRIMARY KEY (hub, uid, by)
     );",
+    // 20: a record this device refused from a hub's page is kept with the app's version that
+    //     refused it, so that an update (a game or a rule it now knows) takes it then: the
+    //     cursor has moved past it, and the hub sends it again only if it changes. Rows from
+    //     19 have no record: the device pulls from the start once after the update.
+    "ALTER TABLE club_refused ADD COLUMN record TEXT;
+    ALTER TABLE club_refused ADD COLUMN app TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has

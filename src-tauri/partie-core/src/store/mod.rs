@@ -16,7 +16,9 @@ mod transfer;
 
 pub use crate::game::Computer;
 pub use crate::time::now_ms;
-pub use club::{hub_address, query_escaped, query_unescaped, read_join, ClubJoin, MAX_TOKEN_CHARS};
+pub use club::{
+    hub_address, query_escaped, query_unescaped, read_join, ClubJoin, APP_VERSION, MAX_TOKEN_CHARS,
+};
 pub use history::{HistoryFilter, PlayerStats};
 pub use lists::MatchListItem;
 pub use matches::{ComputerTurn, MatchView, TableLink, TAKE_OVER_LEAP};

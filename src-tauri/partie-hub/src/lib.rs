@@ -362,22 +362,40 @@ async fn club_standings(
     answer(pg.club_standings(year, club).await)
 }
 
+/// What a watcher of the event stream hears.
+#[derive(Debug, PartialEq)]
+enum Heard {
+    /// A record was accepted or updated: `{id, actions, record, revision}`.
+    Record(Value),
+    /// The watcher fell behind and missed this many changes: what it shows may be out of
+    /// date, so it reads it again (the big-screen page its summary, a device a pull).
+    Missed(u64),
+}
+
+/// The changes a watcher hears, in order; a watcher too slow to keep up is told how many it
+/// missed instead of missing them unheard (the stream goes on).
+fn heard(rx: broadcast::Receiver<Change>) -> impl futures_util::Stream<Item = Heard> {
+    futures_util::stream::unfold(rx, |mut rx| async move {
+        let heard = match rx.recv().await {
+            Ok(c) => Heard::Record(json!({"id": c.id, "actions": c.actions, "record": c.record,
+                                          "revision": c.revision})),
+            Err(broadcast::error::RecvError::Lagged(n)) => Heard::Missed(n),
+            Err(broadcast::error::RecvError::Closed) => return None,
+        };
+        Some((heard, rx))
+    })
+}
+
 async fn events(State(hub): State<Arc<Hub>>) -> Response {
-    let rx = hub.subscribe();
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        loop {
-            match rx.recv().await {
-                Ok(c) => {
-                    let data = json!({"id": c.id, "actions": c.actions, "record": c.record,
-                                      "revision": c.revision});
-                    let event = Event::default().event("record").data(data.to_string());
-                    return Some((Ok::<_, std::convert::Infallible>(event), rx));
-                }
-                // A watcher too slow to keep up misses events, not the stream.
-                Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                Err(broadcast::error::RecvError::Closed) => return None,
-            }
-        }
+    use futures_util::StreamExt;
+    let stream = heard(hub.subscribe()).map(|h| {
+        let event = match h {
+            Heard::Record(data) => Event::default().event("record").data(data.to_string()),
+            Heard::Missed(n) => Event::default()
+                .event("missed")
+                .data(json!({ "missed": n }).to_string()),
+        };
+        Ok::<_, std::convert::Infallible>(event)
     });
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
@@ -494,4 +512,44 @@ pub async fn serve_until(
     };
     watching.abort();
     served
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::StreamExt;
+    use partie_core::store::RecordKind;
+
+    fn change(seq: i64) -> Change {
+        Change {
+            seq,
+            id: format!("m-{seq}"),
+            record: RecordKind::Match,
+            actions: seq,
+            revision: seq,
+        }
+    }
+
+    /// A watcher that fell behind the stream's buffer is told how many changes it missed,
+    /// then hears the rest (it used to miss them without a word, its page out of date until
+    /// the next minute's look).
+    #[test]
+    fn a_watcher_that_falls_behind_is_told_what_it_missed() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let (tx, rx) = broadcast::channel(2);
+        for seq in 1..=5 {
+            tx.send(change(seq)).unwrap();
+        }
+        drop(tx);
+        let heard: Vec<Heard> = rt.block_on(heard(rx).collect());
+        assert_eq!(heard.len(), 3, "{heard:?}");
+        assert_eq!(heard[0], Heard::Missed(3));
+        assert!(
+            matches!(&heard[1], Heard::Record(d) if d["id"] == "m-4"),
+            "{heard:?}"
+        );
+        assert!(matches!(&heard[2], Heard::Record(d) if d["id"] == "m-5" && d["revision"] == 5));
+    }
 }

@@ -266,7 +266,8 @@ fn a_record_refused_by_an_older_app_is_taken_after_the_update() {
     stranger["id"] = json!("m-croquet");
     stranger["game"] = json!("croquet");
     phone.club_pulled(HUB, &[newer, stranger], "hub.2").unwrap();
-    assert_eq!(phone.club_refusals(HUB, 20).unwrap().len(), 2);
+    let before = phone.club_refusals(HUB, 20).unwrap();
+    assert_eq!(before.len(), 2);
     assert!(!holds(&phone, &theirs.uid));
     // The same version does not try them again.
     assert_eq!(
@@ -289,6 +290,10 @@ fn a_record_refused_by_an_older_app_is_taken_after_the_update() {
     let listed = phone.club_refusals(HUB, 20).unwrap();
     let ids: Vec<&str> = listed.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["m-croquet"], "{listed:?}");
+    // Refused again for the same reason: the same refusal, its time kept (not a new one at the
+    // top of the list at every update).
+    let was = before.iter().find(|r| r["id"] == "m-croquet").unwrap();
+    assert_eq!(listed[0]["at"], was["at"]);
     // Taken as the hub's (not waiting to go out), the cursor where it was, and not tried
     // again by this version.
     assert_eq!(phone.club_waiting(HUB).unwrap(), 0);
@@ -303,7 +308,18 @@ fn a_record_refused_by_an_older_app_is_taken_after_the_update() {
     .unwrap();
     assert_eq!(phone.club_refused_again(HUB, "9.0.0").unwrap(), 1);
     assert_eq!(phone.sync_pulled(HUB).unwrap().as_deref(), Some("0"));
+    // Listed again by the pull from the start if the hub still sends it and it is still
+    // refused; not tried again by a later version otherwise (no pull from the start at each).
+    let listed = phone.club_refusals(HUB, 20).unwrap();
+    assert!(listed.iter().all(|r| r["id"] != "m-old"), "{listed:?}");
+    phone.set_sync_pulled(HUB, "hub.3").unwrap();
     assert_eq!(phone.club_refused_again(HUB, "9.0.0").unwrap(), 0);
+    assert_eq!(phone.club_refused_again(HUB, "10.0.0").unwrap(), 1);
+    assert_eq!(phone.sync_pulled(HUB).unwrap().as_deref(), Some("hub.3"));
+
+    // Another database at the address: what was refused from the old one is not tried with it.
+    phone.club_forget(HUB).unwrap();
+    assert!(phone.club_refusals(HUB, 20).unwrap().is_empty());
 }
 
 #[test]

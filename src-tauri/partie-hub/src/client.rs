@@ -439,12 +439,16 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
 /// one from an older copy): the device forgets what it was said to hold and does the round
 /// again, once, from the start both ways.
 async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
-    // What an older version of the app could not take from the hub, this one may.
-    s.club_refused_again(&join.hub, partie_core::store::APP_VERSION)
-        .map_err(storage)?;
     let pushed = held_over(push_all(s, join, status).await)?;
     match pull_pages(s, join, status).await? {
-        Pulled::All => pushed,
+        Pulled::All => {
+            // What an older version of the app could not take from the hub, this one may:
+            // tried once the hub has taken this device's cursor, so that they go to the
+            // database they came from.
+            s.club_refused_again(&join.hub, partie_core::store::APP_VERSION)
+                .map_err(storage)?;
+            pushed
+        }
         Pulled::NotItsCursor => {
             // Pulled from the start first: what the hub runs comes back from it, and leaves
             // the tournaments to give back (the hub's copy, maybe moved on since a restore,

@@ -251,6 +251,12 @@ impl Store {
             [hub],
         )?;
         tx.execute("DELETE FROM club_seen WHERE hub = ?1", [hub])?;
+        // What this device refused from the other database is not tried again with this one,
+        // which sends its own records from the start.
+        tx.execute(
+            "DELETE FROM club_refused WHERE hub = ?1 AND by = 'device'",
+            [hub],
+        )?;
         tx.execute(
             "INSERT INTO sync_peer (hub, pushed, pulled) VALUES (?1, 0, '0')
              ON CONFLICT (hub) DO UPDATE SET pushed = 0, pulled = '0'",
@@ -413,6 +419,12 @@ impl Store {
             params![hub, app],
         )?;
         if unkept > 0 {
+            // Listed again with their record if the hub still sends them and this version
+            // still refuses them; else they are gone, and no later version pulls for them.
+            tx.execute(
+                "DELETE FROM club_refused WHERE hub = ?1 AND by = 'device' AND record IS NULL",
+                [hub],
+            )?;
             tx.execute("UPDATE sync_peer SET pulled = '0' WHERE hub = ?1", [hub])?;
         }
         tx.commit()?;
@@ -425,7 +437,7 @@ impl Store {
     pub fn club_refusals(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT uid, by, kind, detail, at FROM club_refused WHERE hub = ?1
-             ORDER BY rowid DESC LIMIT ?2",
+             ORDER BY at DESC, rowid DESC LIMIT ?2",
         )?;
         let rows = stmt
             .query_map(params![hub, limit.min(i64::MAX as usize) as i64], |r| {
@@ -486,9 +498,16 @@ fn note_refusals(
                 .to_string()
         };
         let record = r.get("record").and_then(Value::as_str);
+        // The same refusal again (a record tried again after an update) keeps its time and its
+        // place in the list; another one is the latest.
         tx.execute(
-            "INSERT OR REPLACE INTO club_refused (hub, uid, by, kind, detail, at, record, app)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO club_refused (hub, uid, by, kind, detail, at, record, app)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+             ON CONFLICT (hub, uid, by) DO UPDATE SET record = excluded.record,
+                 app = excluded.app, kind = excluded.kind, detail = excluded.detail,
+                 at = CASE WHEN club_refused.kind = excluded.kind
+                            AND club_refused.detail = excluded.detail
+                      THEN club_refused.at ELSE excluded.at END",
             params![
                 hub,
                 id,

@@ -421,7 +421,7 @@ def test_a_hub_in_trouble_is_said_as_trouble_not_as_a_refusal(partie):
     p.tap("#open-club")
     p.wait_css("#sync-error")
     said = p.text("#sync-error")
-    assert said.startswith("The hub could not do it just now (") and "Nothing is lost" in said, said
+    assert said.startswith("The hub has a problem of its own (") and "Nothing on this device is lost" in said, said
     assert p.text("#sync-state") == "Hub in trouble · 3 waiting"
     assert p.d.find_elements("css selector", "#sync-refused") == []
     p.shot("73c-club-hub-failing", at="#sync-error")

@@ -322,6 +322,10 @@ def test_a_summary_the_page_cannot_draw_is_said_as_that_not_as_a_hub_away():
         note = b.execute_script("return document.querySelector('#note').textContent")
         assert note.startswith("This page cannot show what the hub sent"), note
         assert "reload" in note
+        # The last summary it drew is back up whole (not half of each), marked as old.
+        drawn = b.execute_script("return [document.querySelector('#boards').textContent, document.querySelector('#standings').textContent]")
+        assert "Player 1" in drawn[0] and "Player 2" in drawn[0], drawn
+        assert "Player 4" in drawn[1], drawn
         hub.answer = summary(4)
         hub.tell()
         WebDriverWait(b, 15).until(lambda b: b.execute_script(

@@ -165,6 +165,28 @@ impl System for Swiss {
 #[cfg(test)]
 mod tests {
     use super::pair_ranked;
+    use crate::tournament::Tournament;
+    use serde_json::json;
+
+    /// The refusals of the `rounds` event carry their codes, which the screens say in words.
+    #[test]
+    fn the_rounds_event_is_refused_with_its_codes() {
+        let four = json!([["A"], ["B"], ["C"], ["D"]]);
+        let swiss =
+            Tournament::setup(&json!({"game": "molkky", "system": "swiss", "entrants": four}))
+                .unwrap();
+        let refused = swiss.play_json(&json!({"rounds": 4})).unwrap_err();
+        assert_eq!(refused.error.code, Some("rounds_out_of_range"));
+        assert_eq!(refused.state.summary()["rounds"], 3);
+        let swiss = refused.state.play_json(&json!({"rounds": 2})).unwrap();
+        assert_eq!(swiss.summary()["rounds"], 2);
+        let robin = Tournament::setup(
+            &json!({"game": "molkky", "system": "round_robin", "entrants": four}),
+        )
+        .unwrap();
+        let refused = robin.play_json(&json!({"rounds": 2})).unwrap_err();
+        assert_eq!(refused.error.code, Some("rounds_fixed"));
+    }
 
     #[test]
     fn the_fewest_rematches_in_the_order_of_the_standings() {

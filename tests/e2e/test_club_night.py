@@ -370,6 +370,20 @@ def test_an_old_status_that_comes_after_the_hub_started_is_not_shown():
         desk.close()
 
 
+def joined_as(p, status, sync):
+    """Makes the app's club status say, from now on, that this device joined a hub (at a port
+    nothing answers on) with `status` (a JS object: keys of the status) and `sync` (a JS
+    object: keys of its sync part) laid over what the app says."""
+    p.d.execute_script("""
+        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
+        window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
+            if (cmd !== 'club_status') return invoke(cmd, args);
+            return invoke(cmd, args).then((s) => ({ ...s, ...(%s),
+                joined: { hub: 'http://127.0.0.1:9', joined_at: Date.now() },
+                sync: { ...s.sync, hub: 'http://127.0.0.1:9', ...(%s) } }));
+        } };""" % (status, sync))
+
+
 def test_records_refused_either_way_are_listed_apart_in_words(partie):
     """The club screen of a joined phone lists the records the hub refused and, apart, those
     this device could not take from the hub (a newer app's game), each in words by its kind
@@ -377,17 +391,10 @@ def test_records_refused_either_way_are_listed_apart_in_words(partie):
     sync thread keeps in the database (tests in partie-hub/tests/client.rs) set in it."""
     p = partie
     p.start()
-    p.d.execute_script("""
-        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
-        window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
-            if (cmd !== 'club_status') return invoke(cmd, args);
-            return invoke(cmd, args).then((s) => ({ ...s,
-                joined: { hub: 'http://127.0.0.1:9', joined_at: Date.now() },
-                sync: { ...s.sync, state: 'ok', hub: 'http://127.0.0.1:9', last_sync: Date.now(), refused: [
-                    { id: 'm-1', by: 'hub', kind: 'not_found', detail: 'no tournament t-9', at: 2 },
-                    { id: 'm-2', by: 'device', kind: 'bad_setup', detail: 'unknown game "petanque"', at: 1 },
-                ] } }));
-        } };""")
+    joined_as(p, "{}", """{ state: 'ok', last_sync: Date.now(), refused: [
+        { id: 'm-1', by: 'hub', kind: 'not_found', detail: 'no tournament t-9', at: 2 },
+        { id: 'm-2', by: 'device', kind: 'bad_setup', detail: 'unknown game "petanque"', at: 1 },
+    ] }""")
     p.tap("#open-club")
     p.wait_css("#sync-not-taken")
     assert p.text("#sync-refused h3") == "Refused by the hub"
@@ -406,16 +413,8 @@ def test_a_hub_in_trouble_is_said_as_trouble_not_as_a_refusal(partie):
     (partie-hub/tests/client.rs has the sync thread's part; the status is set in the page)."""
     p = partie
     p.start()
-    p.d.execute_script("""
-        const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
-        window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
-            if (cmd !== 'club_status') return invoke(cmd, args);
-            return invoke(cmd, args).then((s) => ({ ...s, waiting: 3,
-                joined: { hub: 'http://127.0.0.1:9', joined_at: Date.now() },
-                sync: { ...s.sync, state: 'failing', hub: 'http://127.0.0.1:9', refused: [],
-                    error: { kind: 'storage', code: 'hub_failing',
-                             detail: 'the hub at http://127.0.0.1:9 could not do it: 500 Internal Server Error: database or disk is full' } } }));
-        } };""")
+    joined_as(p, "{ waiting: 3 }", """{ state: 'failing', refused: [], error: { kind: 'storage', code: 'hub_failing',
+        detail: 'the hub at http://127.0.0.1:9 could not do it: 500 Internal Server Error: database or disk is full' } }""")
     p.wait_text("#sync-chip", "Hub error · 3 waiting")
     assert p.d.execute_script("return document.querySelector('#sync-chip').dataset.state") == "bad"
     p.tap("#open-club")

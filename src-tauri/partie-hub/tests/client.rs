@@ -121,7 +121,7 @@ fn a_phone_pushes_as_it_plays_waits_while_the_hub_is_away_and_pulls_the_others()
 
     // The phone joins and plays; each play goes out when the sync thread is poked.
     let (mut phone, phone_db, syncer) = joined_phone(dir.path(), &info.address, &info.token);
-    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    let sides = anna_and_bea();
     let m = phone
         .new_match("molkky", &Default::default(), &sides)
         .unwrap();
@@ -234,7 +234,7 @@ fn a_phone_whose_replaced_hub_has_more_changes_than_its_cursor_still_starts_agai
 fn replaced_hub(before: usize, after: usize) {
     let dir = tempfile::tempdir().unwrap();
     let token_file = dir.path().join("hub-token");
-    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    let sides = anna_and_bea();
     // A match of another device, stored in a hub's database.
     let others_match = |db: &Path| {
         let mut other = Store::open_in_memory().unwrap();
@@ -537,7 +537,7 @@ fn trickled_desk(
 ) {
     let desk_db = dir.join("desk.db");
     let (mut desk, _) = Store::open(&desk_db).unwrap();
-    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    let sides = anna_and_bea();
     for i in 0..40 {
         let m = desk
             .new_match("molkky", &Default::default(), &sides)
@@ -557,6 +557,21 @@ fn one_worker() -> tokio::runtime::Runtime {
         .enable_all()
         .build()
         .unwrap()
+}
+
+/// Two sides of one player each.
+fn anna_and_bea() -> Vec<Vec<String>> {
+    vec![vec!["Anna".to_string()], vec!["Bea".to_string()]]
+}
+
+/// The desk's hub on loopback over `dir/desk.db` (its path too), and a phone's database in
+/// `dir` (its path too) that has not joined it yet.
+fn desk_and_unjoined_phone(dir: &Path) -> (Host, std::path::PathBuf, Store, std::path::PathBuf) {
+    let desk_db = dir.join("desk.db");
+    let host = Host::start(&desk_db, "127.0.0.1:0", &dir.join("hub-token")).unwrap();
+    let phone_db = dir.join("phone.db");
+    let (phone, _) = Store::open(&phone_db).unwrap();
+    (host, desk_db, phone, phone_db)
 }
 
 /// Waits for the sync thread to end a round begun after this call.
@@ -657,14 +672,10 @@ fn a_batch_the_hub_cannot_read_goes_in_halves_and_only_the_record_at_fault_stays
 fn one_record_refused_whole(refusal: (&'static str, &'static str), kind: &str) {
     let rt = one_worker();
     let dir = tempfile::tempdir().unwrap();
-    let token_file = dir.path().join("hub-token");
-    let desk_db = dir.path().join("desk.db");
-    let host = Host::start(&desk_db, "127.0.0.1:0", &token_file).unwrap();
-    let info = host.info();
     // The phone plays three matches before it joins: one of them the proxy finds too large.
-    let phone_db = dir.path().join("phone.db");
-    let (mut phone, _) = Store::open(&phone_db).unwrap();
-    let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+    let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
+    let info = host.info();
+    let sides = anna_and_bea();
     let ids: Vec<String> = (0..3)
         .map(|i| {
             let m = phone
@@ -746,13 +757,9 @@ fn a_hub_in_trouble_is_asked_again_and_the_phone_still_pulls() {
     ] {
         let rt = one_worker();
         let dir = tempfile::tempdir().unwrap();
-        let token_file = dir.path().join("hub-token");
-        let desk_db = dir.path().join("desk.db");
-        let host = Host::start(&desk_db, "127.0.0.1:0", &token_file).unwrap();
+        let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
         let info = host.info();
-        let phone_db = dir.path().join("phone.db");
-        let (mut phone, _) = Store::open(&phone_db).unwrap();
-        let sides = vec![vec!["Anna".to_string()], vec!["Bea".to_string()]];
+        let sides = anna_and_bea();
         let mine = phone
             .new_match("molkky", &Default::default(), &sides)
             .unwrap();

@@ -152,14 +152,7 @@ fn a_phone_pushes_as_it_plays_waits_while_the_hub_is_away_and_pulls_the_others()
     assert!(error.detail.contains("no club hub answered"));
 
     // Meanwhile another device's match reached the hub's database.
-    let mut other = Store::open_in_memory().unwrap();
-    let theirs = other
-        .new_match("molkky", &Default::default(), &sides)
-        .unwrap();
-    other.play(theirs.id, &json!({"pins": [3]})).unwrap();
-    let (mut desk, _) = Store::open(&desk_db).unwrap();
-    desk.merge_records(&[other.export_match(theirs.id).unwrap()], Source::Device)
-        .unwrap();
+    let theirs = others_match(&desk_db, 3);
 
     // The phone's sync thread is restarted (the app was killed), and the hub is back on the
     // same address: the outbox goes out by itself, the other device's match comes in.
@@ -170,7 +163,7 @@ fn a_phone_pushes_as_it_plays_waits_while_the_hub_is_away_and_pulls_the_others()
         hub_revision(&desk_db, &m.uid) == Some(4)
     });
     eventually("the other device's match is pulled", || {
-        holds(&phone, &theirs.uid)
+        holds(&phone, &theirs)
     });
     eventually("synced again, nothing waiting", || {
         syncer.status().state == "ok" && phone.club_waiting(&info.address).unwrap() == 0
@@ -235,18 +228,7 @@ fn replaced_hub(before: usize, after: usize) {
     let dir = tempfile::tempdir().unwrap();
     let token_file = dir.path().join("hub-token");
     let sides = anna_and_bea();
-    // A match of another device, stored in a hub's database.
-    let others_match = |db: &Path| {
-        let mut other = Store::open_in_memory().unwrap();
-        let m = other
-            .new_match("molkky", &Default::default(), &sides)
-            .unwrap();
-        other.play(m.id, &json!({"pins": [3]})).unwrap();
-        let (mut desk, _) = Store::open(db).unwrap();
-        desk.merge_records(&[other.export_match(m.id).unwrap()], Source::Device)
-            .unwrap();
-        m.uid
-    };
+    let others_match = |db: &Path| others_match(db, 3);
     let first_db = dir.path().join("first.db");
     for _ in 0..before {
         others_match(&first_db);
@@ -559,6 +541,20 @@ fn one_worker() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// A match of another device (one throw of `pins`), stored in the hub's database at `db`;
+/// its id.
+fn others_match(db: &Path, pins: u32) -> String {
+    let mut other = Store::open_in_memory().unwrap();
+    let m = other
+        .new_match("molkky", &Default::default(), &anna_and_bea())
+        .unwrap();
+    other.play(m.id, &json!({"pins": [pins]})).unwrap();
+    let (mut desk, _) = Store::open(db).unwrap();
+    desk.merge_records(&[other.export_match(m.id).unwrap()], Source::Device)
+        .unwrap();
+    m.uid
+}
+
 /// Two sides of one player each.
 fn anna_and_bea() -> Vec<Vec<String>> {
     vec![vec!["Anna".to_string()], vec!["Bea".to_string()]]
@@ -707,18 +703,11 @@ fn one_record_refused_whole(refusal: (&'static str, &'static str), kind: &str) {
     assert_eq!(status.pushed, 2);
     let asked = refusals.load(Ordering::SeqCst);
     // The next rounds send it no more, and pull what another device pushed meanwhile.
-    let mut other = Store::open_in_memory().unwrap();
-    let theirs = other
-        .new_match("molkky", &Default::default(), &sides)
-        .unwrap();
-    other.play(theirs.id, &json!({"pins": [5]})).unwrap();
-    let (mut desk, _) = Store::open(&desk_db).unwrap();
-    desk.merge_records(&[other.export_match(theirs.id).unwrap()], Source::Device)
-        .unwrap();
+    let theirs = others_match(&desk_db, 5);
     one_round(&syncer);
     one_round(&syncer);
     assert_eq!(refusals.load(Ordering::SeqCst), asked);
-    assert!(holds(&phone, &theirs.uid));
+    assert!(holds(&phone, &theirs));
     assert_eq!(syncer.status().state, "ok");
     // The app starts again: the refusal is still listed (the push mark went past it, and it
     // was kept in memory only), and still not sent.
@@ -765,14 +754,7 @@ fn a_hub_in_trouble_is_asked_again_and_the_phone_still_pulls() {
             .unwrap();
         phone.play(mine.id, &json!({"pins": [3]})).unwrap();
         // Another device's match is on the hub already.
-        let mut other = Store::open_in_memory().unwrap();
-        let theirs = other
-            .new_match("molkky", &Default::default(), &sides)
-            .unwrap();
-        other.play(theirs.id, &json!({"pins": [5]})).unwrap();
-        let (mut desk, _) = Store::open(&desk_db).unwrap();
-        desk.merge_records(&[other.export_match(theirs.id).unwrap()], Source::Device)
-            .unwrap();
+        let theirs = others_match(&desk_db, 5);
         let (proxy, troubled) = rt.block_on(refusing_proxy(host.addr(), mine.uid.clone(), trouble));
         phone
             .join_club(&format!("http://{proxy}"), &info.token)
@@ -786,10 +768,7 @@ fn a_hub_in_trouble_is_asked_again_and_the_phone_still_pulls() {
             Some("hub_failing")
         );
         assert!(status.refused.is_empty(), "{:?}", status.refused);
-        assert!(
-            holds(&phone, &theirs.uid),
-            "{trouble:?}: the pull was skipped"
-        );
+        assert!(holds(&phone, &theirs), "{trouble:?}: the pull was skipped");
         assert_eq!(phone.club_waiting(&format!("http://{proxy}")).unwrap(), 1);
         assert_eq!(hub_revision(&desk_db, &mine.uid), None);
         // Asked again, whole, at the next round.

@@ -645,6 +645,22 @@ fn backup_and_restore() {
         store.restore_from(&odd).unwrap_err().code,
         Some("not_backup")
     );
+    // The same in the players' figures alone (kept as they are at the current schema): the
+    // leaderboard and the CSV export would size lists by it, or index past them with -1.
+    for side in ["4000000000", "-1"] {
+        std::fs::copy(&saved, &odd).unwrap();
+        Connection::open(&odd)
+            .unwrap()
+            .execute_batch(&format!(
+                "UPDATE player_stats SET side = {side} WHERE side = 1;"
+            ))
+            .unwrap();
+        assert_eq!(
+            store.restore_from(&odd).unwrap_err().code,
+            Some("not_backup"),
+            "{side}"
+        );
+    }
     assert_eq!(
         store.export_all().unwrap()["matches"],
         before,

@@ -456,10 +456,13 @@ impl Store {
         Store::prepare(&mut copy)
             .map_err(|e| bad(&format!("it cannot be brought up to date ({})", e.detail)))?;
         // Sides are small numbers: the figures are gathered into a list per side, so a side
-        // number made up in a file would ask for more memory than there is.
+        // number made up in a file would ask for more memory than there is. The players'
+        // figures are read as they are (derived again only from an older schema), so theirs
+        // are checked too.
         let odd_side: i64 = copy
             .query_row(
-                "SELECT count(*) FROM match_player WHERE side < 0 OR side > 63",
+                "SELECT (SELECT count(*) FROM match_player WHERE side < 0 OR side > 63)
+                      + (SELECT count(*) FROM player_stats WHERE side < 0 OR side > 63)",
                 [],
                 |r| r.get(0),
             )

@@ -447,6 +447,23 @@ fn a_restart_resumes_the_tournament_and_export_import_keeps_it_with_its_matches(
     assert_eq!(other.import_tournament(&exported).unwrap(), id);
     assert_eq!(other.tournaments(10).unwrap().len(), 1);
 
+    // A file that names one of the device's own matches (not this table's: other players)
+    // under table 0: the tournament comes in, the device's match is not made the table's.
+    let mut third = Store::open_in_memory().unwrap();
+    let own = third
+        .new_match(
+            "molkky",
+            &Default::default(),
+            &[vec!["Zoe".to_string()], vec!["Yann".to_string()]],
+        )
+        .unwrap();
+    let mut forged = exported.clone();
+    forged["id"] = json!("t-forged");
+    forged["matches"][0]["id"] = json!(own.uid);
+    let id = third.import_tournament(&forged).unwrap();
+    assert!(third.tournament(id).unwrap().tables.is_empty());
+    assert!(third.view(own.id).unwrap().tournament.is_none());
+
     // Anna's page lists the tournament with her rank.
     let anna = other
         .players()

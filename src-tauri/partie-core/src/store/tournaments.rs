@@ -6,7 +6,7 @@
 use super::{find_or_create_player, new_uid, now_ms, seat_player_as, MatchView, Store};
 use crate::error::Error;
 use crate::games::MatchState;
-use crate::merge::table_result_event;
+use crate::merge::{check_table_setup, table_result_event, Link, PushedMatch};
 use crate::time::{iso, parse_iso};
 use crate::tournament::{self, Tournament, TournamentRecord};
 use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
@@ -759,7 +759,22 @@ impl Store {
                 [m["id"].as_str().unwrap_or_default()],
                 |r| r.get(0),
             )?;
-            links.push((mid, round, table));
+            // Linked only if the match as this device holds it is that table's (its game,
+            // rules and sides the pairing's, as a hub checks a pushed table match): a file
+            // naming one of this device's own matches under a table does not make it the
+            // table's, to enter and take back results there. Not linked, it stays in the
+            // history as it is.
+            let link = Link {
+                tournament: uid.clone(),
+                round,
+                table,
+            };
+            let held = self.export_match(mid)?;
+            let fits =
+                PushedMatch::read(&held).is_ok_and(|pm| check_table_setup(&t, &pm, &link).is_ok());
+            if fits {
+                links.push((mid, round, table));
+            }
         }
         let tx = self
             .conn

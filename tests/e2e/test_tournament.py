@@ -684,3 +684,32 @@ def test_a_swiss_filled_at_the_door_is_given_its_rounds(partie):
         p.wait_text("#rounds-label", f"Rounds: {n}")
     assert p.attr("#rounds-less", "disabled") is not None
     assert p.text("#round-title") == "Round 1 of 1"
+
+
+# Pools of three then a knockout of four whose two semi-final winners withdraw before the final
+# (tests/scenarios/tournaments/pools_knockout_both_finalists_withdrawn_no_champion.json).
+NO_FINALIST = json.loads('{"tournament": {"game": "morris", "system": "pools_knockout", "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"], ["Emil"], ["Farid"]], "pool_size": 3, "advance": 2}, "events": [{"pair": {}}, {"result": {"round": 1, "table": 1, "winner": 0, "scores": [7, 2]}}, {"result": {"round": 1, "table": 3, "winner": 0, "scores": [7, 2]}}, {"pair": {}}, {"result": {"round": 2, "table": 0, "winner": 1, "scores": [2, 7]}}, {"result": {"round": 2, "table": 2, "winner": 1, "scores": [2, 7]}}, {"pair": {}}, {"result": {"round": 3, "table": 0, "winner": 0, "scores": [7, 2]}}, {"result": {"round": 3, "table": 2, "winner": 0, "scores": [7, 2]}}, {"pair": {}}, {"result": {"round": 4, "table": 0, "winner": 0, "scores": [7, 2]}}, {"result": {"round": 4, "table": 1, "winner": 0, "scores": [7, 2]}}, {"result": {"round": 4, "table": 2, "winner": 0, "scores": [7, 2]}}, {"withdraw": 0}, {"withdraw": 1}, {"pair": {}}]}')
+
+
+def test_a_tournament_with_no_one_left_for_its_final_says_it_has_no_champion(partie):
+    """Both finalists withdrew: the tournament is over with no champion, and the screen and the
+    big screen say so in words (they said "Champion: —")."""
+    p = partie
+    p.start()
+    tid = p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const [setup, events] = arguments;
+        import('./js/ipc.js').then(async ({ ipc }) => {
+            const t = await ipc.newTournament(setup);
+            for (const e of events) await ipc.tournamentEvent(t.id, e);
+            done(t.id);
+        }).catch((e) => done(JSON.stringify(e)));
+    """, NO_FINALIST["tournament"], NO_FINALIST["events"])
+    assert isinstance(tid, int), tid
+    p.go_hash(f"#/tournament/{tid}")
+    p.wait_css("#champion h2")
+    assert p.text("#champion h2") == "Finished, with no champion: no one was left to win the final"
+    assert summary(p)["champion"] is None
+    p.shot("45d-no-champion", at="#champion")
+    p.go_hash(f"#/wall/{tid}")
+    p.wait_text("#wall-title", "Finished, with no champion")

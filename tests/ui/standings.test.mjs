@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 
 globalThis.navigator = { language: 'en' };
 globalThis.document = { documentElement: {} };
-const { poolLetters, tableGroup, groups, namesInPools } = await import('../../ui/js/standings.js');
+const { poolLetters, tableGroup, groups, namesInPools, championText } = await import('../../ui/js/standings.js');
 
 test('pools are named A to Z, then AA, AB and on, never twice', () => {
   assert.deepEqual([0, 1, 25, 26, 27, 51, 52, 701, 702].map(poolLetters), ['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA']);
@@ -50,4 +50,11 @@ test('a bye names its pool while the pools play, and only then', () => {
   // No pool on the row (a knockout, another system, one withdrawn before the deal): the name.
   assert.equal(namesInPools(pools, [1, 2]), 'Bea, Cyril');
   assert.equal(namesInPools({ entrants }, [2]), 'Cyril');
+});
+
+test('a finished tournament names its champion, or says it has none (both finalists withdrew)', () => {
+  const summary = { entrants: ['Anna', 'Bea'], champion: 1 };
+  assert.equal(championText(summary), 'Champion: Bea');
+  assert.equal(championText({ ...summary, champion: 0 }), 'Champion: Anna');
+  assert.equal(championText({ ...summary, champion: null }), 'Finished, with no champion: no one was left to win the final');
 });

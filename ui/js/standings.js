@@ -105,6 +105,12 @@ export function entrantName(summary, e) {
   return e == null ? '—' : summary.entrants[e];
 }
 
+// A finished tournament's last word: its champion, or that it has none (a knockout whose
+// finalists both withdrew: no one was left to win the final).
+export function championText(summary) {
+  return summary.champion == null ? t('no_champion') : t('champion_is', { name: summary.entrants[summary.champion] });
+}
+
 // Who has a bye (or goes through without a match), each with its pool while the pools play
 // (the pool Rust marks on its standings row): "Emil (Pool B), Farid (Pool C)".
 export function namesInPools(summary, entrants) {

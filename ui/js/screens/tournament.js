@@ -7,7 +7,7 @@ import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, stillUp, loads } from '../dom.js';
 import { t, language } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
-import { standingsTable, bracketView, entrantName, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
+import { standingsTable, bracketView, entrantName, championText, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
 import { gameInfo } from '../games.js';
 
 const TABS = ['round', 'standings', 'bracket'];
@@ -200,7 +200,7 @@ export function mount(root, [idText, tab = 'round']) {
           s.walkovers?.length ? h('p', { class: 'bye-line', id: 'walkovers' }, t('walkover_for', { names: namesInPools(s, s.walkovers) })) : null,
         ],
       s.status === 'finished'
-        ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { tabindex: -1, 'data-focus': true, text: t('champion_is', { name: entrantName(s, s.champion) }) }))
+        ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { tabindex: -1, 'data-focus': true, text: championText(s) }))
         : v.hub ? null : h('div', { class: 'sticky-actions' },
           h('button', {
             class: 'btn primary big', type: 'button', id: 'pair', disabled: missing > 0, 'data-focus-next': '#round-title',

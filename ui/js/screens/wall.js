@@ -6,7 +6,7 @@ import { ipc } from '../ipc.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
-import { standingsTable, entrantName, resultText, wonMark, tableGroup, namesInPools } from '../standings.js';
+import { standingsTable, entrantName, championText, resultText, wonMark, tableGroup, namesInPools } from '../standings.js';
 
 const REFRESH_MS = 2000;
 
@@ -35,7 +35,7 @@ export function mount(root, [idText]) {
     const boards = new Map(s.boards.map((b) => [b.table, b]));
     const byes = Array.isArray(s.bye) ? s.bye : s.bye == null ? [] : [s.bye];
     const title = s.status === 'registering' ? t('registration')
-      : s.status === 'finished' ? t('champion_is', { name: entrantName(s, s.champion) })
+      : s.status === 'finished' ? championText(s)
         : t('round_of', { n: s.round, of: s.rounds });
     frame.replaceChildren(
       h('header', { class: 'wall-head' },

@@ -248,8 +248,8 @@ pub fn check_hub(hub: &str, token: &str) -> Result<Value, Failure> {
 pub struct SyncStatus {
     /// `idle` (not joined), `syncing` (joined, no round ended yet), `ok` (the last round went
     /// through) or `unreachable`, `unauthorized`, `failing` (the hub answered a 5xx: its
-    /// own trouble, tried again), `refused` (the last round failed, with `error`). It changes when a round ends, so a hub away reads as away while the next try
-    /// is under way.
+    /// own trouble, tried again), `refused` (the last round failed, with `error`). It changes
+    /// when a round ends, so a hub away reads as away while the next try is under way.
     pub state: &'static str,
     /// Whether a round is under way.
     pub busy: bool,

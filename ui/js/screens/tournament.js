@@ -213,14 +213,13 @@ export function mount(root, [idText, tab = 'round']) {
   }
 
   // A Swiss's rounds are the organiser's: a field filled at the door wants more than the
-  // setup's few names gave, a late evening fewer. Not below the round being played (nor to it
-  // once its results are in, which would end the tournament at a tap; Undo takes any back).
+  // setup's few names gave, a late evening fewer. Rust says within what (`rounds_choice`);
+  // − does not go to the round being played once its results are in, which would end the
+  // tournament at a tap (Undo takes any back).
   function roundsRow(s) {
+    const { least: fewest, most, usual, entrants: active } = s.rounds_choice;
     const missing = s.pairings.filter((p) => !p.result).length;
-    const least = Math.max(1, s.round > 0 && missing === 0 ? s.round + 1 : s.round);
-    const most = s.entrants.length - 1;
-    const active = s.entrants.length - s.standings.filter((r) => r.withdrawn).length;
-    const usual = Math.min(Math.ceil(Math.log2(active)) + 1, active - 1);
+    const least = s.round > 0 && missing === 0 ? Math.max(fewest, s.round + 1) : fewest;
     const set = (n) => send({ rounds: n }, t('rounds_set', { n }));
     return h('div', { class: 'rounds-row', id: 'rounds-row' },
       h('span', { class: 'rounds-label', id: 'rounds-label', 'aria-live': 'polite', text: t('rounds_n', { n: s.rounds }) }),
@@ -308,7 +307,7 @@ export function mount(root, [idText, tab = 'round']) {
         h('div', { class: 'end-row' },
           h('button', { class: 'btn small', type: 'button', id: 'big-screen', onclick: () => app.go(`#/wall/${id}`) }, t('big_screen')),
           v.hub ? null : h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo }, '↶ ', t('undo')))),
-      s.system === 'swiss' && s.status !== 'finished' && !v.hub ? roundsRow(s) : null,
+      s.rounds_choice && s.status !== 'finished' && !v.hub ? roundsRow(s) : null,
       h('div', { class: 'tabs', role: 'tablist' }, tabs.map((name) => h('button', {
         class: 'seg', type: 'button', role: 'tab', id: `tab-${name}`, 'aria-selected': String(st.tab === name),
         'aria-controls': 'tab-panel', tabindex: st.tab === name ? 0 : -1,

@@ -17,14 +17,22 @@ pub const ENTRY: Entry = Entry {
 };
 
 fn build(map: &Map<String, Value>, entrants: usize) -> Result<Box<dyn System>, Error> {
-    let most = entrants as u64 - 1;
-    let rounds = setup::number(map, "rounds", 1, most)?.unwrap_or_else(|| {
-        let log2 = u64::from(usize::BITS - (entrants - 1).leading_zeros());
-        (log2 + 1).min(most)
-    });
-    Ok(Box::new(Swiss {
-        rounds: rounds as usize,
-    }))
+    let rounds = setup::number(map, "rounds", 1, entrants as u64 - 1)?
+        .map_or_else(|| usual_rounds(entrants), |n| n as usize);
+    Ok(Box::new(Swiss { rounds }))
+}
+
+/// The usual number of rounds for `n` entrants (2 or more): ⌈log2 n⌉ + 1, at most n − 1. The
+/// setup's default, for its entrants.
+fn usual_rounds(n: usize) -> usize {
+    let log2 = (usize::BITS - (n - 1).leading_zeros()) as usize;
+    (log2 + 1).min(n - 1)
+}
+
+/// The rounds a `rounds` event may set now: from the round being played (or 1) to the
+/// entrants less one, late entrants counted.
+fn rounds_range(field: &Field) -> (usize, usize) {
+    (field.rounds.len().max(1), field.entrants.len() - 1)
 }
 
 /// A Swiss tournament of a fixed number of rounds.
@@ -76,11 +84,9 @@ impl System for Swiss {
         self.rounds
     }
 
-    /// From the round being played (or 1) to the entrants less one, late entrants counted:
-    /// what the setup allows, with the field as it is now.
+    /// Within [`rounds_range`]: what the setup allows, with the field as it is now.
     fn set_rounds(&mut self, field: &Field, rounds: usize) -> Result<(), Error> {
-        let least = field.rounds.len().max(1);
-        let most = field.entrants.len() - 1;
+        let (least, most) = rounds_range(field);
         if rounds < least || rounds > most {
             return Err(Error::illegal(format!(
                 "the rounds must be from {least} to {most}, not {rounds}"
@@ -151,6 +157,18 @@ impl System for Swiss {
 
     fn allows_draws(&self, _round: usize) -> bool {
         true
+    }
+
+    /// What the organiser may set the rounds to ([`rounds_range`]), and the usual number for
+    /// the entrants still playing, so that the screens offer it without a rule of their own.
+    fn extend_summary(&self, field: &Field, summary: &mut Map<String, Value>) {
+        let (least, most) = rounds_range(field);
+        let active = field.active().len();
+        summary.insert(
+            "rounds_choice".into(),
+            serde_json::json!({"least": least, "most": most, "usual": usual_rounds(active),
+                               "entrants": active}),
+        );
     }
 
     fn champion(&self, field: &Field) -> Option<usize> {

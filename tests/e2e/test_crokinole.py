@@ -2,6 +2,7 @@
 import time
 
 from selenium.webdriver.common.keys import Keys
+from conftest import SHOTS
 
 from test_kill_loop import ipc
 from test_molkky import add_players, set_number
@@ -287,3 +288,40 @@ def test_a_target_is_a_multiple_of_5_in_the_rules_range(partie):
     p.wait_css("#end-round")
     m = ipc(p, "ipc.getMatch(Number(location.hash.split('/').pop()))")
     assert m["rules"]["target"] == 15, m
+
+
+def test_three_sides_count_on_a_phone_without_scrolling_sideways(partie):
+    """Three players: their steppers side by side were wider than a phone (the page scrolled
+    sideways and the third player's + was off screen). On a phone each stepper stands upright
+    (+ over the count over −): the table fits, every button is a finger wide, and the count of
+    each side, the third's too, moves by the tap. The board's side switch says what it does."""
+    p = partie
+    new_game(p, [["Alice"], ["Bob"], ["Cyril"]])
+    p.tap("#end-round")
+    p.wait_css("#cro-count")
+    fit = p.d.execute_script("""
+        const box = (s) => document.querySelector(s).getBoundingClientRect();
+        const steps = [...document.querySelectorAll('#cro-count .step')].map((b) => b.getBoundingClientRect());
+        return {page: document.documentElement.scrollWidth, width: innerWidth,
+                table: box('#cro-count').right, plus: box('[data-step="20-2-plus"]'), minus: box('[data-step="20-2-minus"]'),
+                smallest: Math.min(...steps.map((r) => Math.min(r.width, r.height)))};""")
+    assert fit["page"] <= fit["width"] and fit["table"] <= fit["width"], fit
+    assert fit["plus"]["right"] <= fit["width"] and fit["smallest"] >= 44, fit
+    assert fit["plus"]["bottom"] <= fit["minus"]["top"], fit        # + over −
+    for side in range(3):
+        step(p, "15", side, +1)
+    step(p, "20", 2, +1)
+    p.wait_text("#round-result", "Cyril 35")
+    p.d.execute_script("document.querySelector('#cro-count').scrollIntoView({block: 'start'})")
+    p.d.save_screenshot(str(SHOTS / "27c-crokinole-three-count-phone.png"))
+    # Desktop: room for the steppers side by side, as before.
+    p.size(1280, 800)
+    row = p.d.execute_script("""
+        const r = (s) => document.querySelector(s).getBoundingClientRect();
+        return [r('[data-step="20-2-minus"]').top, r('[data-step="20-2-plus"]').top];""")
+    assert abs(row[0] - row[1]) < 2, row
+    p.size(390, 844)
+    p.tap("#board-view")
+    p.wait_css("#cro-board")
+    assert p.d.execute_script("return document.querySelector('.cro-board [role=group]').getAttribute('aria-label')") \
+        == "Whose discs the board counts"

@@ -154,7 +154,9 @@ export const app = {
   },
 };
 
-function showBanner() {
+// `say`: at start, where the banner first shows; a settings change only redraws it in the
+// new language.
+function showBanner(say = false) {
   const el = document.getElementById('banner');
   const s = app.startup;
   if (s?.database === 'recovered') {
@@ -165,7 +167,10 @@ function showBanner() {
     el.hidden = false;
   } else {
     el.hidden = true;
+    return;
   }
+  // A region shown from hidden is often not read: said aloud too.
+  if (say) app.announce(el.textContent);
 }
 
 // The notes at the foot of the screen stack in one strip, and the screen makes room for it:
@@ -360,7 +365,7 @@ async function start() {
   } catch (e) {
     app.error(e);
   }
-  showBanner();
+  showBanner(true);
   document.getElementById('nav-back').addEventListener('click', () => {
     if (history.length > 1 && parseHash().name !== 'match') history.back();
     else app.go('#/home');

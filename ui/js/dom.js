@@ -21,6 +21,11 @@ export function h(tag, props, ...children) {
   return el;
 }
 
+/** A symbol beside a button's words (↶ Undo): seen, not read aloud before the words. */
+export function glyph(symbol) {
+  return h('span', { class: 'glyph', 'aria-hidden': 'true', text: `${symbol} ` });
+}
+
 // An SVG element, made like `h` makes an HTML one (so a redraw patches it in place too).
 export function svgh(tag, props, ...children) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);

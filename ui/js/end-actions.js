@@ -2,7 +2,7 @@
 // result, replay it step by step, undo the last action, home.
 
 import { ipc } from './ipc.js';
-import { h, stillUp } from './dom.js';
+import { h, glyph, stillUp } from './dom.js';
 import { t } from './i18n.js';
 import { app } from './app.js';
 import { share } from './share.js';
@@ -46,6 +46,6 @@ export function endActions(matchId, undo, view) {
         }),
       }, t('export'))),
     // Undone, the game goes on: the focus goes to the game's own Undo, still at hand.
-    h('button', { class: 'btn big', type: 'button', id: 'undo-end', 'data-focus-next': '#undo', onclick: undo }, '↶ ', t('undo')),
+    h('button', { class: 'btn big', type: 'button', id: 'undo-end', 'data-focus-next': '#undo', onclick: undo }, glyph('↶'), t('undo')),
     h('button', { class: 'btn ghost big', type: 'button', id: 'go-home', onclick: () => app.go('#/home') }, t('home')));
 }

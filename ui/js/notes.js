@@ -2,7 +2,7 @@
 // text is the user's and goes in as text.
 
 import { ipc } from './ipc.js';
-import { h } from './dom.js';
+import { h, glyph } from './dom.js';
 import { t } from './i18n.js';
 import { app } from './app.js';
 
@@ -13,7 +13,7 @@ export function notesForm(view) {
       ev.preventDefault();
       try {
         await ipc.setNotes(view.id, place.value, notes.value);
-        status.textContent = `✓ ${t('saved')}`;
+        status.replaceChildren(glyph('✓'), t('saved'));
       } catch (e) { app.error(e); }
     },
   });

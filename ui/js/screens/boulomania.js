@@ -8,7 +8,7 @@
 // board-screen.js's.
 
 import { ipc } from '../ipc.js';
-import { h, names } from '../dom.js';
+import { h, glyph, names } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -289,7 +289,7 @@ export function mount(root, [id], initial, info) {
     return [actions(),
       // Keyed rows: the turn's buttons coming and going above them do not shift them.
       over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools', 'data-key': 'tools' },
-        h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
+        h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, glyph('↶'), t('undo')),
         h('button', {
           // (Its label says the mode it is in: no aria-pressed, which would read the opposite.)
           class: 'btn ghost', type: 'button', id: 'dice-mode', 'data-key': 'dice-mode',

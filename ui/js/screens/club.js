@@ -171,7 +171,11 @@ export function mount(root) {
     class: 'match-open', type: 'button', 'data-tournament': item.id, onclick: () => app.go(`#/tournament/${item.id}`),
   },
   h('span', { class: 'match-game', text: `${t(`game_${item.game}`)} · ${t(`system_${item.system}`)}` }),
-  h('span', { class: 'match-sides', text: item.champion ? `★ ${item.champion}` : t('entrants_n', { n: item.entrants }) }),
+  item.champion
+    ? h('span', { class: 'match-sides' },
+      h('span', { 'aria-hidden': 'true', text: `★ ${item.champion}` }),
+      h('span', { class: 'sr-only', text: t('champion_is', { name: item.champion }) }))
+    : h('span', { class: 'match-sides', text: t('entrants_n', { n: item.entrants }) }),
   h('span', { class: 'match-score', text: t(`t_status_${item.status}`) }),
   h('span', { class: 'match-when', text: ago(item.created_at) })));
 

@@ -3,7 +3,7 @@
 // discs in the zones Rust's game_info lists, and shows what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, svgh, scheduler, names, loads } from '../dom.js';
+import { h, glyph, svgh, scheduler, names, loads } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -12,9 +12,9 @@ import { register } from '../games.js';
 import { rankHead } from '../standings.js';
 
 // Each zone's ring radius and label height on the drawn board (220 wide), bowl first. The 20
-// hole is drawn larger than life, so that every zone is a finger wide (44 px or more across
-// on a phone).
-const RINGS = [[18, 146], [46, 80], [76, 50], [106, 20]];
+// hole is drawn larger than life and the rings about as wide as one another (30 to 32), so
+// that every zone is a finger wide: 44 px or more across on a phone 360 px wide.
+const RINGS = [[16, 146], [47, 80], [77, 50], [108, 20]];
 
 export function mount(root, [id], initial, info) {
   const matchId = Number(id);
@@ -156,8 +156,9 @@ export function mount(root, [id], initial, info) {
 
   function steppers() {
     const n = st.view.sides.length;
-    return h('table', { class: 'cro-count', id: 'cro-count' },
-      h('thead', null, h('tr', null, h('th', { text: '' }), st.view.sides.map((side) => h('th', { scope: 'col', text: names(side) })))),
+    // Three sides' steppers side by side are wider than a phone: there each stands upright.
+    return h('table', { class: `cro-count sides-${n}`, id: 'cro-count' },
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('cro_zone') })), st.view.sides.map((side) => h('th', { scope: 'col', text: names(side) })))),
       h('tbody', null, ZONES.map((z) => h('tr', null,
         h('th', { scope: 'row', class: `zone zone-${z}`, text: z }),
         Array.from({ length: n }, (_, i) => h('td', null, h('span', { class: 'stepper' },
@@ -176,7 +177,7 @@ export function mount(root, [id], initial, info) {
     });
     const label = (y, z) => svgh('text', { x: 110, y, class: 'board-label', 'text-anchor': 'middle' }, `${z}: ${st.counting[z][side]}`);
     return h('div', { class: 'cro-board' },
-      h('div', { class: 'segmented', role: 'group' }, st.view.sides.map((s, i) => h('button', {
+      h('div', { class: 'segmented', role: 'group', 'aria-label': t('cro_board_side') }, st.view.sides.map((s, i) => h('button', {
         type: 'button', class: 'seg', 'aria-pressed': String(i === side), 'data-board-side': i, 'data-key': `board-side-${i}`,
         onclick: () => { st.boardSide = i; render(); },
       }, names(s)))),
@@ -241,7 +242,7 @@ export function mount(root, [id], initial, info) {
     return h('section', { class: 'scorepad game-crokinole', 'data-actions': st.view.actions, 'data-status': sum().status },
       h('div', { class: 'pad-top' },
         h('p', { class: 'status-line', id: 'status-line', text: statusLine() }),
-        h('button', { class: 'btn undo', type: 'button', id: 'undo', disabled: !st.view.actions || null, onclick: () => act(null, true) }, '↶ ', t('undo'))),
+        h('button', { class: 'btn undo', type: 'button', id: 'undo', disabled: !st.view.actions || null, onclick: () => act(null, true) }, glyph('↶'), t('undo'))),
       h('div', { class: 'pad-cols' },
         h('ol', { class: 'scoreboard', id: 'scoreboard' }, st.view.sides.map(sideRow)),
         h('div', { class: 'pad-col' }, main),

@@ -2,7 +2,7 @@
 // rules: Rust answers every tap with the new summary, after committing the throw.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, loads } from '../dom.js';
+import { h, glyph, scheduler, names, loads } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -261,7 +261,7 @@ export function mount(root, [id], initial, info) {
       h('div', { class: 'pad-top' },
         h('p', { class: 'status-line', id: 'status-line', text: statusLine() }),
         h('button', { class: 'btn undo', type: 'button', id: 'undo', 'data-key': 'undo', disabled: !st.view.actions || null,
-          onclick: () => act(null, 'undo') }, '↶ ', t('undo'))),
+          onclick: () => act(null, 'undo') }, glyph('↶'), t('undo'))),
       h('div', { class: 'pad-cols' },
         h('ol', { class: 'scoreboard', id: 'scoreboard' }, st.view.sides.map(sideRow)),
         h('div', { class: 'pad-col' }, pad),

@@ -6,7 +6,7 @@
 // turn and undo are board-screen.js's.
 
 import { ipc } from '../ipc.js';
-import { h, names, stillUp } from '../dom.js';
+import { h, glyph, names, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -193,7 +193,7 @@ export function mount(root, [id], initial, info) {
           // Taken back or moved on meanwhile: the offer lapsed, and the person is told so
           // rather than left waiting for an answer.
           if (st.view !== asked) { app.notice(t('mor_draw_lapsed')); return; }
-          if (!accepts) { app.announce(t('mor_draw_declined')); app.error({ kind: 'illegal_action', code: 'draw_declined' }); render.focusOn('#offer-draw'); return; }
+          if (!accepts) { app.error({ kind: 'illegal_action', code: 'draw_declined' }); render.focusOn('#offer-draw'); return; }
         } catch (e) { app.error(e); return; }
       }
       return send('1/2-1/2');
@@ -237,10 +237,10 @@ export function mount(root, [id], initial, info) {
     return [confirmBar(),
       over() ? endActions(matchId, undo, st.view) : null,
       h('div', { class: 'mor-tools', 'data-key': 'tools' },
-        over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, '↶ ', t('undo')),
-        h('button', { class: 'btn', type: 'button', id: 'redo', 'data-key': 'redo', disabled: !ui.redo.length || over() || st.thinking, onclick: redo }, '↷ ', t('mor_redo')),
+        over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, glyph('↶'), t('undo')),
+        h('button', { class: 'btn', type: 'button', id: 'redo', 'data-key': 'redo', disabled: !ui.redo.length || over() || st.thinking, onclick: redo }, glyph('↷'), t('mor_redo')),
         h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn(), onclick: hint }, t('mor_hint')),
-        h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(ui.turned), onclick: () => { ui.turned = !ui.turned; render(); } }, '⟲ ', t('mor_turn_board'))),
+        h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(ui.turned), onclick: () => { ui.turned = !ui.turned; render(); } }, glyph('⟲'), t('mor_turn_board'))),
       !over() ? h('div', { class: 'mor-tools', 'data-key': 'game-tools' },
         h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { ui.confirm = 'draw'; render.focusOn('#confirm-yes'); } }, t('mor_offer_draw')),
         h('button', { class: 'btn ghost', type: 'button', id: 'resign', 'data-key': 'resign', disabled: st.thinking, onclick: () => { ui.confirm = 'resign'; render.focusOn('#confirm-yes'); } }, t('mor_resign'))) : null,

@@ -1,7 +1,7 @@
 // Settings: language, theme, each game's default rules, and the user's data. Each change is
 // saved at once. The screen is made once and patched in place on each redraw.
 
-import { h, segmented, scheduler } from '../dom.js';
+import { h, glyph, segmented, scheduler } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -34,7 +34,7 @@ export function mount(root) {
           if (wrong) { app.error(wrong); return; }
           if (await app.saveSetting('rules', { ...app.settings.rules, [g]: form.value() })) { saved.add(g); app.announce(t('saved')); render(); }
         },
-      }, saved.has(g) ? `✓ ${t('saved')}` : t('save_defaults'))];
+      }, saved.has(g) ? [glyph('✓'), t('saved')] : t('save_defaults'))];
   }
 
   const draw = () => {

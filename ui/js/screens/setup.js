@@ -1,7 +1,7 @@
 // New game: players (known ones first, a new one in one step), teams, throwing order, rules.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching } from '../dom.js';
+import { h, glyph, scheduler, names, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -198,7 +198,7 @@ export function mount(root, [game]) {
             st.teamMode ? h('small', { text: st.active != null ? t('add_to_side', { n: st.active + 1 }) : t('team_mode_hint') }) : null) : null,
           h('ol', { class: 'sides', id: 'sides' }, st.sides.map(sideCard)),
           st.teamMode && !(maxSides() && st.sides.length >= maxSides())
-            ? h('button', { class: 'btn small ghost', type: 'button', id: 'new-side', onclick: () => { st.active = null; render(); } }, '+ ', t('new_side')) : null,
+            ? h('button', { class: 'btn small ghost', type: 'button', id: 'new-side', onclick: () => { st.active = null; render(); } }, glyph('+'), t('new_side')) : null,
           form ? [h('h2', { text: t('rules') }), form.draw(),
             h('label', { class: 'toggle' },
               h('input', { type: 'checkbox', checked: st.saveDefaults, onchange: (ev) => { st.saveDefaults = ev.target.checked; } }),

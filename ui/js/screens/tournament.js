@@ -4,7 +4,7 @@
 // Every figure comes from Rust; a tap sends an event and draws what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented, stillUp, loads } from '../dom.js';
+import { h, glyph, scheduler, segmented, stillUp, loads } from '../dom.js';
 import { t, language } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { standingsTable, bracketView, entrantName, championText, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
@@ -306,7 +306,7 @@ export function mount(root, [idText, tab = 'round']) {
         h('h2', { id: 'round-title', tabindex: -1, text: heading }),
         h('div', { class: 'end-row' },
           h('button', { class: 'btn small', type: 'button', id: 'big-screen', onclick: () => app.go(`#/wall/${id}`) }, t('big_screen')),
-          v.hub ? null : h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo }, '↶ ', t('undo')))),
+          v.hub ? null : h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo }, glyph('↶'), t('undo')))),
       s.rounds_choice && s.status !== 'finished' && !v.hub ? roundsRow(s) : null,
       h('div', { class: 'tabs', role: 'tablist' }, tabs.map((name) => h('button', {
         class: 'seg', type: 'button', role: 'tab', id: `tab-${name}`, 'aria-selected': String(st.tab === name),

@@ -148,8 +148,10 @@ pub fn import_file<R: Runtime>(
     if meta.len() > 64 << 20 {
         return Err(Error::bad_record("the file is larger than 64 MiB").with_code("too_large"));
     }
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| Error::bad_record(format!("cannot read {name}: {e}")))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        // Not UTF-8 text (a photo, a backup picked by mistake): no Partie export.
+        Error::bad_record(format!("cannot read {name}: {e}")).with_code("not_json")
+    })?;
     state.with(|s| s.import_any(&text))
 }
 

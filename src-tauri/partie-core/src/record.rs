@@ -82,16 +82,12 @@ impl Record {
     /// (`null` included) is `bad_setup`, like any other invalid setup. Other keys are ignored.
     pub fn from_value(value: Value) -> Result<Self, Error> {
         let Value::Object(mut obj) = value else {
-            return Err(Error::bad_record("not a record: a record is a JSON object"));
+            return Err(not_record("not a record: a record is a JSON object"));
         };
-        match obj.get("format") {
-            Some(f) if f.as_u64() == Some(u64::from(FORMAT)) => {}
-            Some(f) => return Err(Error::bad_record(format!("unknown record format {f}"))),
-            None => return Err(Error::bad_record("not a record: it has no format")),
-        }
+        check_format(obj.get("format"), u64::from(FORMAT))?;
         let game = match obj.remove("game") {
             Some(Value::String(game)) => game,
-            _ => return Err(Error::bad_record("not a record: it names no game")),
+            _ => return Err(not_record("not a record: it names no game")),
         };
         let actions = match obj.remove("actions") {
             None => Vec::new(),
@@ -104,7 +100,7 @@ impl Record {
             }
             Some(Value::Array(items)) => items,
             Some(other) => {
-                return Err(Error::bad_record(format!(
+                return Err(not_record(&format!(
                     "not a record: actions are a list, not {}",
                     json_type(&other)
                 )))
@@ -194,4 +190,25 @@ pub fn sides_from_json(sides: Option<&Value>) -> Result<Vec<Vec<String>>, Error>
                 .collect()
         })
         .collect()
+}
+
+/// `bad_record`, code `not_record`: the file is not a record at all, said so in words of the
+/// user's language (a file picked by mistake).
+fn not_record(detail: &str) -> Error {
+    Error::bad_record(detail.to_string()).with_code("not_record")
+}
+
+/// Checks a record's `format` against the one this app writes, `current`: a higher number is a
+/// record of a newer app (code `newer_format`: the user is told to update, not that the file is
+/// wrong); anything else is not a record (`not_record`).
+pub fn check_format(format: Option<&Value>, current: u64) -> Result<(), Error> {
+    match format.map(|f| (f, f.as_u64())) {
+        Some((_, Some(n))) if n == current => Ok(()),
+        Some((f, Some(n))) if n > current => Err(Error::bad_record(format!(
+            "unknown record format {f}: a newer app's"
+        ))
+        .with_code("newer_format")),
+        Some((f, _)) => Err(not_record(&format!("unknown record format {f}"))),
+        None => Err(not_record("not a record: it has no format")),
+    }
 }

@@ -433,16 +433,35 @@ fn bad_imports_are_refused_and_change_nothing() {
     small_club(&mut store);
     let before = store.export_all().unwrap()["matches"].clone();
     let good = r#"{"format":1,"game":"molkky","sides":[["A"],["B"]],"actions":[]}"#;
-    for (text, why) in [
-        ("{not json".to_string(), "not JSON"),
-        ("[1, 2]".to_string(), "not a match record"),
+    // The code says the refusal in the user's language: a file of a newer app is told as that
+    // (update the app), not as a file that is wrong.
+    for (text, why, code) in [
+        ("{not json".to_string(), "not JSON", "not_json"),
+        ("[1, 2]".to_string(), "not a match record", "not_record"),
         (
             r#"{"format":2,"game":"molkky","sides":[["A"],["B"]]}"#.to_string(),
             "format",
+            "newer_format",
+        ),
+        (
+            format!(r#"{{"format":2,"matches":[{good}]}}"#),
+            "format 2",
+            "newer_format",
+        ),
+        (
+            r#"{"format":"1","game":"molkky","sides":[["A"],["B"]]}"#.to_string(),
+            "format",
+            "not_record",
         ),
         (
             format!(r#"{{"format":1,"matches":[{good},{{"format":1,"sides":[["A"],["B"]]}}]}}"#),
             "match 1",
+            "not_record",
+        ),
+        (
+            format!(r#"{{"format":1,"matches":[{good},{{"format":3,"game":"molkky"}}]}}"#),
+            "match 1",
+            "newer_format",
         ),
         (
             format!(
@@ -450,6 +469,7 @@ fn bad_imports_are_refused_and_change_nothing() {
                 "x".repeat(partie_core::store::MAX_IMPORT_BYTES)
             ),
             "larger",
+            "too_large",
         ),
         (
             // A Mölkky match that busts forever, longer than any record is taken.
@@ -458,12 +478,22 @@ fn bad_imports_are_refused_and_change_nothing() {
                 vec![r#"{"pins":[12]}"#; partie_core::record::MAX_ACTIONS + 1].join(",")
             ),
             "at most 100000",
+            "too_large",
         ),
     ] {
-        let e = store.import(&text).unwrap_err();
+        let e = store.import_any(&text).unwrap_err();
         assert_eq!(e.kind, ErrorKind::BadRecord, "{why}");
         assert!(e.detail.contains(why), "{why}: {}", e.detail);
+        assert_eq!(e.code, Some(code), "{why}: {}", e.detail);
     }
+    // A tournament's file of a newer app, the same.
+    let e = store
+        .import_any(r#"{"format":2,"tournament":{"game":"molkky"},"events":[]}"#)
+        .unwrap_err();
+    assert_eq!(
+        (e.kind, e.code),
+        (ErrorKind::BadRecord, Some("newer_format"))
+    );
     assert_eq!(store.export_all().unwrap()["matches"], before);
 }
 
@@ -661,11 +691,50 @@ fn backup_and_restore() {
             "{side}"
         );
     }
+    // A real backup that brings code of its own: a trigger that would run on every throw
+    // from then on (here one that never ends), a view in the place of a table.
+    for code in [
+        "CREATE TRIGGER forever AFTER INSERT ON action BEGIN
+             SELECT count(*) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)
+                                   SELECT i FROM n);
+         END;",
+        "DROP TRIGGER sync_action_added;
+         CREATE TRIGGER sync_action_added AFTER INSERT ON action BEGIN SELECT 1; END;",
+        "ALTER TABLE match_player RENAME TO seats;
+         CREATE VIEW match_player AS SELECT * FROM seats;",
+    ] {
+        std::fs::copy(&saved, &odd).unwrap();
+        Connection::open(&odd).unwrap().execute_batch(code).unwrap();
+        let e = store.restore_from(&odd).unwrap_err();
+        assert_eq!(e.code, Some("not_backup"), "{code}");
+        assert!(e.detail.contains("triggers or views"), "{}", e.detail);
+    }
+    // Nothing is left beside the database by a restore, refused or not.
+    let aside = |dir: &std::path::Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("restoring"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(aside(dir.path()), Vec::<String>::new());
     assert_eq!(
         store.export_all().unwrap()["matches"],
         before,
         "refused restores change nothing"
     );
+    // A backup of an older app (schema 8: the first sync triggers, since replaced) is the
+    // app's own code at its version, and is restored.
+    let old = dir.path().join("old.db");
+    {
+        let mut conn = Connection::open(&old).unwrap();
+        migrations::migrate_to(&mut conn, 8).unwrap();
+    }
+    store.restore_from(&old).unwrap();
+    assert_eq!(store.export_all().unwrap()["matches"], json!([]));
+    assert_eq!(aside(dir.path()), Vec::<String>::new());
+    store.restore_from(&saved).unwrap();
+    assert_eq!(store.export_all().unwrap()["matches"], before);
     // The store still takes a match after them.
     let m = store
         .new_match("molkkout", &Map::new(), &sides(&[&["X"], &["Y"]]))

@@ -84,12 +84,21 @@ fn names_given(
 fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     let bad = |why: String| Error::bad_record(format!("match {k}: {why}"));
     // The record's own refusal keeps its kind: a file that is not a record is `bad_record`,
-    // one whose setup or actions are refused says so (`bad_setup`, `bad_action`, ...). The
-    // reason code is dropped, so that the screens show the detail that names the match.
+    // one whose setup or actions are refused says so (`bad_setup`, `bad_action`, ...). A rule's
+    // reason code is dropped, so that the screens show the detail that names the match and
+    // not the words of a refused tap; the codes of a file that is no record, or a newer app's,
+    // stay: they are said whole in the user's language.
     let this_match =
         |e: Error, why: &str| Error::new(e.kind, format!("match {k}: {why}{}", e.detail));
     let obj = v.as_object().ok_or_else(|| bad("not an object".into()))?;
-    let mut record = Record::from_value(v.clone()).map_err(|e| this_match(e, ""))?;
+    let mut record = Record::from_value(v.clone()).map_err(|e| {
+        let code = e.code;
+        let e = this_match(e, "");
+        match code {
+            Some(code) => e.with_code(code),
+            None => e,
+        }
+    })?;
     let time = |key: &str| obj.get(key).and_then(Value::as_str).and_then(parse_iso);
     let text = |key: &str| {
         obj.get(key)
@@ -250,8 +259,9 @@ impl Store {
             // A whole-history export has `matches` and no `game`; a record's key it does not
             // know is ignored (records.md §1), `matches` too.
             Value::Object(o) if o.contains_key("matches") && !o.contains_key("game") => {
-                match (&o["matches"], o.get("format")) {
-                    (Value::Array(items), Some(f)) if f == &json!(FORMAT) => items.iter().collect(),
+                crate::record::check_format(o.get("format"), u64::from(FORMAT))?;
+                match &o["matches"] {
+                    Value::Array(items) => items.iter().collect(),
                     _ => {
                         return Err(Error::bad_record(
                             "an export is {\"format\": 1, \"matches\": [...]}",
@@ -414,9 +424,10 @@ impl Store {
     }
 
     /// Replaces the whole history with a backup. The backup is checked first (a Partie
-    /// database, not damaged, not from a newer app), then made ready in memory (brought up to
-    /// date, its figures derived): only a copy that came through whole replaces the history,
-    /// in one step, so on any refusal or failure nothing changes.
+    /// database, not damaged, not from a newer app, with no triggers or views but the app's),
+    /// then a copy is made ready beside the database (`NAME.restoring`, brought up to date,
+    /// its figures derived, removed after): only a copy that came through whole replaces the
+    /// history, in one step, so on any refusal or failure nothing changes.
     pub fn restore_from(&mut self, path: &Path) -> Result<(), Error> {
         let bad = |why: &str| {
             Error::bad_record(format!("{}: {why}", path.display())).with_code("not_backup")
@@ -447,7 +458,27 @@ impl Store {
         if version < 1 || !has_matches {
             return Err(bad("not a Partie history"));
         }
-        let mut copy = Connection::open_in_memory()?;
+        // A file's triggers and views would run inside this app, on its every throw and
+        // read, from the moment it is restored: one that never ends hangs the app for good.
+        // Only those the app's own migrations made at the file's version are taken.
+        if code_objects(&src)? != code_objects(&schema_at(version)?)? {
+            return Err(bad("it holds triggers or views that are not Partie's"));
+        }
+        // The copy is made ready beside the database, not in memory: a club's history may be
+        // larger than a phone's memory. A history kept in memory (tests) is copied in memory.
+        let _aside = Aside(
+            self.conn
+                .path()
+                .filter(|p| !p.is_empty())
+                .map(|p| format!("{p}.restoring")),
+        );
+        let mut copy = match &_aside.0 {
+            Some(path) => {
+                _aside.remove();
+                Connection::open(path)?
+            }
+            None => Connection::open_in_memory()?,
+        };
         rusqlite::backup::Backup::new(&src, &mut copy)?.run_to_completion(
             i32::MAX,
             std::time::Duration::ZERO,
@@ -489,5 +520,46 @@ impl Store {
         )?;
         self.forget_live();
         Ok(())
+    }
+}
+
+/// A trigger or view: its type, name, table and SQL.
+type CodeObject = (String, String, String, Option<String>);
+
+/// The triggers and views of a database, in order: the code a file brings.
+fn code_objects(conn: &Connection) -> Result<Vec<CodeObject>, Error> {
+    let mut stmt = conn.prepare(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master
+         WHERE type IN ('trigger', 'view') ORDER BY type, name",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// An empty database brought up to schema `version` by the app's own migrations.
+fn schema_at(version: i64) -> Result<Connection, Error> {
+    let mut conn = Connection::open_in_memory()?;
+    migrations::migrate_to(&mut conn, usize::try_from(version).unwrap_or(0))?;
+    Ok(conn)
+}
+
+/// A restore's working copy beside the database (`NAME.restoring` and its journal files),
+/// removed when the restore ends, whichever way: declared before the connection to it, it is
+/// dropped after it, once the file is closed.
+struct Aside(Option<String>);
+
+impl Aside {
+    fn remove(&self) {
+        if let Some(path) = &self.0 {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                let _ = std::fs::remove_file(format!("{path}{suffix}"));
+            }
+        }
+    }
+}
+
+impl Drop for Aside {
+    fn drop(&mut self) {
+        self.remove();
     }
 }

@@ -571,21 +571,19 @@ impl TournamentRecord {
 
     /// Reads a record from JSON already parsed.
     pub fn from_value(value: &Value) -> Result<Self, Error> {
+        let not_record = |why: &str| Error::bad_record(why.to_string()).with_code("not_record");
         let map = value
             .as_object()
-            .ok_or_else(|| Error::bad_record("a tournament record is an object"))?;
-        match map.get("format").and_then(Value::as_u64) {
-            Some(FORMAT) => {}
-            _ => return Err(Error::bad_record("unknown or missing format")),
-        }
+            .ok_or_else(|| not_record("a tournament record is an object"))?;
+        crate::record::check_format(map.get("format"), FORMAT)?;
         let setup = map
             .get("tournament")
             .cloned()
-            .ok_or_else(|| Error::bad_record("no tournament"))?;
+            .ok_or_else(|| not_record("no tournament"))?;
         let events = match map.get("events") {
             None => Vec::new(),
             Some(Value::Array(list)) => list.clone(),
-            Some(_) => return Err(Error::bad_record("events must be a list")),
+            Some(_) => return Err(not_record("events must be a list")),
         };
         Ok(TournamentRecord { setup, events })
     }

@@ -170,6 +170,30 @@ pub fn cursor_of(cursor: Option<&str>, hub: &str) -> Result<i64, Error> {
     }
 }
 
+/// About how many bytes of records a page of `GET /v1/records` holds at most: it ends after
+/// the record that reaches this, whatever its `limit` (it always holds one record, when any is
+/// left). A page is built whole in memory and a device reads it whole, so its size is bounded
+/// by its bytes and not only by its count: five thousand long matches would be gigabytes.
+pub const PAGE_BYTES: usize = 8 * 1024 * 1024;
+
+/// How many bytes `value` takes as compact JSON, counted without writing it out.
+pub fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` to a writer that never fails cannot fail.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
 /// The cursor a hub named `hub` hands out after the change `seq`.
 pub fn cursor_at(hub: &str, seq: i64) -> String {
     format!("{hub}.{seq}")

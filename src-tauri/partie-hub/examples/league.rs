@@ -14,6 +14,7 @@ mod common;
 
 use common::{Client, PgCluster, PgDb};
 use partie_hub::storage::postgres::{self, PgStorage};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,8 +76,8 @@ async fn main() {
                     }
                     let club = PgStorage::open(&url, &tokens[c], 2).await.unwrap();
                     for start in (0..matches).step_by(500) {
-                        let batch: Vec<Value> = (start..(start + 500).min(matches))
-                            .map(|k| finished(c, k))
+                        let batch: Vec<Box<RawValue>> = (start..(start + 500).min(matches))
+                            .map(|k| RawValue::from_string(finished(c, k).to_string()).unwrap())
                             .collect();
                         let n = batch.len();
                         let report = club.push(batch).await.unwrap();

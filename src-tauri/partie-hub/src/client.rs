@@ -652,17 +652,24 @@ async fn pull_pages(
         {
             return Ok(Pulled::NotItsCursor);
         }
-        let (_, page) = taken((answer, page))?;
-        let records = page
-            .get("records")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+        let (_, mut page) = taken((answer, page))?;
+        // Taken out of the page, not copied: a page may be megabytes.
+        let records = match page.get_mut("records").map(Value::take) {
+            Some(Value::Array(records)) => records,
+            _ => Vec::new(),
+        };
         let Some(cursor) = page.get("cursor").and_then(Value::as_str) else {
             return Err(Failure::Refused("a page without a cursor".into()));
         };
         if records.is_empty() {
             return Ok(Pulled::All);
+        }
+        // Records under the cursor they were asked after: the next page would be this one
+        // again, and the round would never end.
+        if since.as_deref() == Some(cursor) {
+            return Err(Failure::Refused(format!(
+                "the hub gave records without moving its cursor ({cursor})"
+            )));
         }
         s.club_pulled(&join.hub, &records, cursor)
             .map_err(storage)?;

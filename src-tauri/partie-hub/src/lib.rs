@@ -25,6 +25,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use partie_core::store::{query_unescaped, Change, Store};
 use partie_core::{Error, ErrorKind};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::Path as FsPath;
@@ -58,7 +59,14 @@ pub struct Hub {
     /// How far the change log has been announced; held while announcing, so that each change
     /// is announced once, in order, whoever looks.
     announced: tokio::sync::Mutex<i64>,
+    /// Pushes read and merged at once: the others wait before their bodies are read, so that
+    /// a crowd of pushes holds sockets, not megabytes each.
+    pushing: tokio::sync::Semaphore,
 }
+
+/// How many pushes a hub reads at once ([`Hub::pushing`]). They are merged one at a time by
+/// the storage anyway (SQLite's writer; PostgreSQL's club row): more would only hold memory.
+pub const PUSHES_AT_ONCE: usize = 4;
 
 impl Hub {
     /// A hub on an open store with the club token. Changes already in the store are not
@@ -102,6 +110,7 @@ impl Hub {
             token: token.as_bytes().to_vec(),
             events,
             announced: tokio::sync::Mutex::new(announced),
+            pushing: tokio::sync::Semaphore::new(PUSHES_AT_ONCE),
         })
     }
 
@@ -256,18 +265,30 @@ async fn health(State(hub): State<Arc<Hub>>) -> Response {
     .into_response()
 }
 
-/// Reads a push's body: an object with a list `records`; else the detail of a `bad_record`.
-fn push_body(bytes: &[u8]) -> Result<Vec<Value>, String> {
-    let shape = || "the body is {\"records\": [...]}".to_string();
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|e| format!("the body is not JSON: {e}"))?;
-    match value {
-        Value::Object(mut o) => match o.remove("records") {
-            Some(Value::Array(records)) => Ok(records),
-            _ => Err(shape()),
-        },
-        _ => Err(shape()),
+/// Reads a push's body: an object with a list `records`, each kept as its raw JSON (read one
+/// at a time by the merge); else the detail of a `bad_record`.
+fn push_body(bytes: &[u8]) -> Result<Vec<Box<RawValue>>, String> {
+    #[derive(serde::Deserialize)]
+    struct Body {
+        records: Vec<Box<RawValue>>,
     }
+    serde_json::from_slice::<Body>(bytes)
+        .map(|b| b.records)
+        .map_err(|e| match e.classify() {
+            serde_json::error::Category::Data => "the body is {\"records\": [...]}".to_string(),
+            _ => format!("the body is not JSON: {e}"),
+        })
+}
+
+/// Lets [`PUSHES_AT_ONCE`] pushes in, before their bodies are read; the others wait their
+/// turn. Behind the token check: a request without the token takes no turn.
+async fn push_turn(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    // The semaphore is never closed: a turn always comes.
+    let _turn = hub.pushing.acquire().await;
+    next.run(request).await
 }
 
 async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) -> Response {
@@ -463,6 +484,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(hub.clone(), push_turn))
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             require_token,

@@ -18,6 +18,7 @@ on_both!(
     a_known_record_is_decided_by_its_revision_before_it_is_replayed,
     malformed_and_oversized_bodies_are_refused_whole,
     pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change,
+    a_page_ends_at_its_bytes_and_the_next_page_goes_on,
     the_event_stream_tells_each_accepted_or_updated_record,
     a_change_made_by_another_program_reaches_the_stream_too,
     a_tournament_summary_by_id_or_the_current_one,
@@ -425,6 +426,59 @@ async fn pages_follow_the_cursor_each_record_once_in_order_of_its_latest_change(
             "{bad}"
         );
     }
+}
+
+/// A page is bounded by its bytes as well as by `limit` (`partie_core::merge::PAGE_BYTES`):
+/// five thousand long matches at once would be gigabytes for the hub to build and the phone to
+/// read. Long matches (a Mölkky match that busts for a hundred thousand throws, as long as a
+/// record may be) come a few to a page, each once, the cursor going on.
+async fn a_page_ends_at_its_bytes_and_the_next_page_goes_on(backend: Backend) {
+    let hub = TestHub::start_on(backend).await;
+    let c = hub.client();
+    let long = |id: &str| {
+        let actions = vec![json!({"pins": [12]}); partie_core::record::MAX_ACTIONS];
+        json!({"format": 1, "id": id, "revision": 1, "game": "molkky",
+               "sides": [["A"], ["B"]], "actions": actions})
+    };
+    // Six of them are over the bound even as pushed (without their throws' times).
+    for pair in [["l0", "l1"], ["l2", "l3"], ["l4", "l5"]] {
+        let a = c.push(&[long(pair[0]), long(pair[1])]).await;
+        assert_eq!(counts(&a), (2, 0, 0, vec![]));
+    }
+    c.push(&[molkky("short", 1, 1)]).await;
+    let bytes = partie_core::merge::PAGE_BYTES;
+    let mut cursor: Option<String> = None;
+    let mut pages = Vec::new();
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/v1/records?since={c}&limit=5000"),
+            None => "/v1/records?limit=5000".to_string(),
+        };
+        let page = c.get(&path).await;
+        assert_eq!(page.status, 200);
+        let records = page.body["records"].as_array().unwrap().clone();
+        if records.is_empty() {
+            break;
+        }
+        // Each page stops at the record that reaches the bound: all but its last are under it.
+        let sizes: Vec<usize> = records.iter().map(|r| r.to_string().len()).collect();
+        let before_last: usize = sizes[..sizes.len() - 1].iter().sum();
+        assert!(before_last < bytes, "{sizes:?}");
+        pages.push(
+            records
+                .iter()
+                .map(|r| r["id"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>(),
+        );
+        cursor = Some(page.body["cursor"].as_str().unwrap().to_string());
+        assert!(pages.len() <= 7, "{pages:?}");
+    }
+    assert!(pages.len() >= 2, "{pages:?}");
+    assert_eq!(
+        pages.concat(),
+        ["l0", "l1", "l2", "l3", "l4", "l5", "short"],
+        "each record once, in order"
+    );
 }
 
 /// Reads the event stream until `n` record events arrived (or the time is up).

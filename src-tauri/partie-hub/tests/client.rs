@@ -417,6 +417,35 @@ async fn refusing_proxy(
     .await
 }
 
+/// A [`stand_in`] before a hub gone wrong: a page asked after a cursor gives `record` again
+/// under that same cursor, so that the next page would be the same; it counts those pages.
+async fn stuck_proxy(hub: SocketAddr, record: serde_json::Value) -> (SocketAddr, Arc<AtomicUsize>) {
+    stand_in(hub, Duration::from_secs(10), move |hub, mut phone, request, counted| {
+        let record = record.clone();
+        async move {
+            let line = request.split(|&b| b == b'\r').next()?;
+            let since = std::str::from_utf8(line)
+                .ok()?
+                .strip_prefix("GET /v1/records?since=")
+                .and_then(|rest| rest.split(' ').next())
+                .map(str::to_string);
+            let Some(since) = since else {
+                let answer = hub_answer(hub, &request).await?;
+                return phone.write_all(&answer).await.ok();
+            };
+            counted.fetch_add(1, Ordering::SeqCst);
+            let body = json!({"records": [record], "cursor": since}).to_string();
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            phone.write_all(head.as_bytes()).await.ok()?;
+            phone.write_all(body.as_bytes()).await.ok()
+        }
+    })
+    .await
+}
+
 /// A [`stand_in`] as slow club Wi-Fi: every page of records the hub answers comes to the phone
 /// a piece at a time, its head at once and its body in `pieces` pieces `every` apart; it
 /// counts the pages it slowed.
@@ -860,4 +889,43 @@ fn a_database_the_sync_thread_cannot_open_is_said_not_shown_as_not_joined() {
     eventually("the failure is said", || syncer.status().state == "refused");
     let error = syncer.status().error.expect("the error is given");
     assert_eq!(error.kind, partie_core::ErrorKind::Storage, "{error:?}");
+}
+
+/// A hub that gives records without moving its cursor would be asked for the same page again
+/// and again: the round would never end, the sync state would say "syncing" for ever and the
+/// phone's own records would never go. The round ends at the second such page, says so, and
+/// keeps what the first pages brought.
+#[test]
+fn a_hub_that_does_not_move_its_cursor_does_not_hold_the_round_for_ever() {
+    let rt = one_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
+    let info = host.info();
+    let theirs = others_match(&desk_db, 5);
+    let record = {
+        let (desk, _) = Store::open(&desk_db).unwrap();
+        desk.records_since(None, 10).unwrap().records[0].clone()
+    };
+    let (proxy, stuck) = rt.block_on(stuck_proxy(host.addr(), record));
+    phone
+        .join_club(&format!("http://{proxy}"), &info.token)
+        .unwrap();
+    let syncer = Syncer::start(phone_db.clone());
+    one_round(&syncer);
+    let status = syncer.status();
+    assert_eq!(status.state, "refused", "{:?}", status.error);
+    assert_eq!(
+        status.error.as_ref().and_then(|e| e.code),
+        Some("not_a_hub")
+    );
+    assert!(
+        status.error.as_ref().unwrap().detail.contains("cursor"),
+        "{:?}",
+        status.error
+    );
+    assert_eq!(stuck.load(Ordering::SeqCst), 1, "asked once a round");
+    assert!(holds(&phone, &theirs));
+    drop(syncer);
+    host.stop();
+    drop(rt);
 }

@@ -29,7 +29,16 @@ use crate::record::FORMAT;
 use crate::tournament::Tournament;
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+
+/// A record of a push read from its raw JSON, which was already found to be JSON: `null` (a
+/// record refused as no object) in the one case it cannot be read again, deeper than the
+/// reader goes.
+pub fn read_raw(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+}
 
 /// A record changed, from the change log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -552,28 +561,61 @@ impl Store {
         records: &[Value],
         source: Source,
     ) -> Result<MergeReport, Error> {
-        let mut order: Vec<usize> = (0..records.len()).collect();
+        self.merge_each(records.len(), |i| Cow::Borrowed(&records[i]), source)
+    }
+
+    /// [`Store::merge_records`] of a push's records as they came, each read only when its
+    /// turn comes and dropped after it: the JSON of eight megabytes of tiny records, read
+    /// whole, would take a hundred times that in memory.
+    pub fn merge_raw(
+        &mut self,
+        records: &[Box<RawValue>],
+        source: Source,
+    ) -> Result<MergeReport, Error> {
+        self.merge_each(records.len(), |i| Cow::Owned(read_raw(&records[i])), source)
+    }
+
+    fn merge_each<'a>(
+        &mut self,
+        count: usize,
+        record: impl Fn(usize) -> Cow<'a, Value>,
+        source: Source,
+    ) -> Result<MergeReport, Error> {
+        let mut order: Vec<usize> = (0..count).collect();
         if source == Source::Hub {
             // Tournaments first, so that their table matches find them.
-            order.sort_by_key(|&i| kind_of(&records[i]) != Some(RecordKind::Tournament));
+            order.sort_by_key(|&i| kind_of(&record(i)) != Some(RecordKind::Tournament));
         }
         let mut report = MergeReport::default();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         for i in order {
-            let value = &records[i];
+            let value = record(i);
+            let value = value.as_ref();
             let id = refusal_id(value);
+            // What is no record at all is refused before any savepoint: a push of a million
+            // `1`s is a million refusals, not a million savepoints under the writer's lock.
+            let kind = match (value.is_object(), kind_of(value)) {
+                (true, Some(kind)) => kind,
+                (is_object, _) => {
+                    let detail = if is_object {
+                        "neither a match (no game) nor a tournament"
+                    } else {
+                        "a record is a JSON object"
+                    };
+                    report.refused.push(Refusal {
+                        id,
+                        kind: ErrorKind::BadRecord.as_str().to_string(),
+                        detail: detail.to_string(),
+                    });
+                    continue;
+                }
+            };
             tx.execute_batch("SAVEPOINT record")?;
-            let taken = match (value.is_object(), kind_of(value)) {
-                (false, _) => Err(Refused::Kind(Error::bad_record(
-                    "a record is a JSON object",
-                ))),
-                (true, None) => Err(Refused::Kind(Error::bad_record(
-                    "neither a match (no game) nor a tournament",
-                ))),
-                (true, Some(RecordKind::Match)) => merge_match(&tx, value, source),
-                (true, Some(RecordKind::Tournament)) => merge_tournament(&tx, value, source),
+            let taken = match kind {
+                RecordKind::Match => merge_match(&tx, value, source),
+                RecordKind::Tournament => merge_tournament(&tx, value, source),
             };
             let refusal = match taken {
                 Ok(Taken::Accepted) => {
@@ -747,11 +789,18 @@ impl Store {
             return Err(crate::merge::cursor_not_given(since));
         }
         let changes = self.changes_upto(since, limit.min(i64::MAX as usize) as i64, upto)?;
-        let records = changes
-            .iter()
-            .map(|c| self.sync_record(c.record, &c.id))
-            .collect::<Result<Vec<_>, _>>()?;
-        let cursor = match changes.last() {
+        let mut records = Vec::new();
+        let mut bytes = 0;
+        for c in &changes {
+            if bytes >= crate::merge::PAGE_BYTES {
+                break;
+            }
+            let record = self.sync_record(c.record, &c.id)?;
+            bytes += crate::merge::json_len(&record);
+            records.push(record);
+        }
+        // The cursor is the last record given: the page may end before its `limit`.
+        let cursor = match changes[..records.len()].last() {
             Some(c) => crate::merge::cursor_at(&name, c.seq),
             None => cursor.map_or_else(|| "0".to_string(), str::to_string),
         };

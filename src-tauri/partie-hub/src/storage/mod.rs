@@ -8,6 +8,7 @@ pub mod sqlite;
 
 use partie_core::store::{Change, MergeReport, Page};
 use partie_core::Error;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::future::Future;
 
@@ -18,7 +19,12 @@ pub trait Storage: Send + Sync + 'static {
     fn schema(&self) -> i64;
 
     /// Merges a push by the rules of `docs/hub.md` ("The API"); committed when it returns `Ok`.
-    fn push(&self, records: Vec<Value>) -> impl Future<Output = Result<MergeReport, Error>> + Send;
+    /// The records come as their raw JSON, each read when its turn comes (see
+    /// `Store::merge_raw`).
+    fn push(
+        &self,
+        records: Vec<Box<RawValue>>,
+    ) -> impl Future<Output = Result<MergeReport, Error>> + Send;
 
     /// The records changed since `cursor` (none: from the start), at most `limit`;
     /// `bad_record` for a cursor this storage did not give.
@@ -58,7 +64,7 @@ impl Storage for Backend {
         }
     }
 
-    async fn push(&self, records: Vec<Value>) -> Result<MergeReport, Error> {
+    async fn push(&self, records: Vec<Box<RawValue>>) -> Result<MergeReport, Error> {
         match self {
             Backend::Sqlite(s) => s.push(records).await,
             Backend::Postgres(p) => Storage::push(p, records).await,
@@ -100,7 +106,7 @@ impl Storage for postgres::PgStorage {
         postgres::latest()
     }
 
-    async fn push(&self, records: Vec<Value>) -> Result<MergeReport, Error> {
+    async fn push(&self, records: Vec<Box<RawValue>>) -> Result<MergeReport, Error> {
         postgres::PgStorage::push(self, records).await
     }
 

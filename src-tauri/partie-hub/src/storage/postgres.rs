@@ -26,10 +26,11 @@ use partie_core::merge::{
     RecordKind, Refusal, Taken,
 };
 use partie_core::record::Record;
-use partie_core::store::{Change, Page};
+use partie_core::store::{read_raw, Change, Page};
 use partie_core::time::parse_iso;
 use partie_core::tournament::{Tournament, TournamentRecord};
 use partie_core::{Error, ErrorKind};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::fmt;
 use std::time::Duration;
@@ -857,15 +858,21 @@ impl PgStorage {
     }
 
     /// Merges a push (`docs/hub.md`, "The API") in one transaction, the club's row locked.
-    pub async fn push(&self, records: Vec<Value>) -> Result<MergeReport, Error> {
+    pub async fn push(&self, records: Vec<Box<RawValue>>) -> Result<MergeReport, Error> {
         // Reading and replaying is pure work: off the async threads, before any lock is held.
+        // Each record is read from its raw JSON in turn and only what the merge needs is kept
+        // (see `Store::merge_raw`).
         let records = std::sync::Arc::new(records);
         for attempt in 0..2 {
             let values = records.clone();
             let (ids, reads) = tokio::task::spawn_blocking(move || {
-                let ids: Vec<Value> = values.iter().map(refusal_id).collect();
-                let reads: Vec<Read> = values.iter().map(read).collect();
-                (ids, reads)
+                values
+                    .iter()
+                    .map(|raw| {
+                        let value = read_raw(raw);
+                        (refusal_id(&value), read(&value))
+                    })
+                    .unzip::<_, _, Vec<Value>, Vec<Read>>()
             })
             .await
             .map_err(|_| Error::storage("reading the push failed"))?;
@@ -1038,14 +1045,30 @@ impl PgStorage {
                     if since > last {
                         return Err(ReadFail::Kind(cursor_not_given(since)));
                     }
-                    let rows = c
-                        .query(
+                    // Read row by row, and no further than a page's bytes (as in SQLite):
+                    // `limit` long records at once would not fit in memory.
+                    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] =
+                        [&club, &since, &limit];
+                    let stream = c
+                        .query_raw(
                             "SELECT seq, body FROM record WHERE club_id = $1 AND seq > $2
                              ORDER BY seq LIMIT $3",
-                            &[&club, &since, &limit],
+                            params,
                         )
                         .await?;
-                    Ok((name, rows.iter().map(|r| (r.get(0), r.get(1))).collect()))
+                    futures_util::pin_mut!(stream);
+                    let mut rows = Vec::new();
+                    let mut bytes = 0;
+                    while bytes < partie_core::merge::PAGE_BYTES {
+                        let Some(row) = futures_util::TryStreamExt::try_next(&mut stream).await?
+                        else {
+                            break;
+                        };
+                        let (seq, body): (i64, String) = (row.get(0), row.get(1));
+                        bytes += body.len();
+                        rows.push((seq, body));
+                    }
+                    Ok((name, rows))
                 })
             })
             .await?;

@@ -5,6 +5,7 @@
 use super::Storage;
 use partie_core::store::{Change, MergeReport, Page, Source, Store};
 use partie_core::Error;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 
@@ -50,8 +51,8 @@ impl Storage for SqliteStorage {
         self.schema
     }
 
-    async fn push(&self, records: Vec<Value>) -> Result<MergeReport, Error> {
-        self.with_store(move |s| s.merge_records(&records, Source::Device))
+    async fn push(&self, records: Vec<Box<RawValue>>) -> Result<MergeReport, Error> {
+        self.with_store(move |s| s.merge_raw(&records, Source::Device))
             .await
     }
 

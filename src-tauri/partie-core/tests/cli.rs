@@ -513,3 +513,29 @@ fn a_reader_that_goes_away_ends_the_output_not_in_a_panic() {
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+/// `record -` reads standard input as `record FILE` reads a file, bounded: an endless input
+/// (`< /dev/zero`) is refused once past the limit, not read until the memory runs out.
+#[test]
+fn standard_input_is_bounded_as_a_file_is() {
+    let out = Command::new(env!("CARGO_BIN_EXE_partie"))
+        .args(["record", "-"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.starts_with("bad_record: standard input is larger than 256 MiB"),
+        "{said}"
+    );
+    // A move list given on standard input is still read whole.
+    let (code, out) = partie_with(&["record".as_ref(), "-".as_ref()], &[], b"1. d6 d7\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("\"game\":\"morris\"") || out.contains("\"game\": \"morris\""),
+        "{out}"
+    );
+}

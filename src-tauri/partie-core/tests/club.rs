@@ -169,9 +169,13 @@ fn a_refused_record_leaves_the_outbox_and_the_others_are_held() {
     let outbox = phone.club_outbox(HUB, 200).unwrap();
     assert_eq!(outbox.records.len(), 2);
     let refusal = json!({"id": a.uid, "kind": "not_found", "detail": "no tournament t-1"});
-    phone
-        .club_pushed(HUB, &outbox, std::slice::from_ref(&refusal))
-        .unwrap();
+    // A hub gone wrong may answer refusals of records this push did not send, and details of
+    // any length: only the push's own are kept, their details cut to a list line's length.
+    let foreign: Vec<serde_json::Value> = (0..1000)
+        .map(|i| json!({"id": format!("never-sent-{i}"), "kind": "bad_record", "detail": "x"}))
+        .collect();
+    let answer: Vec<serde_json::Value> = std::iter::once(refusal.clone()).chain(foreign).collect();
+    phone.club_pushed(HUB, &outbox, &answer).unwrap();
     assert_eq!(phone.club_waiting(HUB).unwrap(), 0);
     // Not waiting, but listed, with the hub's words, by the hub: the push mark went past it,
     // and it would otherwise be forgotten with the app's memory.
@@ -195,6 +199,15 @@ fn a_refused_record_leaves_the_outbox_and_the_others_are_held() {
         .club_refusals("http://10.0.0.9:7878", 20)
         .unwrap()
         .is_empty());
+    let long = json!({"id": a.uid, "kind": "not_found", "detail": "y".repeat(100_000)});
+    phone
+        .club_pushed(HUB, &outbox, std::slice::from_ref(&long))
+        .unwrap();
+    let listed = phone.club_refusals(HUB, 20).unwrap();
+    assert_eq!(listed[0]["detail"].as_str().unwrap().chars().count(), 500);
+    phone
+        .club_pushed(HUB, &outbox, std::slice::from_ref(&refusal))
+        .unwrap();
     // The refused one goes again when it changes; the one taken does not.
     phone.play(a.id, &json!({"pins": [3]})).unwrap();
     let again = phone.club_outbox(HUB, 200).unwrap();

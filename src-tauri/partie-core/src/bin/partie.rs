@@ -118,11 +118,19 @@ fn one_file(args: Vec<String>, cmd: &str) -> Result<String, partie_core::Error> 
 /// A file's text, read up to `limit` bytes: more is refused before it fills the memory
 /// (`/dev/zero` given as a record).
 fn read_text(file: &str, limit: u64) -> Result<String, partie_core::Error> {
+    let f = std::fs::File::open(file).map_err(|e| unreadable(file, e))?;
+    read_limited(f, file, limit)
+}
+
+/// The text `from` gives (a file, standard input), read up to `limit` bytes, as [`read_text`].
+fn read_limited(
+    from: impl std::io::Read,
+    file: &str,
+    limit: u64,
+) -> Result<String, partie_core::Error> {
     use std::io::Read;
     let mut text = String::new();
-    let mut f = std::fs::File::open(file).map_err(|e| unreadable(file, e))?;
-    f.by_ref()
-        .take(limit + 1)
+    from.take(limit + 1)
         .read_to_string(&mut text)
         .map_err(|e| unreadable(file, e))?;
     if text.len() as u64 > limit {
@@ -474,10 +482,8 @@ fn perft(mut args: Vec<String>) -> Result<String, partie_core::Error> {
 fn movelist(cmd: &str, file: &str) -> Result<String, partie_core::Error> {
     use partie_core::Error;
     let text = if file == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| Error::bad_record(format!("cannot read stdin: {e}")))?;
-        s
+        // Bounded as a file is: `< /dev/zero` is refused, not read until memory runs out.
+        read_limited(std::io::stdin(), "standard input", FILE_LIMIT)?
     } else {
         read_text(file, FILE_LIMIT)?
     };

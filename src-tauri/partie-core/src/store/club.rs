@@ -11,6 +11,7 @@ use crate::error::Error;
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
 
 /// The longest club token taken.
 pub const MAX_TOKEN_CHARS: usize = 200;
@@ -207,11 +208,24 @@ impl Store {
         outbox: &Outbox,
         refused: &[Value],
     ) -> Result<(), Error> {
+        // Only refusals of records this push sent are the hub's answer to it: any other
+        // (a hub gone wrong) names nothing of this device's, and is not kept.
+        let sent: HashSet<&str> = outbox
+            .records
+            .iter()
+            .filter_map(|r| r.get("id").and_then(Value::as_str))
+            .collect();
+        let refused: Vec<Value> = refused
+            .iter()
+            .filter(|x| refusal_id(x).is_some_and(|id| sent.contains(id)))
+            .cloned()
+            .collect();
+        let refused_ids: HashSet<&str> = refused.iter().filter_map(refusal_id).collect();
         let tx = self.conn.transaction()?;
-        note_refusals(&tx, hub, "hub", refused)?;
+        note_refusals(&tx, hub, "hub", &refused)?;
         for r in &outbox.records {
             let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
-            if refused.iter().any(|x| refusal_id(x) == Some(id)) {
+            if refused_ids.contains(id) {
                 continue;
             }
             let revision = r.get("revision").and_then(Value::as_i64).unwrap_or(0);
@@ -326,23 +340,32 @@ impl Store {
         // What this device refused is listed; the cursor moves past it, so nothing else would
         // say it. A copy of it this device holds is not taken as the hub's.
         // The record is kept with them, for a later version to take ([`Store::club_refused_again`]).
+        let by_id: HashMap<&str, &Value> = records
+            .iter()
+            .filter_map(|x| Some((x.get("id")?.as_str()?, x)))
+            .collect();
         let refused: Vec<Value> = report
             .refused
             .iter()
             .map(|r| {
-                let record = records
-                    .iter()
-                    .find(|x| r.id.is_string() && x.get("id") == Some(&r.id))
-                    .map(Value::to_string);
+                let record =
+                    r.id.as_str()
+                        .and_then(|id| by_id.get(id))
+                        .map(|x| x.to_string());
                 json!({"id": r.id, "kind": r.kind, "detail": r.detail, "record": record})
             })
             .collect();
         note_refusals(&tx, hub, "device", &refused)?;
+        let refused_ids: HashSet<&str> = report
+            .refused
+            .iter()
+            .filter_map(|x| x.id.as_str())
+            .collect();
         for r in records {
             let Some(id) = r.get("id").and_then(Value::as_str) else {
                 continue;
             };
-            if report.refused.iter().any(|x| x.id.as_str() == Some(id)) {
+            if refused_ids.contains(id) {
                 continue;
             }
             tx.execute(
@@ -491,11 +514,15 @@ fn note_refusals(
     let at = now_ms();
     for r in refused {
         let Some(id) = refusal_id(r) else { continue };
-        let text = |key: &str| {
+        // Kept as short as a list line needs: the words come from the kind, the detail is
+        // the other side's, of any length it chose.
+        let text = |key: &str, most: usize| {
             r.get(key)
                 .and_then(Value::as_str)
                 .unwrap_or_default()
-                .to_string()
+                .chars()
+                .take(most)
+                .collect::<String>()
         };
         let record = r.get("record").and_then(Value::as_str);
         // The same refusal again (a record tried again after an update) keeps its time and its
@@ -512,8 +539,8 @@ fn note_refusals(
                 hub,
                 id,
                 by,
-                text("kind"),
-                text("detail"),
+                text("kind", 40),
+                text("detail", 500),
                 at,
                 record,
                 APP_VERSION

@@ -449,3 +449,20 @@ def test_the_computer_does_not_think_for_a_match_another_device_scores(partie):
     assert p.asked("computer_move") == 0
     assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")
     assert actions(p) == 1
+
+
+def test_the_computer_is_named_in_the_language_of_today(partie):
+    """A match against the computer started in English, reopened after the language became
+    French: the computer is 'Ordinateur' on the board (it said 'Computer' there for good, and
+    'Computer gagne !' at the end)."""
+    p = new_game(partie, ["Alice"], computer=1)
+    p.begin()
+    p.wait_css("#mor-board")
+    assert p.texts(".mor-side-name strong") == ["Alice", "Computer"]
+    p.tap("#nav-settings")
+    p.tap("#set-language-fr")
+    p.wait_until("return document.documentElement.lang === 'fr'")
+    p.tap("#nav-back")
+    p.wait_css("#mor-board")
+    p.wait_until("return [...document.querySelectorAll('.mor-side-name strong')].map((e) => e.textContent).join() === 'Alice,Ordinateur'")
+    assert p.texts(".mor-side-name small")[1] == "ordinateur · niveau 1"

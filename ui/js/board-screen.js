@@ -19,7 +19,7 @@
 // Returns the screen: {st, sum, over, isComputer, humanTurn, send, undo, render, after, ...}.
 
 import { ipc } from './ipc.js';
-import { h, scheduler, patchChildren, loads } from './dom.js';
+import { h, scheduler, patchChildren, loads, names } from './dom.js';
 import { t } from './i18n.js';
 import { app, keepAwake } from './app.js';
 
@@ -32,6 +32,9 @@ export function boardScreen(root, matchId, initial, spec) {
   const computer = () => st.view.computer || {};
   const isComputer = (side) => side != null && computer()[side] != null;
   const humanTurn = () => !over() && !st.thinking && !isComputer(sum().turn);
+  // The computer is named in the language of today, not in the one its match was started in
+  // (its seat keeps the name it was played under, which the history shows).
+  const sideName = (i) => (isComputer(i) ? t('mor_computer_name') : names(st.view.sides[i]));
 
   // Views taken from this screen's own answers (a move, the computer's, an undo): a reload
   // asked for before one of them may read the match as it was, and is not drawn over it.
@@ -119,7 +122,7 @@ export function boardScreen(root, matchId, initial, spec) {
   }
   const render = scheduler(root, draw);
 
-  Object.assign(screen, { sum, over, computer, isComputer, humanTurn, send, undo, render, after, maybeComputer });
+  Object.assign(screen, { sum, over, computer, isComputer, sideName, humanTurn, send, undo, render, after, maybeComputer });
   app.title(spec.title);
   keepAwake(!over());
   // The board can be made once its geometry is there: then the computer may play at once.

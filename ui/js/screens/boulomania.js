@@ -8,7 +8,7 @@
 // board-screen.js's.
 
 import { ipc } from '../ipc.js';
-import { h, glyph, names } from '../dom.js';
+import { h, glyph } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -52,7 +52,7 @@ export function mount(root, [id], initial, info) {
   });
   const { st, sum, over, isComputer, humanTurn, send, undo, render } = screen;
   const computer = () => st.view.computer || {};
-  const teamName = (i) => names(st.view.sides[i]);
+  const teamName = screen.sideName;
   const teamLabel = (i) => t(i === 0 ? 'bou_team_a' : 'bou_team_b');
   const diceMode = () => localStorage.getItem(`partie.dice.${st.view.uid}`) || 'app';
 
@@ -225,7 +225,7 @@ export function mount(root, [id], initial, info) {
   function statusLine() {
     const s = sum();
     if (over()) return t('winner_one', { names: teamName(s.winner) });
-    const who = st.view.sides[s.turn][s.thrower] ?? teamName(s.turn);
+    const who = isComputer(s.turn) ? teamName(s.turn) : st.view.sides[s.turn][s.thrower] ?? teamName(s.turn);
     if (st.thinking) return t('mor_thinking', { name: teamName(s.turn) });
     const holder = s.holder == null ? t('bou_no_holder') : t('bou_holds', { name: teamName(s.holder) });
     if (s.phase === 'jack') return `${t('bou_mene_n', { n: s.mene })} · ${t('bou_rolls_jack', { name: who })}`;

@@ -6,7 +6,7 @@
 // turn and undo are board-screen.js's.
 
 import { ipc } from '../ipc.js';
-import { h, glyph, names, stillUp } from '../dom.js';
+import { h, glyph, stillUp } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -56,7 +56,7 @@ export function mount(root, [id], initial, info) {
   });
   const { st, sum, over, isComputer, humanTurn, send, undo, render } = screen;
   const computer = () => st.view.computer || {};
-  const sideName = (i) => names(st.view.sides[i]);
+  const { sideName } = screen;
   // (Several pieces: the colour agrees with them, "pions foncés".)
   const colour = (i, several = false) => t(`${i === 0 ? 'mor_light' : 'mor_dark'}${several ? '_pl' : ''}`);
   const moves = () => (over() ? [] : sum().moves || []);

@@ -59,13 +59,14 @@ pub struct Hub {
     /// How far the change log has been announced; held while announcing, so that each change
     /// is announced once, in order, whoever looks.
     announced: tokio::sync::Mutex<i64>,
-    /// Pushes read and merged at once: the others wait before their bodies are read, so that
-    /// a crowd of pushes holds sockets, not megabytes each.
+    /// Pushes read and merged at once: the others wait with their bodies as bytes, not read
+    /// into records (a hundred times their size for the smallest records).
     pushing: tokio::sync::Semaphore,
 }
 
-/// How many pushes a hub reads at once ([`Hub::pushing`]). They are merged one at a time by
-/// the storage anyway (SQLite's writer; PostgreSQL's club row): more would only hold memory.
+/// How many pushes a hub reads into records and merges at once ([`Hub::pushing`]). They are
+/// merged one at a time by the storage anyway (SQLite's writer; PostgreSQL's club row): more
+/// would only hold memory.
 pub const PUSHES_AT_ONCE: usize = 4;
 
 impl Hub {
@@ -272,23 +273,21 @@ fn push_body(bytes: &[u8]) -> Result<Vec<Box<RawValue>>, String> {
     struct Body {
         records: Vec<Box<RawValue>>,
     }
+    let shape = || "the body is {\"records\": [...]}".to_string();
+    // serde reads a struct from a JSON list as well: the body must be an object.
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => {}
+        Some(_) if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() => {
+            return Err(shape())
+        }
+        _ => {}
+    }
     serde_json::from_slice::<Body>(bytes)
         .map(|b| b.records)
         .map_err(|e| match e.classify() {
-            serde_json::error::Category::Data => "the body is {\"records\": [...]}".to_string(),
+            serde_json::error::Category::Data => shape(),
             _ => format!("the body is not JSON: {e}"),
         })
-}
-
-/// Lets [`PUSHES_AT_ONCE`] pushes in, before their bodies are read; the others wait their
-/// turn. Behind the token check: a request without the token takes no turn.
-async fn push_turn(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
-    if request.method() != Method::POST {
-        return next.run(request).await;
-    }
-    // The semaphore is never closed: a turn always comes.
-    let _turn = hub.pushing.acquire().await;
-    next.run(request).await
 }
 
 async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) -> Response {
@@ -303,6 +302,10 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
         }
         Err(r) => return error_response(StatusCode::BAD_REQUEST, "bad_record", r.body_text()),
     };
+    // The turn is taken once the body is in: a phone gone quiet in the middle of its upload
+    // (out of the Wi-Fi, its battery flat) holds its own request, not a turn of the others'.
+    // The semaphore is never closed: a turn always comes.
+    let _turn = hub.pushing.acquire().await;
     let parsed = tokio::task::spawn_blocking(move || push_body(&bytes)).await;
     let records = match parsed {
         Ok(Ok(r)) => r,
@@ -484,7 +487,6 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn_with_state(hub.clone(), push_turn))
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             require_token,

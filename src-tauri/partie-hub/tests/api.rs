@@ -280,6 +280,9 @@ async fn malformed_and_oversized_bodies_are_refused_whole(backend: Backend) {
     for body in [
         "{\"records\": [",
         "[]",
+        // A list is no object, even one that serde would read as the body's fields in order.
+        "[[]]",
+        "[[{\"id\": \"x\"}]]",
         "{\"records\": {}}",
         "{\"record\": []}",
         "not json",
@@ -694,6 +697,34 @@ async fn a_text_holding_nul_is_refused_record_by_record(backend: Backend) {
         .map(|r| r["id"].clone())
         .collect();
     assert_eq!(ids, vec![json!("kept")]);
+    // Text no JSON reader takes as a string (a lone surrogate), a number out of range, a
+    // nesting deeper than the reader goes: each such record is refused alone, under its id,
+    // so that the device lists it; the others of the push are taken.
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    let body = format!(
+        r#"{{"records": [{{"id": "surrogate", "format": 1, "game": "molkky", "notes": "\ud800"}},
+                         {{"id": "huge", "format": 1, "game": "molkky", "x": 1e400}},
+                         {{"id": "deep", "format": 1, "game": "molkky", "x": {deep}}},
+                         {}]}}"#,
+        molkky("taken", 1, 1)
+    );
+    let a = c.send("POST", "/v1/records", body.into_bytes()).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert_eq!(counts(&a), (1, 0, 0, vec!["bad_record".into(); 3]));
+    let refused: Vec<&Value> = a.body["refused"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["id"])
+        .collect();
+    assert_eq!(
+        refused,
+        [&json!("surrogate"), &json!("huge"), &json!("deep")]
+    );
+    assert!(a.body["refused"][0]["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("the record cannot be read"));
 }
 
 async fn wrong_methods_and_paths_that_name_nothing_are_refused_as_json(backend: Backend) {

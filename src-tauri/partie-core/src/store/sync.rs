@@ -33,11 +33,31 @@ use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 
-/// A record of a push read from its raw JSON, which was already found to be JSON: `null` (a
-/// record refused as no object) in the one case it cannot be read again, deeper than the
-/// reader goes.
-pub fn read_raw(raw: &RawValue) -> Value {
-    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+/// A record of a push read from its raw JSON. Raw JSON is only found to be JSON in its shape:
+/// what it holds may still not be read (nested deeper than the reader goes, a lone surrogate
+/// in a text, a number out of range); such a record is refused as `bad_record` under the id
+/// it gives, read on its own, so that the device that sent it lists it as refused.
+pub fn read_raw(raw: &RawValue) -> Result<Value, Refusal> {
+    serde_json::from_str(raw.get()).map_err(|e| {
+        #[derive(serde::Deserialize)]
+        struct Id {
+            #[serde(default)]
+            id: Option<String>,
+        }
+        // (serde reads a struct from a list too: only an object's id is one.)
+        let id = if raw.get().trim_start().starts_with('{') {
+            serde_json::from_str::<Id>(raw.get())
+                .ok()
+                .and_then(|i| i.id)
+        } else {
+            None
+        };
+        Refusal {
+            id: id.map_or(Value::Null, Value::String),
+            kind: ErrorKind::BadRecord.as_str().to_string(),
+            detail: format!("the record cannot be read: {e}"),
+        }
+    })
 }
 
 /// A record changed, from the change log.
@@ -561,7 +581,7 @@ impl Store {
         records: &[Value],
         source: Source,
     ) -> Result<MergeReport, Error> {
-        self.merge_each(records.len(), |i| Cow::Borrowed(&records[i]), source)
+        self.merge_each(records.len(), |i| Ok(Cow::Borrowed(&records[i])), source)
     }
 
     /// [`Store::merge_records`] of a push's records as they came, each read only when its
@@ -572,26 +592,38 @@ impl Store {
         records: &[Box<RawValue>],
         source: Source,
     ) -> Result<MergeReport, Error> {
-        self.merge_each(records.len(), |i| Cow::Owned(read_raw(&records[i])), source)
+        self.merge_each(
+            records.len(),
+            |i| read_raw(&records[i]).map(Cow::Owned),
+            source,
+        )
     }
 
     fn merge_each<'a>(
         &mut self,
         count: usize,
-        record: impl Fn(usize) -> Cow<'a, Value>,
+        record: impl Fn(usize) -> Result<Cow<'a, Value>, Refusal>,
         source: Source,
     ) -> Result<MergeReport, Error> {
         let mut order: Vec<usize> = (0..count).collect();
         if source == Source::Hub {
             // Tournaments first, so that their table matches find them.
-            order.sort_by_key(|&i| kind_of(&record(i)) != Some(RecordKind::Tournament));
+            order.sort_by_cached_key(|&i| {
+                record(i).map_or(true, |v| kind_of(&v) != Some(RecordKind::Tournament))
+            });
         }
         let mut report = MergeReport::default();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         for i in order {
-            let value = record(i);
+            let value = match record(i) {
+                Ok(value) => value,
+                Err(refusal) => {
+                    report.refused.push(refusal);
+                    continue;
+                }
+            };
             let value = value.as_ref();
             let id = refusal_id(value);
             // What is no record at all is refused before any savepoint: a push of a million

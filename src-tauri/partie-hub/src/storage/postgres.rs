@@ -868,9 +868,11 @@ impl PgStorage {
             let (ids, reads) = tokio::task::spawn_blocking(move || {
                 values
                     .iter()
-                    .map(|raw| {
-                        let value = read_raw(raw);
-                        (refusal_id(&value), read(&value))
+                    .map(|raw| match read_raw(raw) {
+                        Ok(value) => (refusal_id(&value), read(&value)),
+                        Err(refusal) => {
+                            (refusal.id, Read::Refused(Error::bad_record(refusal.detail)))
+                        }
                     })
                     .unzip::<_, _, Vec<Value>, Vec<Read>>()
             })
@@ -1045,29 +1047,28 @@ impl PgStorage {
                     if since > last {
                         return Err(ReadFail::Kind(cursor_not_given(since)));
                     }
-                    // Read row by row, and no further than a page's bytes (as in SQLite):
-                    // `limit` long records at once would not fit in memory.
-                    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] =
-                        [&club, &since, &limit];
-                    let stream = c
-                        .query_raw(
-                            "SELECT seq, body FROM record WHERE club_id = $1 AND seq > $2
-                             ORDER BY seq LIMIT $3",
-                            params,
+                    // No further than a page's bytes (as in SQLite): the server cuts the page
+                    // where the bodies before a row reach the bound, so that the rows after it
+                    // are neither read nor sent (`octet_length` reads a stored body's length
+                    // without unpacking it).
+                    let bytes = partie_core::merge::PAGE_BYTES as i64;
+                    let rows = c
+                        .query(
+                            "SELECT seq, body FROM (
+                                 SELECT seq, body,
+                                        sum(octet_length(body)) OVER (ORDER BY seq)
+                                            - octet_length(body) AS before
+                                 FROM (SELECT seq, body FROM record
+                                       WHERE club_id = $1 AND seq > $2
+                                       ORDER BY seq LIMIT $3) AS page
+                             ) AS sized
+                             WHERE before < $4
+                             ORDER BY seq",
+                            &[&club, &since, &limit, &bytes],
                         )
                         .await?;
-                    futures_util::pin_mut!(stream);
-                    let mut rows = Vec::new();
-                    let mut bytes = 0;
-                    while bytes < partie_core::merge::PAGE_BYTES {
-                        let Some(row) = futures_util::TryStreamExt::try_next(&mut stream).await?
-                        else {
-                            break;
-                        };
-                        let (seq, body): (i64, String) = (row.get(0), row.get(1));
-                        bytes += body.len();
-                        rows.push((seq, body));
-                    }
+                    let rows: Vec<(i64, String)> =
+                        rows.iter().map(|r| (r.get(0), r.get(1))).collect();
                     Ok((name, rows))
                 })
             })

@@ -149,8 +149,13 @@ pub fn import_file<R: Runtime>(
         return Err(Error::bad_record("the file is larger than 64 MiB").with_code("too_large"));
     }
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        // Not UTF-8 text (a photo, a backup picked by mistake): no Partie export.
-        Error::bad_record(format!("cannot read {name}: {e}")).with_code("not_json")
+        let refused = Error::bad_record(format!("cannot read {name}: {e}"));
+        // Not UTF-8 text (a photo, a backup picked by mistake): no Partie export. Any other
+        // failure to read is said as it is.
+        match e.kind() {
+            std::io::ErrorKind::InvalidData => refused.with_code("not_json"),
+            _ => refused,
+        }
     })?;
     state.with(|s| s.import_any(&text))
 }

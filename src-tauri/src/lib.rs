@@ -53,6 +53,8 @@ pub struct AppState {
 impl AppState {
     /// Opens the database at `path`; a failure is kept to be shown, never a crash.
     pub fn open(path: PathBuf) -> Self {
+        // The app's first open, before the sync thread or a hub opens the file too.
+        Store::remove_unfinished_restore(&path);
         let (store, startup) = match Store::open(&path) {
             Ok((store, OpenReport::Ok)) => (
                 Some(store),

@@ -486,6 +486,20 @@ fn bad_imports_are_refused_and_change_nothing() {
         assert!(e.detail.contains(why), "{why}: {}", e.detail);
         assert_eq!(e.code, Some(code), "{why}: {}", e.detail);
     }
+    // A rule's own code is not kept on a match of an export: its words would not say which
+    // match of the file; the detail does.
+    let e = store
+        .import_any(&format!(
+            r#"{{"format":1,"matches":[{good},{{"format":1,"game":"molkky","sides":"A and B"}}]}}"#
+        ))
+        .unwrap_err();
+    assert_eq!(
+        (e.kind, e.code),
+        (ErrorKind::BadSetup, None),
+        "{}",
+        e.detail
+    );
+    assert!(e.detail.starts_with("match 1: "), "{}", e.detail);
     // A tournament's file of a newer app, the same.
     let e = store
         .import_any(r#"{"format":2,"tournament":{"game":"molkky"},"events":[]}"#)
@@ -735,6 +749,14 @@ fn backup_and_restore() {
     assert_eq!(aside(dir.path()), Vec::<String>::new());
     store.restore_from(&saved).unwrap();
     assert_eq!(store.export_all().unwrap()["matches"], before);
+    // A copy left by a restore killed in the middle, as the restore names it, is removed at
+    // the app's next start.
+    let db = dir.path().join("partie.db");
+    let left = format!("{}.restoring", db.display());
+    std::fs::copy(&saved, &left).unwrap();
+    std::fs::write(format!("{left}-wal"), b"wal").unwrap();
+    Store::remove_unfinished_restore(&db);
+    assert_eq!(aside(dir.path()), Vec::<String>::new());
     // The store still takes a match after them.
     let m = store
         .new_match("molkkout", &Map::new(), &sides(&[&["X"], &["Y"]]))

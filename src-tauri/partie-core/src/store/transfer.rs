@@ -95,8 +95,8 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         let code = e.code;
         let e = this_match(e, "");
         match code {
-            Some(code) => e.with_code(code),
-            None => e,
+            Some(code @ ("not_record" | "newer_format" | "too_large")) => e.with_code(code),
+            _ => e,
         }
     })?;
     let time = |key: &str| obj.get(key).and_then(Value::as_str).and_then(parse_iso);
@@ -421,6 +421,13 @@ impl Store {
         self.conn()
             .execute("VACUUM INTO ?1", [path.to_string_lossy()])?;
         Ok(())
+    }
+
+    /// Removes the working copy of a restore of the database at `path` that did not finish
+    /// (`NAME.restoring`: the app was killed in the middle), as large as a history. Only for a
+    /// process's first open of the file: a restore under way elsewhere in it would lose its copy.
+    pub fn remove_unfinished_restore(path: &Path) {
+        Aside(Some(format!("{}.restoring", path.display()))).remove();
     }
 
     /// Replaces the whole history with a backup. The backup is checked first (a Partie

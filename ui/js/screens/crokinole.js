@@ -156,15 +156,19 @@ export function mount(root, [id], initial, info) {
 
   function steppers() {
     const n = st.view.sides.length;
-    // Three sides' steppers side by side are wider than a phone: there each stands upright.
-    return h('table', { class: `cro-count sides-${n}`, id: 'cro-count' },
+    // Three sides' steppers side by side are wider than a phone: each stands upright.
+    const upright = n > 2;
+    return h('table', { class: `cro-count${upright ? ' upright' : ''}`, id: 'cro-count' },
       h('thead', null, h('tr', null, h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: t('cro_zone') })), st.view.sides.map((side) => h('th', { scope: 'col', text: names(side) })))),
       h('tbody', null, ZONES.map((z) => h('tr', null,
         h('th', { scope: 'row', class: `zone zone-${z}`, text: z }),
-        Array.from({ length: n }, (_, i) => h('td', null, h('span', { class: 'stepper' },
-          h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-minus`, 'data-key': `step-${z}-${i}-minus`, 'aria-label': t('cro_less', { zone: z, name: sideName(i) }), disabled: !st.counting[z][i], onclick: () => bump(z, i, -1) }, '−'),
-          h('span', { class: 'step-n', 'data-count': `${z}-${i}`, text: String(st.counting[z][i]) }),
-          h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-plus`, 'data-key': `step-${z}-${i}-plus`, 'aria-label': t('cro_more', { zone: z, name: sideName(i) }), onclick: () => bump(z, i, 1) }, '+'))))))));
+        Array.from({ length: n }, (_, i) => {
+          const less = h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-minus`, 'data-key': `step-${z}-${i}-minus`, 'aria-label': t('cro_less', { zone: z, name: sideName(i) }), disabled: !st.counting[z][i], onclick: () => bump(z, i, -1) }, '−');
+          const count = h('span', { class: 'step-n', 'data-count': `${z}-${i}`, text: String(st.counting[z][i]) });
+          const more = h('button', { type: 'button', class: 'step', 'data-step': `${z}-${i}-plus`, 'data-key': `step-${z}-${i}-plus`, 'aria-label': t('cro_more', { zone: z, name: sideName(i) }), onclick: () => bump(z, i, 1) }, '+');
+          // Upright, + is on top, and first to the keyboard as well as to the eye.
+          return h('td', null, h('span', { class: 'stepper' }, upright ? [more, count, less] : [less, count, more]));
+        })))));
   }
 
   function boardView() {

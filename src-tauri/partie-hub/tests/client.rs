@@ -599,6 +599,29 @@ fn desk_and_unjoined_phone(dir: &Path) -> (Host, std::path::PathBuf, Store, std:
     (host, desk_db, phone, phone_db)
 }
 
+/// The phone joined to the hub through the stand-in at `proxy`, its sync thread started and
+/// one round of it ended.
+fn first_round_through(
+    phone: &mut Store,
+    phone_db: &Path,
+    proxy: SocketAddr,
+    token: &str,
+) -> Syncer {
+    phone.join_club(&format!("http://{proxy}"), token).unwrap();
+    let syncer = Syncer::start(phone_db.to_path_buf());
+    one_round(&syncer);
+    syncer
+}
+
+/// The sync state after a round, and its error's code.
+fn state_and_code(syncer: &Syncer) -> (String, Option<&'static str>) {
+    let status = syncer.status();
+    (
+        status.state.to_string(),
+        status.error.as_ref().and_then(|e| e.code),
+    )
+}
+
 /// Waits for the sync thread to end a round begun after this call.
 fn one_round(syncer: &Syncer) {
     let before = syncer.status().last_try;
@@ -712,11 +735,7 @@ fn one_record_refused_whole(refusal: (&'static str, &'static str), kind: &str) {
         .collect();
     let big = ids[1].clone();
     let (proxy, refusals) = rt.block_on(refusing_proxy(host.addr(), big.clone(), refusal));
-    phone
-        .join_club(&format!("http://{proxy}"), &info.token)
-        .unwrap();
-    let syncer = Syncer::start(phone_db.clone());
-    one_round(&syncer);
+    let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);
     assert_eq!(hub_revision(&desk_db, &ids[0]), Some(1));
     assert_eq!(hub_revision(&desk_db, &ids[2]), Some(1));
     assert_eq!(hub_revision(&desk_db, &big), None);
@@ -785,16 +804,13 @@ fn a_hub_in_trouble_is_asked_again_and_the_phone_still_pulls() {
         // Another device's match is on the hub already.
         let theirs = others_match(&desk_db, 5);
         let (proxy, troubled) = rt.block_on(refusing_proxy(host.addr(), mine.uid.clone(), trouble));
-        phone
-            .join_club(&format!("http://{proxy}"), &info.token)
-            .unwrap();
-        let syncer = Syncer::start(phone_db.clone());
-        one_round(&syncer);
+        let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);
         let status = syncer.status();
-        assert_eq!(status.state, "failing", "{trouble:?}: {:?}", status.error);
         assert_eq!(
-            status.error.as_ref().and_then(|e| e.code),
-            Some("hub_failing")
+            state_and_code(&syncer),
+            ("failing".to_string(), Some("hub_failing")),
+            "{trouble:?}: {:?}",
+            status.error
         );
         assert!(status.refused.is_empty(), "{:?}", status.refused);
         assert!(holds(&phone, &theirs), "{trouble:?}: the pull was skipped");
@@ -907,16 +923,13 @@ fn a_hub_that_does_not_move_its_cursor_does_not_hold_the_round_for_ever() {
         desk.records_since(None, 10).unwrap().records[0].clone()
     };
     let (proxy, stuck) = rt.block_on(stuck_proxy(host.addr(), record));
-    phone
-        .join_club(&format!("http://{proxy}"), &info.token)
-        .unwrap();
-    let syncer = Syncer::start(phone_db.clone());
-    one_round(&syncer);
+    let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);
     let status = syncer.status();
-    assert_eq!(status.state, "refused", "{:?}", status.error);
     assert_eq!(
-        status.error.as_ref().and_then(|e| e.code),
-        Some("not_a_hub")
+        state_and_code(&syncer),
+        ("refused".to_string(), Some("not_a_hub")),
+        "{:?}",
+        status.error
     );
     assert!(
         status.error.as_ref().unwrap().detail.contains("cursor"),

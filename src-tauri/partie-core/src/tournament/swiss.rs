@@ -84,8 +84,16 @@ impl System for Swiss {
         self.rounds
     }
 
-    /// Within [`rounds_range`]: what the setup allows, with the field as it is now.
+    /// Within [`rounds_range`]: what the setup allows, with the field as it is now; and not
+    /// the rounds already set: an event that changes nothing would be one that Undo takes back
+    /// with nothing to see (a second tap on + before the screen redrew).
     fn set_rounds(&mut self, field: &Field, rounds: usize) -> Result<(), Error> {
+        if rounds == self.rounds {
+            return Err(
+                Error::illegal(format!("the tournament plays {rounds} rounds already"))
+                    .with_code("rounds_unchanged"),
+            );
+        }
         let (least, most) = rounds_range(field);
         if rounds < least || rounds > most {
             return Err(Error::illegal(format!(
@@ -198,6 +206,9 @@ mod tests {
         assert_eq!(refused.state.summary()["rounds"], 3);
         let swiss = refused.state.play_json(&json!({"rounds": 2})).unwrap();
         assert_eq!(swiss.summary()["rounds"], 2);
+        let refused = swiss.play_json(&json!({"rounds": 2})).unwrap_err();
+        assert_eq!(refused.error.code, Some("rounds_unchanged"));
+        assert_eq!(refused.state.summary()["rounds"], 2);
         let robin = Tournament::setup(
             &json!({"game": "molkky", "system": "round_robin", "entrants": four}),
         )

@@ -14,6 +14,7 @@ use crate::record::{Record, FORMAT};
 use crate::time::{iso, parse_iso};
 use crate::tournament::{self, Tournament, TournamentRecord};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 /// What a merge did with one record it took.
@@ -137,6 +138,45 @@ pub fn kind_of(value: &Value) -> Option<RecordKind> {
     } else {
         None
     }
+}
+
+/// A pushed element's kind, or the `bad_record` that refuses it as no record at all (not an
+/// object; neither a match nor a tournament): both storages refuse it alike, before any work.
+pub fn record_kind(value: &Value) -> Result<RecordKind, Error> {
+    match (value.is_object(), kind_of(value)) {
+        (true, Some(kind)) => Ok(kind),
+        (false, _) => Err(Error::bad_record("a record is a JSON object")),
+        (true, None) => Err(Error::bad_record(
+            "neither a match (no game) nor a tournament",
+        )),
+    }
+}
+
+/// A record of a push read from its raw JSON. Raw JSON is only found to be JSON in its shape:
+/// what it holds may still not be read (nested deeper than the reader goes, a lone surrogate
+/// in a text, a number out of range); such a record is refused as `bad_record` under the id
+/// it gives, read on its own, so that the device that sent it lists it as refused.
+pub fn read_raw(raw: &RawValue) -> Result<Value, Refusal> {
+    serde_json::from_str(raw.get()).map_err(|e| {
+        #[derive(serde::Deserialize)]
+        struct Id {
+            #[serde(default)]
+            id: Option<String>,
+        }
+        // (serde reads a struct from a list too: only an object's id is one.)
+        let id = if raw.get().trim_start().starts_with('{') {
+            serde_json::from_str::<Id>(raw.get())
+                .ok()
+                .and_then(|i| i.id)
+        } else {
+            None
+        };
+        Refusal {
+            id: id.map_or(Value::Null, Value::String),
+            kind: crate::ErrorKind::BadRecord.as_str().to_string(),
+            detail: format!("the record cannot be read: {e}"),
+        }
+    })
 }
 
 /// Where a page of `GET /v1/records` starts, for the hub named `hub` (its identity): none is

@@ -24,9 +24,7 @@ pub use lists::MatchListItem;
 pub use matches::{ComputerTurn, MatchView, TableLink, TAKE_OVER_LEAP};
 pub use players::Player;
 pub use ratings::{ExpectedResult, RatingRow};
-pub use sync::{
-    read_raw, Change, MergeReport, Outbox, Page, RecordKind, Refusal, Source, MAX_ID_CHARS,
-};
+pub use sync::{Change, MergeReport, Outbox, Page, RecordKind, Refusal, Source, MAX_ID_CHARS};
 pub use tournaments::{PlayerTournament, TableMatch, TournamentListItem, TournamentView};
 pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 

@@ -20,9 +20,9 @@ use super::tournaments::{replay_checked, seat_entered, seat_entrant, stored, wri
 use super::{update_match, write_figures, Store, MATCH_REVISION};
 use crate::error::{Error, ErrorKind};
 use crate::merge::{
-    check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of,
-    refusal_id, tournament_served, trimmed, Decision, HeldMatch, IncomingMatch, IncomingTournament,
-    Link, PushedMatch, PushedTournament, Taken,
+    check_table_setup, cursor_of, decide_match, decide_tournament, held_result, kind_of, read_raw,
+    record_kind, refusal_id, tournament_served, trimmed, Decision, HeldMatch, IncomingMatch,
+    IncomingTournament, Link, PushedMatch, PushedTournament, Taken,
 };
 pub use crate::merge::{MergeReport, RecordKind, Refusal, Source, MAX_ID_CHARS};
 use crate::record::FORMAT;
@@ -32,33 +32,6 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
-
-/// A record of a push read from its raw JSON. Raw JSON is only found to be JSON in its shape:
-/// what it holds may still not be read (nested deeper than the reader goes, a lone surrogate
-/// in a text, a number out of range); such a record is refused as `bad_record` under the id
-/// it gives, read on its own, so that the device that sent it lists it as refused.
-pub fn read_raw(raw: &RawValue) -> Result<Value, Refusal> {
-    serde_json::from_str(raw.get()).map_err(|e| {
-        #[derive(serde::Deserialize)]
-        struct Id {
-            #[serde(default)]
-            id: Option<String>,
-        }
-        // (serde reads a struct from a list too: only an object's id is one.)
-        let id = if raw.get().trim_start().starts_with('{') {
-            serde_json::from_str::<Id>(raw.get())
-                .ok()
-                .and_then(|i| i.id)
-        } else {
-            None
-        };
-        Refusal {
-            id: id.map_or(Value::Null, Value::String),
-            kind: ErrorKind::BadRecord.as_str().to_string(),
-            detail: format!("the record cannot be read: {e}"),
-        }
-    })
-}
 
 /// A record changed, from the change log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -628,18 +601,13 @@ impl Store {
             let id = refusal_id(value);
             // What is no record at all is refused before any savepoint: a push of a million
             // `1`s is a million refusals, not a million savepoints under the writer's lock.
-            let kind = match (value.is_object(), kind_of(value)) {
-                (true, Some(kind)) => kind,
-                (is_object, _) => {
-                    let detail = if is_object {
-                        "neither a match (no game) nor a tournament"
-                    } else {
-                        "a record is a JSON object"
-                    };
+            let kind = match record_kind(value) {
+                Ok(kind) => kind,
+                Err(e) => {
                     report.refused.push(Refusal {
                         id,
-                        kind: ErrorKind::BadRecord.as_str().to_string(),
-                        detail: detail.to_string(),
+                        kind: e.kind.as_str().to_string(),
+                        detail: e.detail,
                     });
                     continue;
                 }

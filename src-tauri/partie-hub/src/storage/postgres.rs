@@ -21,12 +21,12 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use partie_core::games::MatchState;
 use partie_core::merge::{
     check_table_setup, cursor_at, cursor_not_given, cursor_of, decide_match, decide_tournament,
-    held_result, kind_of, refusal_id, take_action_times, tournament_served, trimmed, Decision,
-    HeldMatch, IncomingMatch, IncomingTournament, Link, MergeReport, PushedMatch, PushedTournament,
-    RecordKind, Refusal, Taken,
+    held_result, read_raw, record_kind, refusal_id, take_action_times, tournament_served, trimmed,
+    Decision, HeldMatch, IncomingMatch, IncomingTournament, Link, MergeReport, PushedMatch,
+    PushedTournament, RecordKind, Refusal, Taken,
 };
 use partie_core::record::Record;
-use partie_core::store::{read_raw, Change, Page};
+use partie_core::store::{Change, Page};
 use partie_core::time::parse_iso;
 use partie_core::tournament::{Tournament, TournamentRecord};
 use partie_core::{Error, ErrorKind};
@@ -364,19 +364,16 @@ enum Read {
 }
 
 fn read(value: &Value) -> Read {
-    match (value.is_object(), kind_of(value)) {
-        (false, _) => Read::Refused(Error::bad_record("a record is a JSON object")),
-        (true, None) => Read::Refused(Error::bad_record(
-            "neither a match (no game) nor a tournament",
-        )),
-        (true, Some(RecordKind::Match)) => match PushedMatch::read(value) {
+    match record_kind(value) {
+        Err(e) => Read::Refused(e),
+        Ok(RecordKind::Match) => match PushedMatch::read(value) {
             Ok(m) => {
                 let replayed = m.replay();
                 Read::Match(Box::new(m), replayed)
             }
             Err(e) => Read::Refused(e),
         },
-        (true, Some(RecordKind::Tournament)) => match PushedTournament::read(value) {
+        Ok(RecordKind::Tournament) => match PushedTournament::read(value) {
             Ok(t) => {
                 let replayed = t.record.replay();
                 Read::Tournament(Box::new(t), replayed)

@@ -12,6 +12,7 @@
 pub mod client;
 pub mod host;
 pub mod qr;
+pub mod serve;
 pub mod storage;
 
 use axum::body::Bytes;
@@ -27,6 +28,7 @@ use partie_core::store::{query_unescaped, Change, Store};
 use partie_core::{Error, ErrorKind};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
+pub use serve::{serve_with, Limits};
 use std::collections::HashMap;
 use std::path::Path as FsPath;
 use std::sync::Arc;
@@ -494,48 +496,19 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .with_state(hub)
 }
 
-/// Serves the hub on `listener` until the process ends, and watches the storage for changes
-/// made by another program (or another hub of the club) every [`WATCH_EVERY`].
+/// Serves the hub on `listener` until the process ends, within the default [`Limits`].
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io::Result<()> {
     serve_until(listener, hub, std::future::pending()).await
 }
 
 /// Serves the hub on `listener` until `stop` completes (the app's club-night screen stops its
-/// hub), then lets the requests under way finish. Every answered push is committed already, so
-/// stopping needs no flush.
+/// hub), within the default [`Limits`]; see [`serve_with`].
 pub async fn serve_until(
     listener: tokio::net::TcpListener,
     hub: Arc<Hub>,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let watcher = hub.clone();
-    let watching = tokio::spawn(async move {
-        let mut tick = tokio::time::interval(WATCH_EVERY);
-        loop {
-            tick.tick().await;
-            // A failed look (the database restarting) is tried again at the next tick.
-            let _ = watcher.watch_once().await;
-        }
-    });
-    let (stopping, mut stopped) = tokio::sync::watch::channel(false);
-    tokio::spawn(async move {
-        stop.await;
-        let _ = stopping.send(true);
-    });
-    let mut graceful = stopped.clone();
-    let server = axum::serve(listener, router(hub)).with_graceful_shutdown(async move {
-        let _ = graceful.wait_for(|s| *s).await;
-    });
-    // An event stream never ends by itself: once stopped, open streams get a moment, then go.
-    let served = tokio::select! {
-        served = server => served,
-        _ = async {
-            let _ = stopped.wait_for(|s| *s).await;
-            tokio::time::sleep(Duration::from_secs(1)).await;
-        } => Ok(()),
-    };
-    watching.abort();
-    served
+    serve_with(listener, hub, stop, Limits::default()).await
 }
 
 #[cfg(test)]

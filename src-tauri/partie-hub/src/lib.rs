@@ -63,7 +63,7 @@ pub struct Hub {
     announced: tokio::sync::Mutex<i64>,
     /// Pushes read and merged at once: the others wait with their bodies as bytes, not read
     /// into records (a hundred times their size for the smallest records).
-    pushing: tokio::sync::Semaphore,
+    pushing: Arc<tokio::sync::Semaphore>,
 }
 
 /// How many pushes a hub reads into records and merges at once ([`Hub::pushing`]). They are
@@ -113,8 +113,14 @@ impl Hub {
             token: token.as_bytes().to_vec(),
             events,
             announced: tokio::sync::Mutex::new(announced),
-            pushing: tokio::sync::Semaphore::new(PUSHES_AT_ONCE),
+            pushing: Arc::new(tokio::sync::Semaphore::new(PUSHES_AT_ONCE)),
         })
+    }
+
+    /// How many pushes hold a turn now ([`PUSHES_AT_ONCE`] at most): read into records,
+    /// merging, or waiting for the writer.
+    pub fn pushes_under_way(&self) -> usize {
+        PUSHES_AT_ONCE - self.pushing.available_permits()
     }
 
     /// The storage the hub keeps its records in.
@@ -307,22 +313,33 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
     // The turn is taken once the body is in: a phone gone quiet in the middle of its upload
     // (out of the Wi-Fi, its battery flat) holds its own request, not a turn of the others'.
     // The semaphore is never closed: a turn always comes.
-    let _turn = hub.pushing.acquire().await;
-    let parsed = tokio::task::spawn_blocking(move || push_body(&bytes)).await;
-    let records = match parsed {
-        Ok(Ok(r)) => r,
-        Ok(Err(detail)) => return error_response(StatusCode::BAD_REQUEST, "bad_record", detail),
-        Err(_) => {
-            return error_response(StatusCode::INTERNAL_SERVER_ERROR, "storage", "parse failed")
-        }
+    let Ok(turn) = hub.pushing.clone().acquire_owned().await else {
+        return error_response(StatusCode::INTERNAL_SERVER_ERROR, "storage", "no turn");
     };
-    let report = hub.storage.push(records).await;
-    if report.is_ok() {
-        // Watchers hear of it now rather than at the next look; a failure to read the log
-        // here is met again at the next look.
-        let _ = hub.watch_once().await;
+    // The push runs on a task of its own, which holds the turn to its end: a phone that gives
+    // up waiting drops this handler, but not a merge already on its way to the writer (which
+    // commits, and answers "already" to the phone's next try), so the turns still bound the
+    // pushes in memory at once.
+    let merging = tokio::spawn(async move {
+        let _turn = turn;
+        let records = match tokio::task::spawn_blocking(move || push_body(&bytes)).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(detail)) => return Err(detail),
+            Err(_) => return Ok(Err(Error::storage("the push could not be read"))),
+        };
+        let report = hub.storage.push(records).await;
+        if report.is_ok() {
+            // Watchers hear of it now rather than at the next look; a failure to read the log
+            // here is met again at the next look.
+            let _ = hub.watch_once().await;
+        }
+        Ok(report)
+    });
+    match merging.await {
+        Ok(Ok(report)) => answer(report),
+        Ok(Err(detail)) => error_response(StatusCode::BAD_REQUEST, "bad_record", detail),
+        Err(_) => from_error(Error::storage("the push failed inside the hub")),
     }
-    answer(report)
 }
 
 async fn pull(State(hub): State<Arc<Hub>>, Query(q): Query<HashMap<String, String>>) -> Response {

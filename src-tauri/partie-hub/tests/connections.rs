@@ -1,9 +1,12 @@
 //! The hub's connections (`docs/hub.md`, "Connections"): a connection that sends no request
 //! head in time is closed, an idle one too, and connections over the cap wait in the system's
-//! queue until one closes. The storage does not matter here: SQLite.
+//! queue until one closes; a phone that gives up on its push does not free its turn before the
+//! merge ends. The storage does not matter here: SQLite.
 
-use partie_hub::{serve_with, Hub, Limits};
+use partie_hub::storage::Backend;
+use partie_hub::{serve_with, Hub, Limits, PUSHES_AT_ONCE};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -13,12 +16,22 @@ const AT_MOST: Duration = Duration::from_secs(10);
 
 /// A hub on a new SQLite file served within `limits`; the folder lives as long as the hub.
 async fn hub_with(limits: Limits) -> (SocketAddr, tempfile::TempDir) {
+    let (addr, _, dir) = served(limits).await;
+    (addr, dir)
+}
+
+async fn served(limits: Limits) -> (SocketAddr, Arc<Hub>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let hub = Hub::open(&dir.path().join("hub.db"), "token").unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve_with(listener, hub, std::future::pending(), limits));
-    (addr, dir)
+    tokio::spawn(serve_with(
+        listener,
+        hub.clone(),
+        std::future::pending(),
+        limits,
+    ));
+    (addr, hub, dir)
 }
 
 const HEALTH: &[u8] = b"GET /v1/health HTTP/1.1\r\nHost: hub\r\n\r\n";
@@ -125,4 +138,80 @@ async fn an_oversized_head_is_refused() {
     let _ = s.write_all(head.as_bytes()).await;
     let answer = until_closed(&mut s).await.expect("never closed");
     assert!(answer.starts_with("HTTP/1.1 431"), "{answer}");
+}
+
+/// A push of one Mölkky match `id` (its first throw), as raw HTTP.
+fn push_of(id: &str) -> Vec<u8> {
+    let body = format!(
+        r#"{{"records": [{{"format": 1, "id": "{id}", "revision": 1, "game": "molkky", "sides": [["A"], ["B"]], "actions": [{{"pins": [3]}}]}}]}}"#
+    );
+    format!(
+        "POST /v1/records HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer token\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Waits until `ok` holds, for at most [`AT_MOST`].
+async fn until(what: &str, ok: impl Fn() -> bool) {
+    let end = tokio::time::Instant::now() + AT_MOST;
+    while !ok() {
+        assert!(tokio::time::Instant::now() < end, "never: {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Phones that send their push and give up on the answer (their own time ran out while the
+/// writer was busy): the pushes that had a turn keep it until their merge ends, and are merged
+/// whole; those still waiting for a turn are dropped, unmerged (their phones push again). A
+/// phone's giving up used to free its turn while its merge still waited for the writer, so the
+/// four turns no longer bounded the pushes held in memory.
+#[tokio::test]
+async fn a_push_given_up_keeps_its_turn_until_its_merge_ends() {
+    let (addr, hub, _dir) = served(Limits::default()).await;
+    let Backend::Sqlite(storage) = hub.storage() else {
+        unreachable!("a hub on a file")
+    };
+    // The writer is busy (another program's long transaction) until told.
+    let (free, freed) = std::sync::mpsc::channel::<()>();
+    let (held, holding) = std::sync::mpsc::channel::<()>();
+    let writer = hub.clone();
+    let busy = std::thread::spawn(move || {
+        let Backend::Sqlite(storage) = writer.storage() else {
+            unreachable!()
+        };
+        storage.with_store_blocking(|_| {
+            held.send(()).unwrap();
+            freed.recv().unwrap();
+        })
+    });
+    holding.recv().unwrap();
+    let phones = 2 * PUSHES_AT_ONCE;
+    for i in 0..phones {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        s.write_all(&push_of(&format!("m{i}"))).await.unwrap();
+        if i < PUSHES_AT_ONCE {
+            // The first ones take the turns before the others come.
+            until("a turn taken", || hub.pushes_under_way() == i + 1).await;
+        }
+        drop(s);
+    }
+    // Every phone has gone; the turns are still held by the merges waiting for the writer.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(hub.pushes_under_way(), PUSHES_AT_ONCE);
+    free.send(()).unwrap();
+    busy.join().unwrap();
+    until("the merges ended", || hub.pushes_under_way() == 0).await;
+    let ids: Vec<String> = storage
+        .with_store(|s| s.records_since(None, 100))
+        .await
+        .unwrap()
+        .records
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    let first: Vec<String> = (0..PUSHES_AT_ONCE).map(|i| format!("m{i}")).collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(sorted, first, "merged: {ids:?}");
 }

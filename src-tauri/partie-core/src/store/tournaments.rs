@@ -576,8 +576,8 @@ impl Store {
         let Some((at, t)) = record.taken_back(&uid) else {
             return Ok(());
         };
-        // The events after it move up one place, each with its own time (every row taken out
-        // and put back counts in the revision, as the triggers of migration 1 count).
+        let revision = revision_of(tx, tid)?;
+        // The events after it move up one place, each with its own time.
         let later: Vec<(String, i64)> = tx
             .prepare_cached(
                 "SELECT body, at FROM tournament_event WHERE tournament_id = ?1 AND seq > ?2 ORDER BY seq",
@@ -594,6 +594,12 @@ impl Store {
                 params![tid, (at + i) as i64, body, when],
             )?;
         }
+        // One event taken back counts one (docs/hub.md), as on PostgreSQL: the triggers of
+        // migration 6 counted each row moved as well.
+        tx.execute(
+            "UPDATE tournament SET revision = ?2 WHERE id = ?1",
+            params![tid, revision + 1],
+        )?;
         write_summary(tx, tid, &t)
     }
 

@@ -4,8 +4,8 @@ smallest records there are ({"a":0}, each refused), against its memory before th
 
     python3 scripts/hub_push_memory.py "$CARGO_TARGET_DIR/release/partie-hub" [KIND]
 
-KIND: `tiny` (the default: {"a":0} objects), or `ids` ({"id":"N"} objects, refused one by one
-with their ids). Loopback only; the hub and its database live in a temporary folder and are
+KIND: `tiny` (the default: {"a":0} objects), `ones` (the number 1: the most elements a body
+holds), or `ids` ({"id":"N"} objects, refused one by one with their ids). Loopback only; the hub and its database live in a temporary folder and are
 stopped at the end. Prints the hub's resident memory (VmHWM, peak; VmRSS) in MiB before and
 after, the answer's status and size, and the push's time.
 """
@@ -33,7 +33,7 @@ def main():
             addr = line.split("http://", 1)[1]
             time.sleep(0.5)
             before = (mib(p.pid, "VmHWM"), mib(p.pid, "VmRSS"))
-            one = '{"a":0}' if kind == "tiny" else None
+            one = {"tiny": '{"a":0}', "ones": "1"}.get(kind)
             parts, size, n = [], len('{"records":[]}'), 0
             while True:
                 item = one if one else json.dumps({"id": str(n)}, separators=(",", ":"))

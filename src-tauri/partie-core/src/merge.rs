@@ -16,6 +16,7 @@ use crate::tournament::{self, Tournament, TournamentRecord};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 
 /// What a merge did with one record it took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,12 +60,9 @@ pub fn take_action_times(record: &mut Record, started_at: i64) -> Vec<i64> {
         .collect()
 }
 
-/// The record's id as a refusal names it: the string given, else `null`.
-pub fn refusal_id(value: &Value) -> Value {
-    match value.get("id") {
-        Some(Value::String(s)) => Value::String(s.clone()),
-        _ => Value::Null,
-    }
+/// The record's id as a refusal names it: the string given, else none (`null`).
+pub fn refusal_id(value: &Value) -> Option<String> {
+    value.get("id").and_then(Value::as_str).map(str::to_string)
 }
 
 /// The longest record id taken.
@@ -104,15 +102,28 @@ pub enum Source {
     Hub,
 }
 
-/// A record refused in a batch.
+/// A record refused in a batch. A push may hold millions of elements that are no record at
+/// all (`1,1,1,…`), each refused with its own line: such a refusal holds no text of its own
+/// (its kind and detail are the program's), so that the answer's memory is its lines'.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Refusal {
     /// The record's `id` as given (`null` when it had none).
-    pub id: Value,
+    pub id: Option<String>,
     /// The kind: those of `docs/records.md` §4, or `conflict`.
-    pub kind: String,
+    pub kind: &'static str,
     /// A human detail.
-    pub detail: String,
+    pub detail: Cow<'static, str>,
+}
+
+impl Refusal {
+    /// A refusal of the record `id` for the error `e` (its kind and detail).
+    pub fn of(id: Option<String>, e: Error) -> Refusal {
+        Refusal {
+            id,
+            kind: e.kind.as_str(),
+            detail: Cow::Owned(e.detail),
+        }
+    }
 }
 
 /// What a merge took and refused, record by record (`docs/hub.md`: a push's answer).
@@ -142,13 +153,83 @@ pub fn kind_of(value: &Value) -> Option<RecordKind> {
 
 /// A pushed element's kind, or the `bad_record` that refuses it as no record at all (not an
 /// object; neither a match nor a tournament): both storages refuse it alike, before any work.
-pub fn record_kind(value: &Value) -> Result<RecordKind, Error> {
+pub fn record_kind(value: &Value) -> Result<RecordKind, Refusal> {
+    let refused = |detail| {
+        Err(Refusal {
+            id: refusal_id(value),
+            kind: crate::ErrorKind::BadRecord.as_str(),
+            detail: Cow::Borrowed(detail),
+        })
+    };
     match (value.is_object(), kind_of(value)) {
         (true, Some(kind)) => Ok(kind),
-        (false, _) => Err(Error::bad_record("a record is a JSON object")),
-        (true, None) => Err(Error::bad_record(
-            "neither a match (no game) nor a tournament",
-        )),
+        (false, _) => refused("a record is a JSON object"),
+        (true, None) => refused("neither a match (no game) nor a tournament"),
+    }
+}
+
+/// A push's records as the JSON text they came in: the text whole, and where each record lies
+/// in it. Each is read when the merge comes to it; a push of four million `1`s is held in 8
+/// bytes an element beside its text, not in a value (or a box) each.
+#[derive(Debug, Clone, Default)]
+pub struct RawRecords {
+    text: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl RawRecords {
+    /// The records of a push body `{"records": [...]}` given as text; else the detail of its
+    /// `bad_record` (`None` when the text is JSON of another shape).
+    pub fn read(text: String) -> Result<RawRecords, Option<String>> {
+        #[derive(serde::Deserialize)]
+        struct Body<'a> {
+            #[serde(borrow)]
+            records: Vec<&'a RawValue>,
+        }
+        let spans = {
+            let body: Body = serde_json::from_str(&text).map_err(|e| match e.classify() {
+                serde_json::error::Category::Data => None,
+                _ => Some(format!("the body is not JSON: {e}")),
+            })?;
+            let start = text.as_ptr() as usize;
+            let spans: Option<Vec<(u32, u32)>> = body
+                .records
+                .iter()
+                .map(|r| {
+                    let at = u32::try_from(r.get().as_ptr() as usize - start).ok()?;
+                    Some((at, u32::try_from(r.get().len()).ok()?))
+                })
+                .collect();
+            spans.ok_or_else(|| Some("the body is over 4 GiB".to_string()))?
+        };
+        Ok(RawRecords { text, spans })
+    }
+
+    /// Records given one by one as values (a program's own, not a push's text).
+    pub fn of_values(records: &[Value]) -> RawRecords {
+        let mut all = RawRecords::default();
+        for r in records {
+            let at = all.text.len();
+            all.text.push_str(&r.to_string());
+            all.spans.push((at as u32, (all.text.len() - at) as u32));
+        }
+        all
+    }
+
+    /// How many records the push holds.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether the push holds none.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The raw JSON of record `i`.
+    pub fn get(&self, i: usize) -> &str {
+        let (at, len) = self.spans[i];
+        &self.text[at as usize..(at + len) as usize]
     }
 }
 
@@ -156,25 +237,23 @@ pub fn record_kind(value: &Value) -> Result<RecordKind, Error> {
 /// what it holds may still not be read (nested deeper than the reader goes, a lone surrogate
 /// in a text, a number out of range); such a record is refused as `bad_record` under the id
 /// it gives, read on its own, so that the device that sent it lists it as refused.
-pub fn read_raw(raw: &RawValue) -> Result<Value, Refusal> {
-    serde_json::from_str(raw.get()).map_err(|e| {
+pub fn read_raw(raw: &str) -> Result<Value, Refusal> {
+    serde_json::from_str(raw).map_err(|e| {
         #[derive(serde::Deserialize)]
         struct Id {
             #[serde(default)]
             id: Option<String>,
         }
         // (serde reads a struct from a list too: only an object's id is one.)
-        let id = if raw.get().trim_start().starts_with('{') {
-            serde_json::from_str::<Id>(raw.get())
-                .ok()
-                .and_then(|i| i.id)
+        let id = if raw.trim_start().starts_with('{') {
+            serde_json::from_str::<Id>(raw).ok().and_then(|i| i.id)
         } else {
             None
         };
         Refusal {
-            id: id.map_or(Value::Null, Value::String),
-            kind: crate::ErrorKind::BadRecord.as_str().to_string(),
-            detail: format!("the record cannot be read: {e}"),
+            id,
+            kind: crate::ErrorKind::BadRecord.as_str(),
+            detail: Cow::Owned(format!("the record cannot be read: {e}")),
         }
     })
 }
@@ -771,6 +850,44 @@ pub fn common_prefix(a: &[Value], b: &[Value]) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    /// A push's records are found where they lie in its text, whatever they hold (no record at
+    /// all, text beyond ASCII, nested lists), each its JSON exactly as sent; a body of another
+    /// shape is told apart from one that is not JSON.
+    #[test]
+    fn raw_records_are_the_texts_of_the_push() {
+        let body =
+            r#" { "records" : [1, {"id": "é", "sides": [["Zoë"]]} ,"x",[[]], {}], "more": 2 }"#;
+        let raw = RawRecords::read(body.to_string()).unwrap();
+        let texts: Vec<&str> = (0..raw.len()).map(|i| raw.get(i)).collect();
+        assert_eq!(
+            texts,
+            [
+                "1",
+                r#"{"id": "é", "sides": [["Zoë"]]}"#,
+                r#""x""#,
+                "[[]]",
+                "{}"
+            ]
+        );
+        assert!(RawRecords::read(r#"{"records": []}"#.into())
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            RawRecords::read(r#"{"records": 5}"#.into()).unwrap_err(),
+            None
+        );
+        assert_eq!(
+            RawRecords::read(r#"{"other": []}"#.into()).unwrap_err(),
+            None
+        );
+        let broken = RawRecords::read(r#"{"records": [1,"#.into()).unwrap_err();
+        assert!(broken.unwrap().starts_with("the body is not JSON"));
+        let given = [json!({"id": "a"}), json!(2)];
+        let of = RawRecords::of_values(&given);
+        assert_eq!((of.len(), of.get(0), of.get(1)), (2, r#"{"id":"a"}"#, "2"));
+    }
+
     use super::*;
 
     #[test]

@@ -22,7 +22,7 @@ fn counts(r: &MergeReport) -> (usize, usize, usize, Vec<&str>) {
         r.accepted,
         r.updated,
         r.already,
-        r.refused.iter().map(|x| x.kind.as_str()).collect(),
+        r.refused.iter().map(|x| x.kind).collect(),
     )
 }
 
@@ -112,7 +112,7 @@ fn the_merge_rules_of_a_push() {
         counts(&r),
         (1, 0, 0, vec!["bad_action", "bad_record", "bad_record"])
     );
-    assert_eq!(r.refused[0].id, "bad");
+    assert_eq!(r.refused[0].id.as_deref(), Some("bad"));
     // The same again: already; a lower revision: already, nothing changes.
     let r = push(&mut hub, &[molkky("m", 3, 3), molkky("m", 2, 2)]);
     assert_eq!(counts(&r), (0, 0, 2, vec![]));

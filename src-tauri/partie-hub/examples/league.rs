@@ -13,8 +13,8 @@
 mod common;
 
 use common::{Client, PgCluster, PgDb};
+use partie_core::store::RawRecords;
 use partie_hub::storage::postgres::{self, PgStorage};
-use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -76,9 +76,10 @@ async fn main() {
                     }
                     let club = PgStorage::open(&url, &tokens[c], 2).await.unwrap();
                     for start in (0..matches).step_by(500) {
-                        let batch: Vec<Box<RawValue>> = (start..(start + 500).min(matches))
-                            .map(|k| RawValue::from_string(finished(c, k).to_string()).unwrap())
+                        let batch: Vec<Value> = (start..(start + 500).min(matches))
+                            .map(|k| finished(c, k))
                             .collect();
+                        let batch = RawRecords::of_values(&batch);
                         let n = batch.len();
                         let report = club.push(batch).await.unwrap();
                         assert_eq!(report.accepted, n, "{:?}", report.refused);

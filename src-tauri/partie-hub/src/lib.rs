@@ -24,9 +24,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use partie_core::merge::{MergeReport, RawRecords};
 use partie_core::store::{query_unescaped, Change, Store};
 use partie_core::{Error, ErrorKind};
-use serde_json::value::RawValue;
 use serde_json::{json, Value};
 pub use serve::{serve_with, Limits};
 use std::collections::HashMap;
@@ -274,28 +274,67 @@ async fn health(State(hub): State<Arc<Hub>>) -> Response {
     .into_response()
 }
 
+/// A push's answer (`{"accepted", "updated", "already", "refused": [...]}`), written out a slice
+/// at a time as it is sent: a push of four million elements that are no record has as many
+/// lines of refusal, some 280 MiB of JSON that was made whole in memory before its first byte
+/// went.
+fn report_answer(report: MergeReport) -> Response {
+    const SLICE: usize = 64 * 1024;
+    let head = format!(
+        r#"{{"accepted":{},"updated":{},"already":{},"refused":["#,
+        report.accepted, report.updated, report.already
+    );
+    let mut refused = report.refused.into_iter().peekable();
+    let mut first = true;
+    let mut ended = false;
+    let rest = std::iter::from_fn(move || {
+        if ended {
+            return None;
+        }
+        let mut slice = Vec::with_capacity(SLICE + 1024);
+        while slice.len() < SLICE {
+            let Some(r) = refused.next() else {
+                slice.extend_from_slice(b"]}");
+                ended = true;
+                break;
+            };
+            if !first {
+                slice.push(b',');
+            }
+            first = false;
+            // A refusal is strings and a null: it always serialises.
+            let _ = serde_json::to_writer(&mut slice, &r);
+        }
+        Some(Bytes::from(slice))
+    });
+    let body = std::iter::once(Bytes::from(head))
+        .chain(rest)
+        .map(Ok::<_, std::convert::Infallible>);
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        axum::body::Body::from_stream(futures_util::stream::iter(body)),
+    )
+        .into_response()
+}
+
 /// Reads a push's body: an object with a list `records`, each kept as its raw JSON (read one
 /// at a time by the merge); else the detail of a `bad_record`.
-fn push_body(bytes: &[u8]) -> Result<Vec<Box<RawValue>>, String> {
-    #[derive(serde::Deserialize)]
-    struct Body {
-        records: Vec<Box<RawValue>>,
-    }
+fn push_body(bytes: Bytes) -> Result<RawRecords, String> {
     let shape = || "the body is {\"records\": [...]}".to_string();
+    let text = String::from_utf8(Vec::from(bytes))
+        .map_err(|e| format!("the body is not JSON: it is not UTF-8 ({e})"))?;
     // serde reads a struct from a JSON list as well: the body must be an object.
-    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+    match text.bytes().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => {}
-        Some(_) if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() => {
+        Some(_) if serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok() => {
             return Err(shape())
         }
         _ => {}
     }
-    serde_json::from_slice::<Body>(bytes)
-        .map(|b| b.records)
-        .map_err(|e| match e.classify() {
-            serde_json::error::Category::Data => shape(),
-            _ => format!("the body is not JSON: {e}"),
-        })
+    RawRecords::read(text).map_err(|detail| detail.unwrap_or_else(shape))
 }
 
 async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) -> Response {
@@ -322,7 +361,7 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
     // pushes in memory at once.
     let merging = tokio::spawn(async move {
         let _turn = turn;
-        let records = match tokio::task::spawn_blocking(move || push_body(&bytes)).await {
+        let records = match tokio::task::spawn_blocking(move || push_body(bytes)).await {
             Ok(Ok(r)) => r,
             Ok(Err(detail)) => return Err(detail),
             Err(_) => return Ok(Err(Error::storage("the push could not be read"))),
@@ -336,7 +375,8 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
         Ok(report)
     });
     match merging.await {
-        Ok(Ok(report)) => answer(report),
+        Ok(Ok(Ok(report))) => report_answer(report),
+        Ok(Ok(Err(e))) => from_error(e),
         Ok(Err(detail)) => error_response(StatusCode::BAD_REQUEST, "bad_record", detail),
         Err(_) => from_error(Error::storage("the push failed inside the hub")),
     }
@@ -541,6 +581,38 @@ mod tests {
             record: RecordKind::Match,
             actions: seq,
             revision: seq,
+        }
+    }
+
+    /// A push's answer written a slice at a time is the report's JSON, whatever its size: none
+    /// refused, one, and more than a slice holds.
+    #[test]
+    fn a_push_answer_sent_in_slices_is_the_whole_report() {
+        use partie_core::merge::Refusal;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for n in [0usize, 1, 2, 5000] {
+            let report = MergeReport {
+                accepted: 3,
+                updated: 2,
+                already: 1,
+                refused: (0..n)
+                    .map(|i| Refusal {
+                        id: (i % 2 == 0).then(|| format!("r\"{i}")),
+                        kind: "bad_record",
+                        detail: format!("detail {i}").into(),
+                    })
+                    .collect(),
+            };
+            let whole = serde_json::to_value(&report).unwrap();
+            let response = report_answer(report);
+            assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+            let bytes = rt
+                .block_on(axum::body::to_bytes(response.into_body(), usize::MAX))
+                .unwrap();
+            let sent: Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(sent, whole, "{n} refused");
         }
     }
 

@@ -349,7 +349,7 @@ impl Store {
             .iter()
             .map(|r| {
                 let record =
-                    r.id.as_str()
+                    r.id.as_deref()
                         .and_then(|id| by_id.get(id))
                         .map(|x| x.to_string());
                 json!({"id": r.id, "kind": r.kind, "detail": r.detail, "record": record})
@@ -359,7 +359,7 @@ impl Store {
         let refused_ids: HashSet<&str> = report
             .refused
             .iter()
-            .filter_map(|x| x.id.as_str())
+            .filter_map(|x| x.id.as_deref())
             .collect();
         for r in records {
             let Some(id) = r.get("id").and_then(Value::as_str) else {

@@ -24,7 +24,9 @@ pub use lists::MatchListItem;
 pub use matches::{ComputerTurn, MatchView, TableLink, TAKE_OVER_LEAP};
 pub use players::Player;
 pub use ratings::{ExpectedResult, RatingRow};
-pub use sync::{Change, MergeReport, Outbox, Page, RecordKind, Refusal, Source, MAX_ID_CHARS};
+pub use sync::{
+    Change, MergeReport, Outbox, Page, RawRecords, RecordKind, Refusal, Source, MAX_ID_CHARS,
+};
 pub use tournaments::{PlayerTournament, TableMatch, TournamentListItem, TournamentView};
 pub use transfer::{ImportReport, MAX_IMPORT_BYTES};
 

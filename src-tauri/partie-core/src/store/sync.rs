@@ -24,12 +24,11 @@ use crate::merge::{
     record_kind, refusal_id, tournament_served, trimmed, Decision, HeldMatch, IncomingMatch,
     IncomingTournament, Link, PushedMatch, PushedTournament, Taken,
 };
-pub use crate::merge::{MergeReport, RecordKind, Refusal, Source, MAX_ID_CHARS};
+pub use crate::merge::{MergeReport, RawRecords, RecordKind, Refusal, Source, MAX_ID_CHARS};
 use crate::record::FORMAT;
 use crate::tournament::Tournament;
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 
@@ -562,12 +561,12 @@ impl Store {
     /// whole, would take a hundred times that in memory.
     pub fn merge_raw(
         &mut self,
-        records: &[Box<RawValue>],
+        records: &RawRecords,
         source: Source,
     ) -> Result<MergeReport, Error> {
         self.merge_each(
             records.len(),
-            |i| read_raw(&records[i]).map(Cow::Owned),
+            |i| read_raw(records.get(i)).map(Cow::Owned),
             source,
         )
     }
@@ -598,20 +597,16 @@ impl Store {
                 }
             };
             let value = value.as_ref();
-            let id = refusal_id(value);
             // What is no record at all is refused before any savepoint: a push of a million
             // `1`s is a million refusals, not a million savepoints under the writer's lock.
             let kind = match record_kind(value) {
                 Ok(kind) => kind,
-                Err(e) => {
-                    report.refused.push(Refusal {
-                        id,
-                        kind: e.kind.as_str().to_string(),
-                        detail: e.detail,
-                    });
+                Err(refusal) => {
+                    report.refused.push(refusal);
                     continue;
                 }
             };
+            let id = refusal_id(value);
             tx.execute_batch("SAVEPOINT record")?;
             let taken = match kind {
                 RecordKind::Match => merge_match(&tx, value, source),
@@ -634,14 +629,18 @@ impl Store {
                     self.live = None;
                     return Err(e);
                 }
-                Err(Refused::Kind(e)) => Some((e.kind.as_str().to_string(), e.detail)),
-                Err(Refused::Conflict(d)) => Some(("conflict".to_string(), d)),
+                Err(Refused::Kind(e)) => Some(Refusal::of(id, e)),
+                Err(Refused::Conflict(d)) => Some(Refusal {
+                    id,
+                    kind: "conflict",
+                    detail: Cow::Owned(d),
+                }),
             };
             match refusal {
                 None => tx.execute_batch("RELEASE record")?,
-                Some((kind, detail)) => {
+                Some(refusal) => {
                     tx.execute_batch("ROLLBACK TO record; RELEASE record")?;
-                    report.refused.push(Refusal { id, kind, detail });
+                    report.refused.push(refusal);
                 }
             }
         }

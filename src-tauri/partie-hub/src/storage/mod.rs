@@ -6,9 +6,9 @@
 pub mod postgres;
 pub mod sqlite;
 
+use partie_core::store::RawRecords;
 use partie_core::store::{Change, MergeReport, Page};
 use partie_core::Error;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::future::Future;
 
@@ -21,10 +21,7 @@ pub trait Storage: Send + Sync + 'static {
     /// Merges a push by the rules of `docs/hub.md` ("The API"); committed when it returns `Ok`.
     /// The records come as their raw JSON, each read when its turn comes (see
     /// `Store::merge_raw`).
-    fn push(
-        &self,
-        records: Vec<Box<RawValue>>,
-    ) -> impl Future<Output = Result<MergeReport, Error>> + Send;
+    fn push(&self, records: RawRecords) -> impl Future<Output = Result<MergeReport, Error>> + Send;
 
     /// The records changed since `cursor` (none: from the start), at most `limit`;
     /// `bad_record` for a cursor this storage did not give.
@@ -64,7 +61,7 @@ impl Storage for Backend {
         }
     }
 
-    async fn push(&self, records: Vec<Box<RawValue>>) -> Result<MergeReport, Error> {
+    async fn push(&self, records: RawRecords) -> Result<MergeReport, Error> {
         match self {
             Backend::Sqlite(s) => s.push(records).await,
             Backend::Postgres(p) => Storage::push(p, records).await,
@@ -106,7 +103,7 @@ impl Storage for postgres::PgStorage {
         postgres::latest()
     }
 
-    async fn push(&self, records: Vec<Box<RawValue>>) -> Result<MergeReport, Error> {
+    async fn push(&self, records: RawRecords) -> Result<MergeReport, Error> {
         postgres::PgStorage::push(self, records).await
     }
 

@@ -26,11 +26,11 @@ use partie_core::merge::{
     PushedTournament, RecordKind, Refusal, Taken,
 };
 use partie_core::record::Record;
+use partie_core::store::RawRecords;
 use partie_core::store::{Change, Page};
 use partie_core::time::parse_iso;
 use partie_core::tournament::{Tournament, TournamentRecord};
 use partie_core::{Error, ErrorKind};
-use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::fmt;
 use std::time::Duration;
@@ -360,25 +360,25 @@ pub struct PgStorage {
 enum Read {
     Match(Box<PushedMatch>, Result<MatchState, Error>),
     Tournament(Box<PushedTournament>, Result<Tournament, Error>),
-    Refused(Error),
+    Refused(Refused),
 }
 
 fn read(value: &Value) -> Read {
     match record_kind(value) {
-        Err(e) => Read::Refused(e),
+        Err(refusal) => Read::Refused(Refused::Said(refusal)),
         Ok(RecordKind::Match) => match PushedMatch::read(value) {
             Ok(m) => {
                 let replayed = m.replay();
                 Read::Match(Box::new(m), replayed)
             }
-            Err(e) => Read::Refused(e),
+            Err(e) => Read::Refused(Refused::Kind(e)),
         },
         Ok(RecordKind::Tournament) => match PushedTournament::read(value) {
             Ok(t) => {
                 let replayed = t.record.replay();
                 Read::Tournament(Box::new(t), replayed)
             }
-            Err(e) => Read::Refused(e),
+            Err(e) => Read::Refused(Refused::Kind(e)),
         },
     }
 }
@@ -387,6 +387,9 @@ fn read(value: &Value) -> Read {
 enum Refused {
     Kind(Error),
     Conflict(String),
+    /// Refused as it was read (no record at all, or not readable): the refusal as it goes
+    /// into the answer.
+    Said(Refusal),
     Storage(tokio_postgres::Error),
 }
 
@@ -447,7 +450,7 @@ impl<C: GenericClient + Sync> Push<'_, C> {
 
     async fn merge(&mut self, read: Read) -> Result<Taken, Refused> {
         match read {
-            Read::Refused(e) => Err(Refused::Kind(e)),
+            Read::Refused(r) => Err(r),
             Read::Match(m, replayed) => self.merge_match(*m, replayed).await,
             Read::Tournament(t, replayed) => self.merge_tournament(*t, replayed).await,
         }
@@ -855,7 +858,7 @@ impl PgStorage {
     }
 
     /// Merges a push (`docs/hub.md`, "The API") in one transaction, the club's row locked.
-    pub async fn push(&self, records: Vec<Box<RawValue>>) -> Result<MergeReport, Error> {
+    pub async fn push(&self, records: RawRecords) -> Result<MergeReport, Error> {
         // Reading and replaying is pure work: off the async threads, before any lock is held.
         // Each record is read from its raw JSON in turn and only what the merge needs is kept
         // (see `Store::merge_raw`).
@@ -863,15 +866,12 @@ impl PgStorage {
         for attempt in 0..2 {
             let values = records.clone();
             let (ids, reads) = tokio::task::spawn_blocking(move || {
-                values
-                    .iter()
-                    .map(|raw| match read_raw(raw) {
+                (0..values.len())
+                    .map(|i| match read_raw(values.get(i)) {
                         Ok(value) => (refusal_id(&value), read(&value)),
-                        Err(refusal) => {
-                            (refusal.id, Read::Refused(Error::bad_record(refusal.detail)))
-                        }
+                        Err(refusal) => (None, Read::Refused(Refused::Said(refusal))),
                     })
-                    .unzip::<_, _, Vec<Value>, Vec<Read>>()
+                    .unzip::<_, _, Vec<Option<String>>, Vec<Read>>()
             })
             .await
             .map_err(|_| Error::storage("reading the push failed"))?;
@@ -884,7 +884,11 @@ impl PgStorage {
         unreachable!("the loop returns")
     }
 
-    async fn push_once(&self, ids: &[Value], reads: Vec<Read>) -> Result<MergeReport, Attempt> {
+    async fn push_once(
+        &self,
+        ids: &[Option<String>],
+        reads: Vec<Read>,
+    ) -> Result<MergeReport, Attempt> {
         let mut client = self.pool.get().await.map_err(|e| {
             // A pool that cannot connect now will not in the next microsecond either.
             Attempt::Fail(pool_error(e))
@@ -918,16 +922,13 @@ impl PgStorage {
                     Err(Refused::Kind(e)) if e.kind == ErrorKind::Storage => {
                         return Err(Attempt::Fail(e))
                     }
-                    Err(Refused::Kind(e)) => report.refused.push(Refusal {
-                        id: id.clone(),
-                        kind: e.kind.as_str().to_string(),
-                        detail: e.detail,
-                    }),
+                    Err(Refused::Kind(e)) => report.refused.push(Refusal::of(id.clone(), e)),
                     Err(Refused::Conflict(detail)) => report.refused.push(Refusal {
                         id: id.clone(),
-                        kind: "conflict".to_string(),
-                        detail,
+                        kind: "conflict",
+                        detail: detail.into(),
                     }),
+                    Err(Refused::Said(refusal)) => report.refused.push(refusal),
                     Err(Refused::Storage(e)) => return Err(fail(e)),
                 }
             }

@@ -3,9 +3,9 @@
 //! ([`Store::merge_records`]).
 
 use super::Storage;
+use partie_core::store::RawRecords;
 use partie_core::store::{Change, MergeReport, Page, Source, Store};
 use partie_core::Error;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 
@@ -51,7 +51,7 @@ impl Storage for SqliteStorage {
         self.schema
     }
 
-    async fn push(&self, records: Vec<Box<RawValue>>) -> Result<MergeReport, Error> {
+    async fn push(&self, records: RawRecords) -> Result<MergeReport, Error> {
         self.with_store(move |s| s.merge_raw(&records, Source::Device))
             .await
     }

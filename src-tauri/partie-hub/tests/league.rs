@@ -388,8 +388,12 @@ async fn an_upgrade_takes_the_matches_against_the_computer_out_of_the_league() {
         .await
         .unwrap();
     let client = pool.get().await.unwrap();
-    let people = won_2025("people", "Ana", "Bo");
-    let computer = ana_beats_the_computer("computer");
+    // A hub before the NUL character was refused stored it in a text of the body (`\u0000`),
+    // which PostgreSQL's `jsonb` cannot hold: the migration must still read such a body.
+    let mut people = won_2025("people", "Ana", "Bo");
+    people["notes"] = json!("pen\u{0}cil");
+    let mut computer = ana_beats_the_computer("computer");
+    computer["notes"] = json!("\u{0}");
     for (seq, (uid, body)) in [("people", &people), ("computer", &computer)]
         .into_iter()
         .enumerate()

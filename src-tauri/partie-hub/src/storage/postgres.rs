@@ -87,10 +87,14 @@ pub const MIGRATIONS: &[&str] = &[
          fingerprint text NOT NULL
      );",
     // 4: a match against the computer counts for no league (`write_match`): the results such
-    //    matches wrote before go.
+    //    matches wrote before go. A hub from before the NUL character was refused stored it
+    //    escaped in a body's text, which neither `jsonb` nor `json`'s operators read (the
+    //    migration failed, at every start): such a body is read as the text the hub wrote
+    //    (compact JSON, where only a key is followed by `":`).
     "DELETE FROM league_result l USING record r
          WHERE r.club_id = l.club_id AND r.kind = 'match' AND r.uid = l.uid
-           AND (r.body::jsonb) ? 'computer';",
+           AND CASE WHEN strpos(r.body, '\\u0000') = 0 THEN (r.body::jsonb) ? 'computer'
+                    ELSE r.body LIKE '%\"computer\":%' END;",
 ];
 
 /// The schema version this hub writes: the number of its migrations.
@@ -133,12 +137,25 @@ impl fmt::Display for OpenError {
 
 impl std::error::Error for OpenError {}
 
-fn db_error(e: impl fmt::Display) -> Error {
-    Error::storage(format!("postgresql: {e}"))
+fn db_error(e: impl std::error::Error) -> Error {
+    Error::storage(format!("postgresql: {}", said(&e)))
 }
 
-fn open_error(e: impl fmt::Display) -> OpenError {
-    OpenError::Storage(format!("postgresql: {e}"))
+fn open_error(e: impl std::error::Error) -> OpenError {
+    OpenError::Storage(format!("postgresql: {}", said(&e)))
+}
+
+/// An error with its causes: tokio-postgres says only "db error", and the server's own words
+/// (which table, which value) are its cause's.
+fn said(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 /// How many connections a hub keeps open at most (each push or page holds one while it runs).
@@ -812,7 +829,7 @@ fn retry_after(e: &tokio_postgres::Error) -> bool {
 }
 
 fn pool_error(e: deadpool_postgres::PoolError) -> Error {
-    db_error(format!("no connection: {e}"))
+    Error::storage(format!("postgresql: no connection: {}", said(&e)))
 }
 
 impl PgStorage {

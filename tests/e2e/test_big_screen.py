@@ -73,6 +73,9 @@ class Hub:
                         self.wfile.flush()
                     return
                 if self.path.startswith("/v1/tournaments/current"):
+                    hub.asked += 1
+                    # A summary slow to come (a TV on a weak Wi-Fi, a long field).
+                    time.sleep(hub.delay)
                     # A network gone quiet: the request is held, answered at most 30 s later.
                     end = time.time() + 30
                     while hub.hold and time.time() < end and not hub.closed:
@@ -92,6 +95,8 @@ class Hub:
         self.closed = False
         self.refuse = False
         self.hold = False
+        self.delay = 0
+        self.asked = 0
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -330,6 +335,87 @@ def test_a_summary_the_page_cannot_draw_is_said_as_that_not_as_a_hub_away():
         hub.tell()
         WebDriverWait(b, 15).until(lambda b: b.execute_script(
             "return !document.body.classList.contains('stale') && document.querySelector('#note').textContent.startsWith('Updated')"))
+    finally:
+        b.quit()
+        hub.stop()
+
+
+def leading(k):
+    """The summary of 4 entrants whose leader is named after `k`: each version tells itself."""
+    s = summary(4)
+    s["standings"][0]["name"] = f"Lead {k}"
+    return s
+
+
+def test_a_steady_stream_of_results_keeps_the_page_drawing():
+    """Results announced faster than the TV reads the summary (every board's phone pushes each
+    throw): each answer is drawn, one request at a time. When each event started a request of
+    its own and an answer was dropped once a later one had been asked, the page drew nothing
+    for as long as the events came, its time still saying all was well."""
+    hub = Hub()
+    b = chromium()
+    try:
+        b.get(hub.url)
+        WebDriverWait(b, 15).until(lambda b: b.execute_script(
+            "return document.querySelector('#note').textContent.startsWith('Updated')"))
+        hub.delay = 0.4
+        leader = "return document.querySelector('#standings td:nth-child(2)').textContent"
+        drawn = set()
+        asked = hub.asked
+        k = 0
+        end = time.time() + 4
+        while time.time() < end:
+            k += 1
+            hub.answer = leading(k)
+            hub.tell()
+            time.sleep(0.15)
+            drawn.add(b.execute_script(leader))
+        during = sorted(x for x in drawn if x.startswith("Lead "))
+        assert len(during) >= 3, f"drawn while results came: {during}"
+        # One request at a time: about one per answer's time, not one per event.
+        assert hub.asked - asked <= 4 / 0.4 + 2, f"{hub.asked - asked} requests for {k} events"
+        WebDriverWait(b, 10).until(lambda b: b.execute_script(leader) == f"Lead {k}")
+        assert not b.execute_script("return document.body.classList.contains('stale')")
+    finally:
+        b.quit()
+        hub.stop()
+
+
+def test_long_names_and_a_long_champion_stay_on_the_screen():
+    """Sixty-four teams of two with long names, and a champion's in the header: the rows wrap,
+    so the page shrinks its text (and pages fewer rows) until every line is on the 1920x1080
+    screen, and nothing runs off its side."""
+    hub = Hub()
+    s = summary(64)
+    names = [f"Marie-Christine Lefebvre-Duval {i} & Jean-Baptiste Rousseau-Leclerc {i}" for i in range(64)]
+    s["entrants"] = names
+    for r in s["standings"]:
+        r["name"] = names[r["entrant"]]
+    s["status"] = "finished"
+    s["champion"] = 0
+    hub.answer = s
+    b = chromium()
+    try:
+        b.get(hub.url)
+        WebDriverWait(b, 15).until(lambda b: b.execute_script(
+            "return document.querySelector('#note').textContent.startsWith('Updated')"))
+        bottom = b.execute_script("""return Math.max(...[...document.querySelectorAll('main tr, #bye, #walkovers, #note, header')]
+                                        .map((e) => e.getBoundingClientRect().bottom))""")
+        assert bottom <= BIG[1], f"the page runs to {bottom}px"
+        wide = b.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert wide[0] <= wide[1], f"the page is {wide[0]}px wide on a {wide[1]}px screen"
+        status = b.execute_script("return document.querySelector('#status').textContent")
+        assert status == f"Finished · {names[0]} wins", status
+        rows = b.execute_script("return document.querySelectorAll('#standings tr').length - 1")
+        assert rows >= 5, f"{rows} standings rows on a page"
+        b.save_screenshot(str(SHOTS / "77f-big-screen-long-names-1920.png"))
+        # The other pages come in turn, each on the screen too.
+        first = b.execute_script("return document.querySelector('#standings-page').textContent")
+        WebDriverWait(b, 15).until(lambda b: b.execute_script(
+            "return document.querySelector('#standings-page').textContent") != first)
+        bottom = b.execute_script("""return Math.max(...[...document.querySelectorAll('main tr, #bye, #walkovers')]
+                                        .map((e) => e.getBoundingClientRect().bottom))""")
+        assert bottom <= BIG[1], f"the next page runs to {bottom}px"
     finally:
         b.quit()
         hub.stop()

@@ -201,6 +201,12 @@ def swiss_night(p, exports):
     p.wait_css("#standings")
     p.tap("#withdraw-5")
     p.wait_until("return document.querySelector('#withdraw-5').getAttribute('aria-label').includes('again')")
+    # The second tap of a double tap is not the confirmation: still armed, nobody withdrawn.
+    p.tap("#withdraw-5")
+    time.sleep(0.2)
+    assert "again" in p.attr("#withdraw-5", "aria-label")
+    assert p.count('#standings tr[data-entrant="5"].withdrawn') == 0
+    time.sleep(0.5)
     p.tap("#withdraw-5")
     p.wait_until("return document.querySelector('#standings tr[data-entrant=\"5\"]').classList.contains('withdrawn')")
     # The button went with the withdrawal: the focus is on the next row's.
@@ -308,6 +314,7 @@ def swiss_night(p, exports):
     p.wait_pressed("#tab-standings")
     p.tap(f"#withdraw-{leaver}")
     p.wait_until(f"return document.querySelector('#withdraw-{leaver}').getAttribute('aria-label').includes('forfeit at table {pending['table'] + 1}')")
+    time.sleep(0.6)                   # a confirming tap, not the second of a double tap
     p.tap(f"#withdraw-{leaver}")
     p.wait_until(f"return document.querySelector('#standings tr[data-entrant=\"{leaver}\"]').classList.contains('withdrawn')")
     s = summary(p)
@@ -551,6 +558,54 @@ def test_a_result_that_came_while_a_form_was_open_is_shown_once_it_is_closed(par
     p.wait_until("return document.querySelector('[data-table=\"0\"]')?.classList.contains('done')", 5)
     assert "7" in p.text('[data-table="0"] .table-result')
     p.wait_until("return !document.querySelector('#pair')?.disabled", 5)
+
+
+def test_a_result_refused_as_already_in_closes_its_form_and_a_double_tap_undoes_one(partie):
+    """A result typed here for a table whose result came in meanwhile (a phone, here a second
+    writer) is refused in words, and the screen catches up at once: the form goes and the table
+    shows the result it has (the form stayed open under a message saying the opposite). Then a
+    double tap on Undo takes back one event, not two (the second tap came once the first undo
+    had answered, a few milliseconds on); a deliberate second tap takes back the next."""
+    p = partie
+    open_new_tournament(p)
+    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    pair(p, 1)
+    enter_result(p, 1, 7, 3)
+    p.tap("#enter-0")
+    p.wait_css("#result-form-0")
+    set_number(p, "#scores-0", 5)
+    set_number(p, "#scores-1", 2)
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.tournamentEvent(arguments[0],
+            { result: { round: 1, table: 0, winner: 1, scores: [3, 7] } })).then(() => done(), () => done());
+    """, tid)
+    p.tap("#save-result-0")
+    p.wait_text("#toast-text", "That table already has a result")
+    p.wait_until("return document.querySelector('[data-table=\"0\"]')?.classList.contains('done')", 5)
+    assert p.count("#result-form-0") == 0
+    assert p.text('[data-table="0"] .table-result') == "3 – 7"
+    assert summary(p, "events") == 3
+    # A double tap on Undo: the second tap comes as soon as the first undo is drawn.
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const undo = () => document.querySelector('#undo-event');
+        undo().click();
+        const wait = () => {
+          if (!document.querySelector('[data-table="0"]').classList.contains('done')) { undo().click(); done(); }
+          else setTimeout(wait, 5);
+        };
+        wait();
+    """)
+    time.sleep(1)
+    assert summary(p, "events") == 2, "a double tap took back two events"
+    assert p.count('[data-table="1"].done') == 1
+    p.tap("#undo-event")
+    p.wait_until("return !document.querySelector('[data-table=\"1\"]').classList.contains('done')", 5)
+    assert summary(p, "events") == 1
 
 
 def wall_of(p, setup):

@@ -154,7 +154,10 @@ test('what a hub refuses and why a sync failed are said in the user language', (
   }
   inFrench(() => {
     assert.equal(errorText({ kind: 'bad_record', code: 'hub_refused', detail: '500 Internal Server Error: disk' }),
-      'Le hub a refusé la demande de cet appareil (500 Internal Server Error: disk).');
+      'Le hub a refusé la demande de cet appareil. Le hub dit (en anglais) : « 500 Internal Server Error: disk »');
+    // The hub's own words (English) are quoted as its, after the sentence, not inside it.
+    assert.ok(errorText({ kind: 'storage', code: 'hub_failing', detail: 'disk full' })
+      .startsWith('Le hub a un problème de son côté. Rien n’est perdu'));
     assert.equal(errorText({ kind: 'not_found', code: 'hub_unreachable', detail: 'x' }), S.fr['code.hub_unreachable']);
   });
 });

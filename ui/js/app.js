@@ -23,6 +23,8 @@ const screens = {
   club, 'tournament-new': tournamentNew, tournament, wall,
 };
 let current = null;
+// Refusals that mean the screen showed a tournament as it no longer is: it is read again.
+const OUT_OF_DATE = ['tournament_changed', 'result_in', 'wrong_round', 'round_open', 'no_table'];
 // When each of the notes at the foot of the screen (error, notice, undo) goes away by itself.
 const noteTimers = new Map();
 // The text on the toast when it is a form's refusal at Start (see `app.formNow`), else null.
@@ -68,7 +70,8 @@ export const app = {
     // The match or the tournament moved on on another device, or another device scores the
     // match now: the screen shows it as it is.
     if (e?.code === 'scored_elsewhere') current?.elsewhere?.();
-    else if (['match_changed', 'tournament_changed'].includes(e?.code)) current?.refresh?.();
+    else if (e?.code === 'match_changed') current?.refresh?.();
+    else if (OUT_OF_DATE.includes(e?.code)) (current?.outOfDate ?? current?.refresh)?.();
   },
 
   clearError() {

@@ -133,6 +133,40 @@ export function loads() {
   };
 }
 
+// A button that takes two taps (one that cannot be undone, or whose undo costs much): the
+// first arms it for a few seconds, its words asking again; the second does it. A tap in the
+// first half second after arming is the second tap of a double tap, not a confirmation.
+// `render` redraws once the arming lapses. `tap(key)` says whether this tap is the one that
+// does it; `is(key)` whether `key` is armed now.
+export const CONFIRM_CALM_MS = 500;
+export function twoTaps(render, lapseMs = 4000) {
+  let armed = null;
+  let since = 0;
+  let timer = null;
+  return {
+    is: (key) => armed === key,
+    tap(key) {
+      if (armed === key) {
+        if (performance.now() - since < CONFIRM_CALM_MS) return false;
+        armed = null;
+        clearTimeout(timer);
+        return true;
+      }
+      armed = key;
+      since = performance.now();
+      clearTimeout(timer);
+      timer = setTimeout(() => { if (armed === key) { armed = null; render(); } }, lapseMs);
+      render();
+      return false;
+    },
+  };
+}
+
+// A held Enter or Space repeats its key, and each repeat is a click: one action a press.
+export function onePerPress(ev) {
+  if (ev.repeat && (ev.key === 'Enter' || ev.key === ' ')) ev.preventDefault();
+}
+
 // Batches redraws into one animation frame and keeps keyboard focus across the redraw on the
 // element with the same data-key, or else the same id. A screen that keeps its frame (and
 // returns the same nodes) is left in place: moving a node out and back would drop a press on it.

@@ -648,6 +648,7 @@ pub fn held_result(m: &PushedMatch, held_actions: &[Value]) -> Option<crate::Mat
 pub fn check_table_setup(t: &Tournament, m: &PushedMatch, link: &Link) -> Result<(), Error> {
     let entrants = table_entrants(t, link).ok_or_else(|| {
         Error::illegal(format!("round {} has no table {}", link.round, link.table))
+            .with_code("no_table")
     })?;
     if m.record.game != t.game()
         || &m.record.rules != t.rules()

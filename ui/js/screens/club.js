@@ -2,7 +2,7 @@
 // with where sync stands always in view; the tournaments on this device, and a new one.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, latest, STALE } from '../dom.js';
+import { h, scheduler, latest, STALE, twoTaps } from '../dom.js';
 import { t, ago, has, errorText } from '../i18n.js';
 import { app } from '../app.js';
 import { el } from '../svg.js';
@@ -74,6 +74,9 @@ export function mount(root) {
     const link = linkInput.value.trim();
     if (!link) { linkInput.focus(); return; }
     const token = tokenInput.value.trim();
+    // "Joining…" is shown while the hub is asked (up to its time, for a hub that does not
+    // answer), after a scan as well: the form is back in place of the camera's view.
+    render();
     st.status = await ipc.clubJoin(link, token || null);
     linkInput.value = '';
     tokenInput.value = '';
@@ -81,6 +84,17 @@ export function mount(root) {
     render.focusOn('#joined-title');
     app.clubChanged();
   });
+  // Leaving the hub and stopping it take two taps: nothing takes them back (joining again
+  // needs the organiser's code; a stopped hub leaves every phone in the room without one).
+  const confirm = twoTaps(() => render());
+  const twice = (key, said, task) => () => {
+    const armed = confirm.is(key);
+    if (!confirm.tap(key)) {
+      if (confirm.is(key) && !armed) app.announce(t(said));
+      return;
+    }
+    task();
+  };
   const leave = () => app.exclusive(st, render, async () => {
     st.status = await ipc.clubLeave();
     app.announce(t('left_hub'));
@@ -125,7 +139,10 @@ export function mount(root) {
         h('p', { class: 'hint', text: t('joined_hint') }),
         h('div', { class: 'end-row' },
           h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().then(() => { app.announce(t('sync_syncing')); app.clubChanged(); }, (e) => app.error(e)) }, t('sync_now')),
-          h('button', { class: 'btn ghost', type: 'button', id: 'leave-hub', onclick: leave }, t('leave_hub'))));
+          h('button', {
+            class: `btn ghost${confirm.is('leave') ? ' armed' : ''}`, type: 'button', id: 'leave-hub',
+            onclick: twice('leave', 'leave_hub_again', leave),
+          }, t(confirm.is('leave') ? 'leave_hub_again' : 'leave_hub'))));
     }
     if (st.scanning) {
       return h('section', { class: 'panel club-panel scanning', id: 'join', 'aria-labelledby': 'join-title' },
@@ -164,7 +181,10 @@ export function mount(root) {
           h('dt', { text: t('host_link') }), h('dd', { id: 'host-link', class: 'mono small', text: info.link }),
           h('dt', { text: t('host_page') }), h('dd', { id: 'host-page', class: 'mono small', text: info.page }))),
       h('p', { class: 'hint', text: t('host_running_help') }),
-      h('button', { class: 'btn ghost', type: 'button', id: 'host-stop', onclick: stopHost }, t('host_stop')));
+      h('button', {
+        class: `btn ghost${confirm.is('stop') ? ' armed' : ''}`, type: 'button', id: 'host-stop',
+        onclick: twice('stop', 'host_stop_again', stopHost),
+      }, t(confirm.is('stop') ? 'host_stop_again' : 'host_stop')));
   }
 
   const row = (item) => h('li', { class: 'match-row', 'data-key': `tournament-${item.id}` }, h('button', {

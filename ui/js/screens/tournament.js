@@ -4,7 +4,7 @@
 // Every figure comes from Rust; a tap sends an event and draws what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, glyph, scheduler, segmented, stillUp, loads } from '../dom.js';
+import { h, glyph, scheduler, segmented, stillUp, loads, twoTaps, onePerPress } from '../dom.js';
 import { t, language } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { standingsTable, bracketView, entrantName, championText, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
@@ -14,7 +14,9 @@ const TABS = ['round', 'standings', 'bracket'];
 
 export function mount(root, [idText, tab = 'round']) {
   const id = Number(idText);
-  const st = { view: null, tab: TABS.includes(tab) ? tab : 'round', entering: null, form: {}, armed: null, busy: false, late: '' };
+  const st = { view: null, tab: TABS.includes(tab) ? tab : 'round', entering: null, form: {}, busy: false, late: '' };
+  // Withdrawing takes two taps (render is made below, once draw is).
+  const confirm = twoTaps(() => render());
   const up = stillUp();
 
   // Views this screen took from its own events: a load asked for before one of them may read
@@ -76,11 +78,23 @@ export function mount(root, [idText, tab = 'round']) {
     render.focusOn(open ? `#enter-${open.table}` : s.status === 'finished' ? '#champion h2' : '#pair');
   };
 
-  const undo = () => exclusive(async () => {
-    took(await ipc.undoTournament(id, st.view.revision));
-    st.entering = null;
-    app.announce(t('undone'));
-  });
+  // A double tap on Undo takes back one event: the second tap comes after the first undo's
+  // answer (a few milliseconds), when the button is free again, and would take back another
+  // (a result, or a pairing with the matches started from it). Several undos are several
+  // deliberate taps.
+  let undoCalmUntil = 0;
+  const undo = () => {
+    if (performance.now() < undoCalmUntil) return;
+    exclusive(async () => {
+      try {
+        took(await ipc.undoTournament(id, st.view.revision));
+        st.entering = null;
+        app.announce(t('undone'));
+      } finally {
+        undoCalmUntil = performance.now() + 600;
+      }
+    });
+  };
 
   const startTable = (table) => exclusive(async () => {
     const m = await ipc.startTable(id, table);
@@ -260,7 +274,8 @@ export function mount(root, [idText, tab = 'round']) {
   // Withdrawing takes two taps: the first arms the button for a few seconds. An entrant who
   // leaves with a match still to play forfeits it, so that the round can end.
   function withdrawButton(r) {
-    const armed = st.armed === r.entrant;
+    const key = `withdraw-${r.entrant}`;
+    const armed = confirm.is(key);
     const s = st.view.summary;
     const open = s.pairings.find((p) => !p.result && p.sides.includes(r.entrant));
     const said = armed ? t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }) : t('withdraw');
@@ -269,14 +284,10 @@ export function mount(root, [idText, tab = 'round']) {
       class: `btn small ghost discard withdraw${armed ? ' armed' : ''}`, type: 'button', id: `withdraw-${r.entrant}`,
       'data-key': `withdraw-${r.entrant}`, 'aria-label': armed ? said : `${t('withdraw')} ${r.name}`,
       onclick: () => {
-        if (!armed) {
-          st.armed = r.entrant;
-          render();
-          app.announce(t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }));
-          setTimeout(() => { if (st.armed === r.entrant) { st.armed = null; render(); } }, 4000);
+        if (!confirm.tap(key)) {
+          if (confirm.is(key) && !armed) app.announce(t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }));
           return;
         }
-        st.armed = null;
         exclusive(async () => {
           took(await ipc.withdrawEntrant(id, r.entrant));
           app.announce(t('withdrew', { name: r.name }));
@@ -306,7 +317,7 @@ export function mount(root, [idText, tab = 'round']) {
         h('h2', { id: 'round-title', tabindex: -1, text: heading }),
         h('div', { class: 'end-row' },
           h('button', { class: 'btn small', type: 'button', id: 'big-screen', onclick: () => app.go(`#/wall/${id}`) }, t('big_screen')),
-          v.hub ? null : h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo }, glyph('↶'), t('undo')))),
+          v.hub ? null : h('button', { class: 'btn small', type: 'button', id: 'undo-event', disabled: v.events === 0, onclick: undo, onkeydown: onePerPress }, glyph('↶'), t('undo')))),
       s.rounds_choice && s.status !== 'finished' && !v.hub ? roundsRow(s) : null,
       h('div', { class: 'tabs', role: 'tablist' }, tabs.map((name) => h('button', {
         class: 'seg', type: 'button', role: 'tab', id: `tab-${name}`, 'aria-selected': String(st.tab === name),
@@ -346,6 +357,13 @@ export function mount(root, [idText, tab = 'round']) {
   // they arrive, unless a result is being typed here.
   return {
     refresh: load,
+    // A refusal that says the screen was behind (a result came in from a phone while one was
+    // typed here, a round paired elsewhere): the form it came from goes, the tournament is
+    // read again.
+    outOfDate: () => {
+      st.entering = null;
+      load();
+    },
     onData: () => {
       st.missed = true;
       catchUp();

@@ -498,7 +498,9 @@ impl Store {
             .rounds
             .last()
             .and_then(|r| r.matches.iter().find(|m| m.table == table))
-            .ok_or_else(|| Error::illegal(format!("round {round} has no table {table}")))?;
+            .ok_or_else(|| {
+                Error::illegal(format!("round {round} has no table {table}")).with_code("no_table")
+            })?;
         if pairing.result.is_some() {
             return Err(
                 Error::illegal(format!("table {table} already has a result"))

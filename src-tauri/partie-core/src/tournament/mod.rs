@@ -347,7 +347,10 @@ impl Tournament {
             .matches
             .iter_mut()
             .find(|m| m.table == r.table)
-            .ok_or_else(|| Error::illegal(format!("round {current} has no table {}", r.table)))?;
+            .ok_or_else(|| {
+                Error::illegal(format!("round {current} has no table {}", r.table))
+                    .with_code("no_table")
+            })?;
         if m.result.is_some() {
             return Err(
                 Error::illegal(format!("table {} already has a result", r.table))

@@ -194,6 +194,22 @@ mod tests {
     use crate::tournament::Tournament;
     use serde_json::json;
 
+    /// A result for a table the round does not have carries its code: the screen that sent it
+    /// was behind, and reads the tournament again.
+    #[test]
+    fn a_result_for_no_table_of_the_round_says_so() {
+        let four = json!([["A"], ["B"], ["C"], ["D"]]);
+        let swiss =
+            Tournament::setup(&json!({"game": "molkky", "system": "swiss", "entrants": four}))
+                .unwrap()
+                .play_json(&json!({"pair": {}}))
+                .unwrap();
+        let refused = swiss
+            .play_json(&json!({"result": {"round": 1, "table": 2, "winner": 0, "scores": [1, 0]}}))
+            .unwrap_err();
+        assert_eq!(refused.error.code, Some("no_table"));
+    }
+
     /// The refusals of the `rounds` event carry their codes, which the screens say in words.
     #[test]
     fn the_rounds_event_is_refused_with_its_codes() {

@@ -112,6 +112,13 @@ class Hub:
         self.server.server_close()
 
 
+def opened(b, hub):
+    """Opens the page in `b` and waits until it has drawn the hub's first summary."""
+    b.get(hub.url)
+    WebDriverWait(b, 15).until(lambda b: b.execute_script(
+        "return document.querySelector('#note').textContent.startsWith('Updated')"))
+
+
 def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
     hub = Hub()
     hub.answer = summary(40)
@@ -293,9 +300,7 @@ def test_a_summary_that_never_comes_is_given_up_without_abort_signal_timeout():
     b = chromium()
     try:
         b.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete AbortSignal.timeout;"})
-        b.get(hub.url)
-        WebDriverWait(b, 15).until(lambda b: b.execute_script(
-            "return document.querySelector('#note').textContent.startsWith('Updated')"))
+        opened(b, hub)
         assert b.execute_script("return typeof AbortSignal.timeout") == "undefined"
         hub.hold = True
         hub.tell()
@@ -316,9 +321,7 @@ def test_a_summary_the_page_cannot_draw_is_said_as_that_not_as_a_hub_away():
     hub = Hub()
     b = chromium()
     try:
-        b.get(hub.url)
-        WebDriverWait(b, 15).until(lambda b: b.execute_script(
-            "return document.querySelector('#note').textContent.startsWith('Updated')"))
+        opened(b, hub)
         newer = summary(4)
         newer["standings"] = {"groups": newer["standings"]}
         hub.answer = newer
@@ -355,9 +358,7 @@ def test_a_steady_stream_of_results_keeps_the_page_drawing():
     hub = Hub()
     b = chromium()
     try:
-        b.get(hub.url)
-        WebDriverWait(b, 15).until(lambda b: b.execute_script(
-            "return document.querySelector('#note').textContent.startsWith('Updated')"))
+        opened(b, hub)
         hub.delay = 0.4
         leader = "return document.querySelector('#standings td:nth-child(2)').textContent"
         drawn = set()
@@ -396,9 +397,7 @@ def test_long_names_and_a_long_champion_stay_on_the_screen():
     hub.answer = s
     b = chromium()
     try:
-        b.get(hub.url)
-        WebDriverWait(b, 15).until(lambda b: b.execute_script(
-            "return document.querySelector('#note').textContent.startsWith('Updated')"))
+        opened(b, hub)
         bottom = b.execute_script("""return Math.max(...[...document.querySelectorAll('main tr, #bye, #walkovers, #note, header')]
                                         .map((e) => e.getBoundingClientRect().bottom))""")
         assert bottom <= BIG[1], f"the page runs to {bottom}px"

@@ -314,6 +314,33 @@ def test_a_summary_that_never_comes_is_given_up_without_abort_signal_timeout():
         hub.stop()
 
 
+def test_a_summary_that_never_comes_is_given_up_with_nothing_to_abort_it():
+    """A TV's browser older still, with no AbortController at all: a request the network holds
+    is given up after its time all the same, the page says the hub does not answer, and the
+    next result is drawn (one request at a time: one held for ever held every later one)."""
+    hub = Hub()
+    b = chromium()
+    try:
+        b.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                          {"source": "delete AbortSignal.timeout; delete window.AbortController;"})
+        opened(b, hub)
+        assert b.execute_script("return typeof AbortController") == "undefined"
+        hub.hold = True
+        hub.tell()
+        WebDriverWait(b, 20).until(lambda b: b.execute_script("return document.body.classList.contains('stale')"))
+        assert b.execute_script("return document.querySelector('#note').textContent") == "The hub does not answer; trying again…"
+        hub.hold = False
+        hub.answer = leading(1)
+        hub.tell()
+        WebDriverWait(b, 15).until(lambda b: b.execute_script(
+            "return document.querySelector('#standings td:nth-child(2)').textContent") == "Lead 1")
+        assert not b.execute_script("return document.body.classList.contains('stale')")
+    finally:
+        hub.hold = False
+        b.quit()
+        hub.stop()
+
+
 def test_a_summary_the_page_cannot_draw_is_said_as_that_not_as_a_hub_away():
     """A summary the page cannot draw (a newer hub's, its standings in another shape) leaves the
     page marked stale with words that say so and point to a reload; it said the hub does not

@@ -140,7 +140,8 @@ def test_a_duplicate_player_merged_into_the_right_one(partie):
     anna = p.d.execute_script("return [...document.querySelectorAll('#player-list [data-player]')].find(b => b.textContent === 'Anna').dataset.player")
     p.tap(f'#player-list [data-player="{anna}"]')
     p.wait_css("#merge-with")
-    assert p.text('[data-stats="molkky"] .stats-line').startswith("1 match")
+    # The figures come after the page (their own read).
+    p.wait_until("""return document.querySelector('[data-stats="molkky"] .stats-line')?.textContent.startsWith('1 match')""")
     anne = p.d.execute_script("return [...document.querySelectorAll('#merge-with option')].find(o => o.textContent === 'Anne').value")
     p.d.execute_script(f"const s = document.querySelector('#merge-with'); s.value = '{anne}'; s.dispatchEvent(new Event('change'))")
     p.d.execute_script("""

@@ -136,8 +136,10 @@ export function loads() {
 // A button that takes two taps (one that cannot be undone, or whose undo costs much): the
 // first arms it for a few seconds, its words asking again; the second does it. A tap in the
 // first half second after arming is the second tap of a double tap, not a confirmation.
-// `render` redraws once the arming lapses. `tap(key)` says whether this tap is the one that
-// does it; `is(key)` whether `key` is armed now.
+// `render` redraws once the arming lapses, and once the confirming tap is taken (the button
+// no longer asks again while what it does runs). `tap(key)` says whether this tap is the one
+// that does it; `is(key)` whether `key` is armed now. Such a button takes `onePerPress` too:
+// a held Enter repeats its click past the half second.
 export const CONFIRM_CALM_MS = 500;
 export function twoTaps(render, lapseMs = 4000) {
   let armed = null;
@@ -150,6 +152,7 @@ export function twoTaps(render, lapseMs = 4000) {
         if (performance.now() - since < CONFIRM_CALM_MS) return false;
         armed = null;
         clearTimeout(timer);
+        render();
         return true;
       }
       armed = key;

@@ -533,6 +533,20 @@ where
     }
 }
 
+/// A request's body is to come within [`Limits::body_within`] (the limits the hub is served
+/// with; the default ones for a router served otherwise).
+async fn body_in_time(request: Request, next: Next) -> Response {
+    let within = request
+        .extensions()
+        .get::<Limits>()
+        .copied()
+        .unwrap_or_default()
+        .body_within;
+    let (parts, body) = request.into_parts();
+    let body = axum::body::Body::new(serve::Deadline::new(body, within));
+    next.run(Request::from_parts(parts, body)).await
+}
+
 /// The hub's routes, behind the token check and the body limit.
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
@@ -546,6 +560,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(body_in_time))
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             require_token,

@@ -30,6 +30,10 @@ pub struct Limits {
     /// there (then every [`KEEPALIVE_EVERY`]): a phone gone without closing is found out, in
     /// the middle of an upload as well as between requests.
     pub keepalive: Duration,
+    /// How long a request's body may take to come once its head is in. Keep-alive finds a
+    /// peer that is gone, not one that is there and sends nothing; held to the cap, such
+    /// connections would leave no room for a phone.
+    pub body_within: Duration,
 }
 
 /// The interval between the system's keep-alive probes once a connection is silent.
@@ -43,13 +47,63 @@ impl Default for Limits {
     /// 30 s for a head (hyper's own default, which it applies only with a timer), 256
     /// connections (a club's phones make one a request, a big screen one for its stream; a
     /// system's usual 1024 file descriptors leave room for the database and the app), a
-    /// minute of silence before the first probe.
+    /// minute of silence before the first probe, two minutes for a body (8 MiB at the 128
+    /// KiB/s the app's client allows for is 64 s).
     fn default() -> Limits {
         Limits {
             head_within: Duration::from_secs(30),
             connections: 256,
             keepalive: Duration::from_secs(60),
+            body_within: Duration::from_secs(120),
         }
+    }
+}
+
+/// A request's body that fails once its time is up ([`Limits::body_within`]): reading it then
+/// is refused as any body that breaks off (`bad_record`).
+pub(crate) struct Deadline {
+    body: axum::body::Body,
+    time_up: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl Deadline {
+    /// `body`, to come within `within`.
+    pub(crate) fn new(body: axum::body::Body, within: Duration) -> Deadline {
+        Deadline {
+            body,
+            time_up: Box::pin(tokio::time::sleep(within)),
+        }
+    }
+}
+
+impl hyper::body::Body for Deadline {
+    type Data = hyper::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        use std::task::Poll;
+        let this = self.get_mut();
+        if let Poll::Ready(frame) = std::pin::Pin::new(&mut this.body).poll_frame(cx) {
+            return Poll::Ready(frame);
+        }
+        match this.time_up.as_mut().poll(cx) {
+            Poll::Ready(()) => {
+                Poll::Ready(Some(Err(axum::Error::new("the body did not come in time"))))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        // The announced length still decides a body over the limit at once.
+        self.body.size_hint()
     }
 }
 
@@ -73,7 +127,7 @@ pub async fn serve_with(
             let _ = watcher.watch_once().await;
         }
     });
-    let routes = router(hub);
+    let routes = router(hub).layer(axum::Extension(limits));
     let graceful = GracefulShutdown::new();
     let turns = Arc::new(tokio::sync::Semaphore::new(limits.connections.max(1)));
     let mut stop = std::pin::pin!(stop);

@@ -126,6 +126,42 @@ async fn a_connection_over_the_cap_waits_for_one_to_close() {
     assert!(health_answer(&mut third).await.starts_with("HTTP/1.1 200"));
 }
 
+/// A push whose body stops coming (a phone that is there and sends nothing more) is refused
+/// once its time is up, in words, and the connection goes: keep-alive finds only a peer that
+/// is gone, and such connections held to the cap would leave no room for a phone.
+#[tokio::test]
+async fn a_body_that_stops_coming_is_refused_at_its_deadline() {
+    let (addr, _dir) = hub_with(Limits {
+        body_within: Duration::from_millis(300),
+        ..Limits::default()
+    })
+    .await;
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(
+        b"POST /v1/records HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer token\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"records\": [",
+    )
+    .await
+    .unwrap();
+    let answer = until_closed(&mut s).await.expect("never answered");
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains(r#""kind":"bad_record""#), "{answer}");
+    assert!(answer.contains("in time"), "{answer}");
+    // A whole push meanwhile is taken.
+    let mut phone = TcpStream::connect(addr).await.unwrap();
+    phone.write_all(&push_of("m1")).await.unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&got).contains("accepted") {
+        let n = tokio::time::timeout(AT_MOST, phone.read(&mut buf))
+            .await
+            .expect("an answer in time")
+            .unwrap();
+        assert!(n > 0, "closed: {}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert!(String::from_utf8_lossy(&got).contains(r#""accepted":1"#));
+}
+
 /// A head well over [`partie_hub::serve::MAX_HEAD`] is refused, not held in memory (one read
 /// may bring a little more than the bound, which is then parsed whole).
 #[tokio::test]

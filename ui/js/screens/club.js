@@ -2,7 +2,7 @@
 // with where sync stands always in view; the tournaments on this device, and a new one.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, latest, STALE, twoTaps } from '../dom.js';
+import { h, scheduler, latest, STALE, twoTaps, onePerPress } from '../dom.js';
 import { t, ago, has, errorText } from '../i18n.js';
 import { app } from '../app.js';
 import { el } from '../svg.js';
@@ -88,6 +88,7 @@ export function mount(root) {
   // needs the organiser's code; a stopped hub leaves every phone in the room without one).
   const confirm = twoTaps(() => render());
   const twice = (key, said, task) => () => {
+    if (st.busy) return;
     const armed = confirm.is(key);
     if (!confirm.tap(key)) {
       if (confirm.is(key) && !armed) app.announce(t(said));
@@ -141,7 +142,7 @@ export function mount(root) {
           h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().then(() => { app.announce(t('sync_syncing')); app.clubChanged(); }, (e) => app.error(e)) }, t('sync_now')),
           h('button', {
             class: `btn ghost${confirm.is('leave') ? ' armed' : ''}`, type: 'button', id: 'leave-hub',
-            onclick: twice('leave', 'leave_hub_again', leave),
+            onclick: twice('leave', 'leave_hub_again', leave), onkeydown: onePerPress,
           }, t(confirm.is('leave') ? 'leave_hub_again' : 'leave_hub'))));
     }
     if (st.scanning) {
@@ -183,7 +184,7 @@ export function mount(root) {
       h('p', { class: 'hint', text: t('host_running_help') }),
       h('button', {
         class: `btn ghost${confirm.is('stop') ? ' armed' : ''}`, type: 'button', id: 'host-stop',
-        onclick: twice('stop', 'host_stop_again', stopHost),
+        onclick: twice('stop', 'host_stop_again', stopHost), onkeydown: onePerPress,
       }, t(confirm.is('stop') ? 'host_stop_again' : 'host_stop')));
   }
 

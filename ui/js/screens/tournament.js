@@ -282,7 +282,7 @@ export function mount(root, [idText, tab = 'round']) {
     // On a phone the button shows a cross (a "?" once armed); its name says it all.
     return h('button', {
       class: `btn small ghost discard withdraw${armed ? ' armed' : ''}`, type: 'button', id: `withdraw-${r.entrant}`,
-      'data-key': `withdraw-${r.entrant}`, 'aria-label': armed ? said : `${t('withdraw')} ${r.name}`,
+      'data-key': `withdraw-${r.entrant}`, 'aria-label': armed ? said : `${t('withdraw')} ${r.name}`, onkeydown: onePerPress,
       onclick: () => {
         if (!confirm.tap(key)) {
           if (confirm.is(key) && !armed) app.announce(t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }));

@@ -90,10 +90,11 @@ pub const MIGRATIONS: &[&str] = &[
     //    matches wrote before go. A hub from before the NUL character was refused stored it
     //    escaped in a body's text, which neither `jsonb` nor `json`'s operators read (the
     //    migration failed, at every start): such a body is read as the text the hub wrote
-    //    (compact JSON, where only a key is followed by `":`).
+    //    (compact JSON, where only a key is followed by `":`). The backslash is `chr(92)`: a
+    //    server with `standard_conforming_strings` off would read `'\u0000'` as an escape.
     "DELETE FROM league_result l USING record r
          WHERE r.club_id = l.club_id AND r.kind = 'match' AND r.uid = l.uid
-           AND CASE WHEN strpos(r.body, '\\u0000') = 0 THEN (r.body::jsonb) ? 'computer'
+           AND CASE WHEN strpos(r.body, chr(92) || 'u0000') = 0 THEN (r.body::jsonb) ? 'computer'
                     ELSE r.body LIKE '%\"computer\":%' END;",
 ];
 
@@ -151,8 +152,12 @@ fn said(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
+        // (A pool's error says its cause in its own text already.)
+        let said = c.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
         cause = c.source();
     }
     text

@@ -48,9 +48,14 @@ async fn until_closed(s: &mut TcpStream) -> Option<String> {
 
 /// Reads one answer to the health check (its body is the last thing in it).
 async fn health_answer(s: &mut TcpStream) -> String {
+    answer_holding(s, "\"hub\":\"partie\"").await
+}
+
+/// Reads an answer until it holds `last` (what its body ends with), within [`AT_MOST`].
+async fn answer_holding(s: &mut TcpStream, last: &str) -> String {
     let mut out = Vec::new();
     let mut buf = [0u8; 4096];
-    while !String::from_utf8_lossy(&out).contains("\"hub\":\"partie\"") {
+    while !String::from_utf8_lossy(&out).contains(last) {
         let n = tokio::time::timeout(AT_MOST, s.read(&mut buf))
             .await
             .expect("an answer in time")
@@ -149,17 +154,8 @@ async fn a_body_that_stops_coming_is_refused_at_its_deadline() {
     // A whole push meanwhile is taken.
     let mut phone = TcpStream::connect(addr).await.unwrap();
     phone.write_all(&push_of("m1")).await.unwrap();
-    let mut got = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !String::from_utf8_lossy(&got).contains("accepted") {
-        let n = tokio::time::timeout(AT_MOST, phone.read(&mut buf))
-            .await
-            .expect("an answer in time")
-            .unwrap();
-        assert!(n > 0, "closed: {}", String::from_utf8_lossy(&got));
-        got.extend_from_slice(&buf[..n]);
-    }
-    assert!(String::from_utf8_lossy(&got).contains(r#""accepted":1"#));
+    let got = answer_holding(&mut phone, "refused").await;
+    assert!(got.contains(r#""accepted":1"#), "{got}");
 }
 
 /// A head well over [`partie_hub::serve::MAX_HEAD`] is refused, not held in memory (one read

@@ -16,7 +16,7 @@ import * as tournament from './screens/tournament.js';
 import * as wall from './screens/wall.js';
 import { syncText } from './screens/club.js';
 import { loadGames } from './games.js';
-import { nextScreen, h } from './dom.js';
+import { nextScreen, h, onePerPress } from './dom.js';
 
 const screens = {
   home, setup, match, settings, history: historyScreen, players, replay,
@@ -231,9 +231,7 @@ function showUndo(focus) {
     }
   });
   // A held Enter repeats its key: one undo, not one for each repeat.
-  btn.addEventListener('keydown', (ev) => {
-    if (ev.repeat && (ev.key === 'Enter' || ev.key === ' ')) ev.preventDefault();
-  });
+  btn.addEventListener('keydown', onePerPress);
   bar.append(label, btn);
   showNote(bar, 10000);
   if (focus) btn.focus();

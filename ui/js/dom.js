@@ -137,10 +137,10 @@ export function loads() {
 // first arms it for a few seconds, its words asking again; the second does it. A tap in the
 // first half second after arming is the second tap of a double tap, not a confirmation.
 // `render` redraws once the arming lapses, and once the confirming tap is taken (the button
-// no longer asks again while what it does runs). `tap(key)` says whether this tap is the one
-// that does it; `is(key)` whether `key` is armed now. Such a button takes `onePerPress` too:
-// a held Enter repeats its click past the half second.
-export const CONFIRM_CALM_MS = 500;
+// no longer asks again while what it does runs). `tap(key)` says what this tap did: 'armed',
+// 'confirmed', or null (the second tap of a double tap); `is(key)` whether `key` is armed now.
+// Such a button takes `onePerPress` too: a held Enter repeats its click past the half second.
+const CONFIRM_CALM_MS = 500;
 export function twoTaps(render, lapseMs = 4000) {
   let armed = null;
   let since = 0;
@@ -149,18 +149,18 @@ export function twoTaps(render, lapseMs = 4000) {
     is: (key) => armed === key,
     tap(key) {
       if (armed === key) {
-        if (performance.now() - since < CONFIRM_CALM_MS) return false;
+        if (performance.now() - since < CONFIRM_CALM_MS) return null;
         armed = null;
         clearTimeout(timer);
         render();
-        return true;
+        return 'confirmed';
       }
       armed = key;
       since = performance.now();
       clearTimeout(timer);
       timer = setTimeout(() => { if (armed === key) { armed = null; render(); } }, lapseMs);
       render();
-      return false;
+      return 'armed';
     },
   };
 }

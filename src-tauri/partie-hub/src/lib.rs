@@ -363,23 +363,24 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
         let _turn = turn;
         let records = match tokio::task::spawn_blocking(move || push_body(bytes)).await {
             Ok(Ok(r)) => r,
-            Ok(Err(detail)) => return Err(detail),
-            Err(_) => return Ok(Err(Error::storage("the push could not be read"))),
+            Ok(Err(detail)) => {
+                return error_response(StatusCode::BAD_REQUEST, "bad_record", detail)
+            }
+            Err(_) => return from_error(Error::storage("the push could not be read")),
         };
-        let report = hub.storage.push(records).await;
-        if report.is_ok() {
-            // Watchers hear of it now rather than at the next look; a failure to read the log
-            // here is met again at the next look.
-            let _ = hub.watch_once().await;
+        match hub.storage.push(records).await {
+            Ok(report) => {
+                // Watchers hear of it now rather than at the next look; a failure to read the
+                // log here is met again at the next look.
+                let _ = hub.watch_once().await;
+                report_answer(report)
+            }
+            Err(e) => from_error(e),
         }
-        Ok(report)
     });
-    match merging.await {
-        Ok(Ok(Ok(report))) => report_answer(report),
-        Ok(Ok(Err(e))) => from_error(e),
-        Ok(Err(detail)) => error_response(StatusCode::BAD_REQUEST, "bad_record", detail),
-        Err(_) => from_error(Error::storage("the push failed inside the hub")),
-    }
+    merging
+        .await
+        .unwrap_or_else(|_| from_error(Error::storage("the push failed inside the hub")))
 }
 
 async fn pull(State(hub): State<Arc<Hub>>, Query(q): Query<HashMap<String, String>>) -> Response {

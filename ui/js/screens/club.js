@@ -89,12 +89,9 @@ export function mount(root) {
   const confirm = twoTaps(() => render());
   const twice = (key, said, task) => () => {
     if (st.busy) return;
-    const armed = confirm.is(key);
-    if (!confirm.tap(key)) {
-      if (confirm.is(key) && !armed) app.announce(t(said));
-      return;
-    }
-    task();
+    const tapped = confirm.tap(key);
+    if (tapped === 'armed') app.announce(t(said));
+    if (tapped === 'confirmed') task();
   };
   const leave = () => app.exclusive(st, render, async () => {
     st.status = await ipc.clubLeave();

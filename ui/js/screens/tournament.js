@@ -284,10 +284,9 @@ export function mount(root, [idText, tab = 'round']) {
       class: `btn small ghost discard withdraw${armed ? ' armed' : ''}`, type: 'button', id: `withdraw-${r.entrant}`,
       'data-key': `withdraw-${r.entrant}`, 'aria-label': armed ? said : `${t('withdraw')} ${r.name}`, onkeydown: onePerPress,
       onclick: () => {
-        if (!confirm.tap(key)) {
-          if (confirm.is(key) && !armed) app.announce(t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }));
-          return;
-        }
+        const tapped = confirm.tap(key);
+        if (tapped === 'armed') app.announce(t(open ? 'withdraw_forfeit_again' : 'withdraw_again', { n: open ? open.table + 1 : 0 }));
+        if (tapped !== 'confirmed') return;
         exclusive(async () => {
           took(await ipc.withdrawEntrant(id, r.entrant));
           app.announce(t('withdrew', { name: r.name }));

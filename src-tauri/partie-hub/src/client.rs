@@ -10,7 +10,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::{Method, Request, StatusCode};
 use hyper_util::rt::TokioIo;
-use partie_core::store::{ClubJoin, Store};
+use partie_core::store::{ClubJoin, Outbox, Store, HELD};
 use partie_core::Error;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -44,6 +44,9 @@ pub const READ_AT_MOST: Duration = Duration::from_secs(120);
 
 /// How many refused records the status lists, latest first.
 pub const REFUSALS_SHOWN: usize = 20;
+
+/// The most held records ([`HELD`]) pushed again in one round, one request each.
+pub const HELD_TRIED: usize = 20;
 
 /// The largest answer read from a hub (a page of records).
 const MAX_ANSWER: usize = 64 * 1024 * 1024;
@@ -581,36 +584,65 @@ fn ids_of(records: &[Value]) -> Vec<String> {
 /// Pushes the whole outbox, a batch at a time. A batch the hub refuses whole
 /// ([`post_batch`]) goes again in halves; a single record it refuses so is noted as refused
 /// (`too_large` for a 413, else the hub's kind) and passed over, so that it never holds back
-/// the pushes and pulls after it.
+/// the pushes and pulls after it. A batch the hub fails on (a 5xx) is its own trouble, unless
+/// it is one record's: a record the hub fails on alone while it takes the others is held
+/// ([`HELD`]: listed, still waiting, pushed again at every round) and the others go on; a hub
+/// that fails on two records alone, or on the only one, is failing, and the round's push ends.
 async fn push_outbox(
     s: &mut Store,
     join: &ClubJoin,
     status: &Mutex<SyncStatus>,
 ) -> Result<(), Failure> {
     let mut batch = PUSH_BATCH;
+    // Whether the hub took a push this round: once it has, a record it fails on alone is that
+    // record's trouble, not the hub's.
+    let mut taken = false;
+    let mut held = None;
     loop {
         let outbox = s.club_outbox(&join.hub, batch).map_err(storage)?;
         if outbox.records.is_empty() {
             // Nothing to send, but the log may have moved past pulled records.
             s.club_pushed(&join.hub, &outbox, &[]).map_err(storage)?;
-            return Ok(());
+            break;
         }
-        let refused = match post_batch(join, &outbox.records).await? {
-            Posted::Halve(n) => {
+        let (outbox, refused) = match post_batch(join, &outbox.records).await {
+            Ok(Posted::Halve(n)) => {
                 batch = n;
                 continue;
             }
-            Posted::Refused(refused) => refused,
-            Posted::Answered(answer) => {
+            Ok(Posted::Refused(refused)) => (outbox, refused),
+            Ok(Posted::Answered(answer)) => {
                 // Back to whole batches once a batch is taken: one record too large must not
                 // send the rest of the outbox one request at a time.
                 batch = PUSH_BATCH;
-                answer
-                    .get("refused")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default()
+                taken = true;
+                (outbox, refused_in(&answer))
             }
+            Err(Failure::Failing(_)) if outbox.records.len() > 1 => {
+                // Halves look for the record at fault; with nothing taken yet, the first alone
+                // asks first whether the hub takes anything at all (a hub down costs three
+                // requests a round, not a search through the batch).
+                batch = if taken { outbox.records.len() / 2 } else { 1 };
+                continue;
+            }
+            Err(Failure::Failing(why)) if taken => {
+                let refused = vec![held_refusal(&outbox.records, &why)];
+                held = Some(Failure::Failing(why));
+                (outbox, refused)
+            }
+            Err(Failure::Failing(why)) => {
+                // The hub, or this record? The next one alone tells.
+                let two = s.club_outbox(&join.hub, 2).map_err(storage)?;
+                if two.records.len() < 2 {
+                    return Err(Failure::Failing(why));
+                }
+                let mut refused = vec![held_refusal(&two.records[..1], &why)];
+                refused.extend(post_one(join, &two.records[1..]).await?);
+                taken = true;
+                held = Some(Failure::Failing(why));
+                (two, refused)
+            }
+            Err(f) => return Err(f),
         };
         // What the hub said of a record before is replaced by what it says now: taken, it is
         // no longer refused (changed since, or pushed again to a replaced hub once it had the
@@ -621,6 +653,66 @@ async fn push_outbox(
             st.pushed += outbox.records.len().saturating_sub(ids_of(&refused).len())
         });
     }
+    if let Some(f) = push_held(s, join, status).await? {
+        held = Some(f);
+    }
+    held.map_or(Ok(()), Err)
+}
+
+/// Pushes again, one at a time, the records the hub failed on alone at an earlier push
+/// ([`Store::club_held`]). Those it fails on again stay held; the last such failure is
+/// returned, to be said once the round is done.
+async fn push_held(
+    s: &mut Store,
+    join: &ClubJoin,
+    status: &Mutex<SyncStatus>,
+) -> Result<Option<Failure>, Failure> {
+    let mut failing = None;
+    for record in s.club_held(&join.hub, HELD_TRIED).map_err(storage)? {
+        let records = vec![record];
+        let refused = match post_one(join, &records).await {
+            Ok(refused) => refused,
+            Err(Failure::Failing(why)) => {
+                failing = Some(Failure::Failing(why));
+                continue;
+            }
+            Err(f) => return Err(f),
+        };
+        // Taken at last, or refused for what it is: either replaces the hold. No push mark
+        // moves (0): the record was passed over when it was held.
+        let outbox = Outbox { records, upto: 0 };
+        s.club_pushed(&join.hub, &outbox, &refused)
+            .map_err(storage)?;
+        set(status, |st| {
+            st.pushed += outbox.records.len().saturating_sub(ids_of(&refused).len())
+        });
+    }
+    Ok(failing)
+}
+
+/// Pushes a single record ([`post_batch`]): the hub's refusals (none: taken).
+async fn post_one(join: &ClubJoin, record: &[Value]) -> Result<Vec<Value>, Failure> {
+    match post_batch(join, record).await? {
+        Posted::Answered(answer) => Ok(refused_in(&answer)),
+        Posted::Refused(refused) => Ok(refused),
+        // post_batch halves only a batch of two or more.
+        Posted::Halve(_) => Err(Failure::Refused("one record cannot go in halves".into())),
+    }
+}
+
+/// The refusals an answer lists.
+fn refused_in(answer: &Value) -> Vec<Value> {
+    answer
+        .get("refused")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// A single record the hub failed on (a 5xx, `why`), noted as held ([`HELD`]).
+fn held_refusal(records: &[Value], why: &str) -> Value {
+    let id = ids_of(records).into_iter().next().unwrap_or_default();
+    json!({"id": id, "kind": HELD, "detail": why})
 }
 
 /// How a pull ended.

@@ -13,7 +13,7 @@ use partie_hub::qr::qr_modules;
 use serde_json::json;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
@@ -391,16 +391,37 @@ async fn refusing_proxy(
     refused: String,
     refusal: (&'static str, &'static str),
 ) -> (SocketAddr, Arc<AtomicUsize>) {
+    troubled_proxy(
+        hub,
+        vec![refused],
+        refusal,
+        Arc::new(AtomicBool::new(false)),
+    )
+    .await
+}
+
+/// A [`stand_in`] that passes every request on, but answers a push that holds any of the
+/// records `refused` itself, with `refusal` (its status line and body), until `mended`; it
+/// counts those pushes.
+async fn troubled_proxy(
+    hub: SocketAddr,
+    refused: Vec<String>,
+    refusal: (&'static str, &'static str),
+    mended: Arc<AtomicBool>,
+) -> (SocketAddr, Arc<AtomicUsize>) {
     stand_in(hub, Duration::from_secs(10), move |hub, mut phone, request, counted| {
         let refused = refused.clone();
+        let mended = mended.clone();
         async move {
             let head_end = request.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
             let body: serde_json::Value =
                 serde_json::from_slice(&request[head_end..]).unwrap_or_default();
-            let holds = body["records"]
-                .as_array()
-                .is_some_and(|rs| rs.iter().any(|r| r["id"] == refused.as_str()));
-            if request.starts_with(b"POST /v1/records") && holds {
+            let holds = body["records"].as_array().is_some_and(|rs| {
+                rs.iter()
+                    .any(|r| refused.iter().any(|id| r["id"] == id.as_str()))
+            });
+            if request.starts_with(b"POST /v1/records") && holds && !mended.load(Ordering::SeqCst)
+            {
                 counted.fetch_add(1, Ordering::SeqCst);
                 let (line, answer) = refusal;
                 let head = format!(
@@ -827,6 +848,144 @@ fn a_hub_in_trouble_is_asked_again_and_the_phone_still_pulls() {
         host.stop();
         drop(rt);
     }
+}
+
+const DISK_FULL: (&str, &str) = (
+    "500 Internal Server Error",
+    r#"{"kind":"storage","detail":"database or disk is full"}"#,
+);
+
+/// Three matches played on a phone before it joins: their ids.
+fn three_matches(phone: &mut Store) -> Vec<String> {
+    (0..3)
+        .map(|i| {
+            let m = phone
+                .new_match("molkky", &Default::default(), &anna_and_bea())
+                .unwrap();
+            phone.play(m.id, &json!({"pins": [i + 1]})).unwrap();
+            m.uid
+        })
+        .collect()
+}
+
+/// What the sync status lists of the record `id`: its kind and by whom.
+fn listed(syncer: &Syncer, id: &str) -> Vec<(String, String, String)> {
+    syncer
+        .status()
+        .refused
+        .iter()
+        .filter(|r| r["id"] == id)
+        .map(|r| {
+            let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+            (text("kind"), text("by"), text("detail"))
+        })
+        .collect()
+}
+
+/// A hub that fails (500) on one record alone, a bug of its own with that record, while it
+/// takes the others: the others reach it (the first of the batch as well as a later one: it
+/// used to hold every match after it, round after round), the one it fails on is listed as
+/// held (`hub_failing`), still counted as waiting, and sent again at every round, after a
+/// restart too, until the hub is mended and takes it.
+#[test]
+fn a_record_the_hub_fails_on_alone_is_held_and_the_others_go_on() {
+    for at_fault in [0, 1] {
+        let rt = one_worker();
+        let dir = tempfile::tempdir().unwrap();
+        let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
+        let info = host.info();
+        let ids = three_matches(&mut phone);
+        let bad = ids[at_fault].clone();
+        let mended = Arc::new(AtomicBool::new(false));
+        let (proxy, failed) = rt.block_on(troubled_proxy(
+            host.addr(),
+            vec![bad.clone()],
+            DISK_FULL,
+            mended.clone(),
+        ));
+        let hub = format!("http://{proxy}");
+        let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);
+        for id in ids.iter().filter(|id| **id != bad) {
+            assert_eq!(hub_revision(&desk_db, id), Some(1), "{at_fault}: {id}");
+        }
+        assert_eq!(hub_revision(&desk_db, &bad), None);
+        assert_eq!(
+            state_and_code(&syncer),
+            ("failing".to_string(), Some("hub_failing"))
+        );
+        let said = listed(&syncer, &bad);
+        assert_eq!(said.len(), 1, "{:?}", syncer.status().refused);
+        assert_eq!(
+            (said[0].0.as_str(), said[0].1.as_str()),
+            ("hub_failing", "hub")
+        );
+        assert!(said[0].2.starts_with("500"), "{said:?}");
+        assert_eq!(syncer.status().pushed, 2);
+        assert_eq!(phone.club_waiting(&hub).unwrap(), 1);
+
+        // Sent again, alone, at the next round, which still pulls what the others pushed.
+        let asked = failed.load(Ordering::SeqCst);
+        let theirs = others_match(&desk_db, 5);
+        one_round(&syncer);
+        assert_eq!(failed.load(Ordering::SeqCst), asked + 1);
+        assert!(holds(&phone, &theirs));
+        assert_eq!(listed(&syncer, &bad).len(), 1);
+
+        // After a restart: still listed, still waiting, still sent.
+        drop(syncer);
+        let syncer = Syncer::start(phone_db.clone());
+        one_round(&syncer);
+        assert_eq!(failed.load(Ordering::SeqCst), asked + 2);
+        assert_eq!(listed(&syncer, &bad).len(), 1);
+        assert_eq!(phone.club_waiting(&hub).unwrap(), 1);
+
+        // The hub mended: it takes the record, which leaves the list.
+        mended.store(true, Ordering::SeqCst);
+        one_round(&syncer);
+        assert_eq!(hub_revision(&desk_db, &bad), Some(1));
+        assert!(listed(&syncer, &bad).is_empty());
+        assert_eq!(phone.club_waiting(&hub).unwrap(), 0);
+        assert_eq!(syncer.status().state, "ok", "{:?}", syncer.status().error);
+        drop(syncer);
+        host.stop();
+        drop(rt);
+    }
+}
+
+/// A hub that fails on every push (its disk full) is not searched record by record: a round
+/// asks it three times (the batch, its first record alone, the next alone), holds nothing and
+/// lists nothing, and every match still waits.
+#[test]
+fn a_hub_failing_on_every_record_is_asked_three_times_a_round() {
+    let rt = one_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
+    let info = host.info();
+    let ids = three_matches(&mut phone);
+    let (proxy, failed) = rt.block_on(troubled_proxy(
+        host.addr(),
+        ids.clone(),
+        DISK_FULL,
+        Arc::new(AtomicBool::new(false)),
+    ));
+    let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);
+    assert_eq!(failed.load(Ordering::SeqCst), 3);
+    assert_eq!(
+        state_and_code(&syncer),
+        ("failing".to_string(), Some("hub_failing"))
+    );
+    assert!(
+        syncer.status().refused.is_empty(),
+        "{:?}",
+        syncer.status().refused
+    );
+    assert_eq!(phone.club_waiting(&format!("http://{proxy}")).unwrap(), 3);
+    one_round(&syncer);
+    assert_eq!(failed.load(Ordering::SeqCst), 6);
+    assert!(ids.iter().all(|id| hub_revision(&desk_db, id).is_none()));
+    drop(syncer);
+    host.stop();
+    drop(rt);
 }
 
 /// A token file may hold any text (docs/hub.md: its content, whitespace around it removed).

@@ -20,6 +20,12 @@ pub const MAX_TOKEN_CHARS: usize = 200;
 /// ([`Store::club_refused_again`]).
 pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The kind noted for a record the hub failed on alone (a 5xx) while it took the others: its
+/// trouble with that record, not a refusal. Such a record is listed with the refused, still
+/// counted as waiting ([`Store::club_waiting`]), and pushed again at every round
+/// ([`Store::club_held`]) until the hub takes it or refuses it for what it is.
+pub const HELD: &str = "hub_failing";
+
 /// The hub a device joined.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ClubJoin {
@@ -183,20 +189,46 @@ impl Store {
         self.at_one_moment(|s, handed| s.outbox_upto(hub, limit, handed, true))
     }
 
-    /// How many of this device's matches wait to be pushed to `hub`.
+    /// How many of this device's matches wait to be pushed to `hub`, those it failed on
+    /// alone ([`HELD`]) included.
     pub fn club_waiting(&self, hub: &str) -> Result<usize, Error> {
         let n: i64 = self.conn.query_row(
             &format!(
-                "SELECT count(*) FROM sync_change c JOIN match m ON m.uid = c.uid
-                 LEFT JOIN club_seen s ON s.hub = ?1 AND s.uid = m.uid
-                 WHERE c.kind = 'match'
-                   AND c.seq > coalesce((SELECT pushed FROM sync_peer WHERE hub = ?1), 0)
-                   AND (s.revision IS NULL OR s.revision <> {MATCH_REVISION})"
+                "SELECT count(*) FROM (
+                   SELECT m.uid FROM sync_change c JOIN match m ON m.uid = c.uid
+                   LEFT JOIN club_seen s ON s.hub = ?1 AND s.uid = m.uid
+                   WHERE c.kind = 'match'
+                     AND c.seq > coalesce((SELECT pushed FROM sync_peer WHERE hub = ?1), 0)
+                     AND (s.revision IS NULL OR s.revision <> {MATCH_REVISION})
+                   UNION
+                   SELECT m.uid FROM club_refused r JOIN match m ON m.uid = r.uid
+                   WHERE r.hub = ?1 AND r.by = 'hub' AND r.kind = ?2)"
             ),
-            [hub],
+            params![hub, HELD],
             |r| r.get(0),
         )?;
         Ok(n as usize)
+    }
+
+    /// The matches `hub` failed on alone ([`HELD`]), as they are now, oldest failure first, at
+    /// most `limit`: to push again, one at a time, so that the hub's trouble with one of them
+    /// never holds back the others.
+    pub fn club_held(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
+        let uids = self
+            .conn
+            .prepare_cached(
+                "SELECT r.uid FROM club_refused r JOIN match m ON m.uid = r.uid
+                 WHERE r.hub = ?1 AND r.by = 'hub' AND r.kind = ?2
+                 ORDER BY r.at, r.rowid LIMIT ?3",
+            )?
+            .query_map(
+                params![hub, HELD, limit.min(i64::MAX as usize) as i64],
+                |r| r.get::<_, String>(0),
+            )?
+            .collect::<Result<Vec<_>, _>>()?;
+        uids.iter()
+            .map(|uid| self.sync_record(RecordKind::Match, uid))
+            .collect()
     }
 
     /// Notes the hub's answer to a push of `outbox`: it holds every record it did not refuse.

@@ -34,6 +34,10 @@ pub struct Limits {
     /// peer that is gone, not one that is there and sends nothing; held to the cap, such
     /// connections would leave no room for a phone.
     pub body_within: Duration,
+    /// How long an answer may wait for its peer to read (nothing of it taken meanwhile). A
+    /// client that is there and reads nothing (a frozen tab's event stream, a program) would
+    /// otherwise hold its connection, one of [`Limits::connections`], for as long as it likes.
+    pub answer_within: Duration,
 }
 
 /// The interval between the system's keep-alive probes once a connection is silent.
@@ -48,14 +52,113 @@ impl Default for Limits {
     /// connections (a club's phones make one a request, a big screen one for its stream; a
     /// system's usual 1024 file descriptors leave room for the database and the app), a
     /// minute of silence before the first probe, two minutes for a body (8 MiB at the 128
-    /// KiB/s the app's client allows for is 64 s).
+    /// KiB/s the app's client allows for is 64 s), a minute for an answer held up (the app's
+    /// client gives up after 5 s without a byte).
     fn default() -> Limits {
         Limits {
             head_within: Duration::from_secs(30),
             connections: 256,
             keepalive: Duration::from_secs(60),
             body_within: Duration::from_secs(120),
+            answer_within: Duration::from_secs(60),
         }
+    }
+}
+
+/// A connection whose writing fails once it has waited [`Limits::answer_within`] for its peer
+/// to take anything: hyper sets no deadline on writing, and ends the connection on this error.
+struct Stalling<S> {
+    io: S,
+    within: Duration,
+    /// Since when a write waits, while it does.
+    waiting: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<S> Stalling<S> {
+    fn new(io: S, within: Duration) -> Stalling<S> {
+        Stalling {
+            io,
+            within,
+            waiting: None,
+        }
+    }
+
+    /// The outcome of a write that came `ready` or not: any progress starts the wait again.
+    fn timed<T>(
+        &mut self,
+        ready: std::task::Poll<std::io::Result<T>>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<T>> {
+        use std::task::Poll;
+        if ready.is_ready() {
+            self.waiting = None;
+            return ready;
+        }
+        let within = self.within;
+        let waiting = self
+            .waiting
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(within)));
+        match waiting.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the peer took nothing of the answer in time",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Stalling<S> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_read(cx, buf)
+    }
+}
+
+impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Stalling<S> {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let ready = std::pin::Pin::new(&mut this.io).poll_write(cx, buf);
+        this.timed(ready, cx)
+    }
+
+    fn poll_write_vectored(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let ready = std::pin::Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.timed(ready, cx)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let ready = std::pin::Pin::new(&mut this.io).poll_flush(cx);
+        this.timed(ready, cx)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let ready = std::pin::Pin::new(&mut this.io).poll_shutdown(cx);
+        this.timed(ready, cx)
     }
 }
 
@@ -160,7 +263,7 @@ pub async fn serve_with(
             .header_read_timeout(limits.head_within)
             .max_buf_size(MAX_HEAD);
         let connection = builder.serve_connection(
-            TokioIo::new(stream),
+            TokioIo::new(Stalling::new(stream, limits.answer_within)),
             TowerToHyperService::new(routes.clone()),
         );
         let connection = graceful.watch(connection);

@@ -172,6 +172,48 @@ async fn an_oversized_head_is_refused() {
     assert!(answer.starts_with("HTTP/1.1 431"), "{answer}");
 }
 
+/// A client that asks for a long answer and reads none of it (a frozen tab, a program) does not
+/// hold its connection for ever: once the answer has waited its time for the peer to take
+/// anything, the connection goes, and the one waiting over the cap is served. Hyper sets no
+/// deadline on writing.
+#[tokio::test]
+async fn an_answer_nobody_reads_frees_its_connection_at_its_deadline() {
+    let (addr, _dir) = hub_with(Limits {
+        connections: 1,
+        answer_within: Duration::from_millis(500),
+        ..Limits::default()
+    })
+    .await;
+    // A push of 300,000 numbers: each refused in words, an answer of megabytes, more than the
+    // system holds for a peer that takes nothing (its own buffer kept small).
+    let body = format!("{{\"records\": [1{}]}}", ",1".repeat(300_000));
+    let push = format!(
+        "POST /v1/records HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer token\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut reading_nothing = socket.connect(addr).await.unwrap();
+    reading_nothing.write_all(push.as_bytes()).await.unwrap();
+    let mut phone = TcpStream::connect(addr).await.unwrap();
+    phone.write_all(HEALTH).await.unwrap();
+    assert!(health_answer(&mut phone).await.starts_with("HTTP/1.1 200"));
+    // What the first got before its connection went is not the whole answer.
+    let mut got = Vec::new();
+    let _ = tokio::time::timeout(AT_MOST, reading_nothing.read_to_end(&mut got)).await;
+    let got = String::from_utf8_lossy(&got);
+    assert!(
+        got.starts_with("HTTP/1.1 200"),
+        "{}",
+        &got[..got.len().min(200)]
+    );
+    assert!(
+        !got.ends_with("\r\n0\r\n\r\n"),
+        "the whole answer came: {} bytes",
+        got.len()
+    );
+}
+
 /// A push of one Mölkky match `id` (its first throw), as raw HTTP.
 fn push_of(id: &str) -> Vec<u8> {
     let body = format!(

@@ -172,7 +172,25 @@ class Partie:
         node tapped (no retry that would hide a tap lost to a redraw)."""
         el = WebDriverWait(self.d, 10).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector)))
         self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+        self._settled(el)
         el.click()
+
+    def _settled(self, el):
+        """Waits until an element has stood still for two frames (at most a second): the
+        driver clicks where the element was when it looked, and a layout still moving (a toast
+        making room, a list filled in) would take the tap somewhere else."""
+        self.d.execute_async_script("""
+            const el = arguments[0], done = arguments[arguments.length - 1];
+            let last = '', still = 0, frames = 0;
+            const look = () => {
+                const r = el.getBoundingClientRect();
+                const at = [r.x, r.y, r.width, r.height].join();
+                still = at === last ? still + 1 : 0;
+                last = at;
+                if (still >= 2 || ++frames > 60 || !el.isConnected) done();
+                else requestAnimationFrame(look);
+            };
+            look();""", el)
 
     def double_tap(self, selector):
         """Two clicks on `selector` a tenth of a second apart, as a double tap: timed in the page,

@@ -429,7 +429,13 @@ def test_joining_says_so_while_the_hub_is_asked_and_leaving_takes_two_taps(parti
     p.wait_text("#leave-hub", "Tap again to leave the hub")
     time.sleep(0.3)
     assert p.d.execute_script("return window.__leaves") == 0, "a double tap left the hub"
-    time.sleep(0.3)
+    p.shot("73d-club-leave-armed", at="#leave-hub")
+    # Left alone, it asks no more after four seconds; two taps then leave.
+    p.wait_until("return document.querySelector('#leave-hub').textContent.trim() === 'Leave'", timeout=8)
+    assert p.d.execute_script("return window.__leaves") == 0
+    p.tap("#leave-hub")
+    p.wait_text("#leave-hub", "Tap again to leave the hub")
+    time.sleep(0.6)
     p.tap("#leave-hub")
     p.wait_until("return window.__leaves === 1")
 

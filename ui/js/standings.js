@@ -87,7 +87,7 @@ export function standingsTable(summary, { limit = Infinity, perGroup = false, wi
         r.byes ? h('span', { class: 'tag', text: r.byes > 1 ? t('byes_n', { n: r.byes }) : t('bye') }) : null),
       cols.map(([key]) => h('td', { 'data-col': key, text: key === 'score_diff' && r[key] > 0 ? `+${r[key]}` : r[key] })),
       extra ? h('td', { 'data-col': extra.key, text: extra.value(r) }) : null,
-      withdraw ? h('td', {}, r.withdrawn ? null : withdraw(r)) : null);
+      withdraw ? h('td', { class: 'withdraw-cell' }, r.withdrawn ? null : withdraw(r)) : null);
   return h('div', { class: 'table-scroll' }, h('table', { class: 'standings', id },
     h('caption', { class: 'sr-only', text: t('standings') }),
     h('thead', {}, h('tr', {},

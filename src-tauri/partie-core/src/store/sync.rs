@@ -161,8 +161,14 @@ fn stored_link(conn: &Connection, match_id: i64) -> Result<Option<Link>, Error> 
         .optional()?)
 }
 
-/// Checks a pushed match against the table it says it was played for; the tournament's row id.
-fn check_table(tx: &Connection, m: &IncomingMatch, link: &Link) -> Result<i64, Refused> {
+/// Checks a pushed match against the table it says it was played for; the tournament's row id
+/// and its state (replayed once, for the seating too: a large tournament's replay is the
+/// dearest part of a table match's first push, under the writer's lock).
+fn check_table(
+    tx: &Connection,
+    m: &IncomingMatch,
+    link: &Link,
+) -> Result<(i64, Tournament), Refused> {
     let tid: i64 = tx
         .query_row(
             "SELECT id FROM tournament WHERE uid = ?1",
@@ -195,15 +201,18 @@ fn check_table(tx: &Connection, m: &IncomingMatch, link: &Link) -> Result<i64, R
             )));
         }
     }
-    Ok(tid)
+    Ok((tid, t))
 }
 
 /// Seats a table's match made elsewhere as one started here is (`seat_entered`): the players
 /// entered at its pairing when the tournament here pairs these names there, else by name.
+/// `replayed` is the tournament's state when the caller has it already.
+#[allow(clippy::too_many_arguments)]
 fn seat_table_match(
     tx: &Transaction,
     id: i64,
     tid: i64,
+    replayed: Option<Tournament>,
     link: &Link,
     sides: &[Vec<String>],
     computer: &crate::game::Computer,
@@ -211,8 +220,12 @@ fn seat_table_match(
 ) -> Result<(), Error> {
     // A tournament that no longer replays here (a file from an app whose rules took it) seats
     // by name rather than stop the whole page.
-    let Ok(t) = stored(tx, tid).and_then(|(_, record)| replay_checked(tid, &record)) else {
-        return super::seat_players_from_elsewhere(tx, id, sides, computer, at);
+    let t = match replayed {
+        Some(t) => t,
+        None => match stored(tx, tid).and_then(|(_, record)| replay_checked(tid, &record)) {
+            Ok(t) => t,
+            Err(_) => return super::seat_players_from_elsewhere(tx, id, sides, computer, at),
+        },
     };
     let entrants = crate::merge::table_entrants(&t, link)
         .filter(|&es| crate::merge::entrant_names(&t, es) == sides);
@@ -275,16 +288,21 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
     let Some(old) = stored_match(tx, &pushed.uid)? else {
         let state = pushed.replay()?;
         let m = IncomingMatch { pushed, state };
-        let tid = match (&m.link, source) {
-            (Some(link), Source::Device) => Some(check_table(tx, &m, link)?),
-            (Some(link), Source::Hub) => tx
-                .query_row(
+        let (tid, replayed) = match (&m.link, source) {
+            (Some(link), Source::Device) => {
+                let (tid, t) = check_table(tx, &m, link)?;
+                (Some(tid), Some(t))
+            }
+            (Some(link), Source::Hub) => (
+                tx.query_row(
                     "SELECT id FROM tournament WHERE uid = ?1",
                     [&link.tournament],
                     |r| r.get::<_, i64>(0),
                 )
                 .optional()?,
-            (None, _) => None,
+                None,
+            ),
+            (None, _) => (None, None),
         };
         tx.execute(
             "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary)
@@ -301,7 +319,9 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         let last = m.ats.last().copied().unwrap_or(m.started_at);
         let sides = trimmed(&m.record.sides);
         match tid.zip(m.link.as_ref()) {
-            Some((tid, link)) => seat_table_match(tx, id, tid, link, &sides, &m.computer, last)?,
+            Some((tid, link)) => {
+                seat_table_match(tx, id, tid, replayed, link, &sides, &m.computer, last)?
+            }
             None => super::seat_players_from_elsewhere(tx, id, &sides, &m.computer, last)?,
         }
         write_match(tx, id, &m, 0)?;

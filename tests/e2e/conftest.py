@@ -201,6 +201,19 @@ class Partie:
             setTimeout(() => { document.querySelector(arguments[0])?.click(); done(); }, 100);
         """, selector)
 
+    def double_tap_in_place(self, selector):
+        """Two taps a tenth of a second apart at the place of `selector`, as a finger that does
+        not move: the second lands on whatever the first one's answer put there."""
+        self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", self.css(selector))
+        self.d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const r = document.querySelector(arguments[0]).getBoundingClientRect();
+            const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+            const tap = () => document.elementFromPoint(x, y)?.closest('button')?.click();
+            tap();
+            setTimeout(() => { tap(); done(); }, 100);
+        """, selector)
+
     def _centre(self, selector):
         """Scrolls an element to the middle of the screen and gives its centre there."""
         return self.d.execute_script("""

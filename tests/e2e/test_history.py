@@ -149,11 +149,14 @@ def test_a_duplicate_player_merged_into_the_right_one(partie):
         document.dispatchEvent(new Event('visibilitychange'));""")
     p.wait_until("return !document.querySelector('#merge').dataset.before")
     assert p.d.execute_script("return document.querySelector('#merge-with').value") == anne
-    # A merge cannot be taken back: the first tap says who goes into whom and asks again.
-    p.tap("#merge")
+    # A merge cannot be taken back: the first tap says who goes into whom and asks again, and
+    # the second tap of a double tap is not the confirmation.
+    p.double_tap("#merge")
     p.wait_until("return document.querySelector('#merge').classList.contains('armed')")
     assert p.text("#merge") == "Tap again: Anne’s matches become Anna’s"
+    time.sleep(0.6)
     assert p.text('[data-stats="molkky"] .stats-line').startswith("1 match"), "nothing merged yet"
+    assert p.attr("#merge", "class") == "btn armed"
     p.tap("#merge")
     p.wait_until("return document.querySelector('#announce').textContent === 'Players merged'")
     p.wait_until("return (document.querySelector('[data-stats=\"molkky\"] .stats-line')?.textContent || '').startsWith('2 matches')")
@@ -440,6 +443,7 @@ def test_a_match_another_device_scores_is_followed_here_until_taken_over(partie)
     p.tap("#take-over")
     p.wait_until("return document.querySelector('#take-over').classList.contains('armed')")
     assert p.text("#take-over") == "Tap again: the other device’s next throws will not count"
+    time.sleep(0.6)
     p.tap("#take-over")
     p.wait_until("return document.querySelector('#elsewhere').hidden")
     p.wait_until("return document.querySelector('#announce').textContent === 'This match is scored here from now on.'")

@@ -78,7 +78,12 @@ def test_full_game_with_bust_elimination_and_undo(partie):
     assert "over! back to 25" in p.text("#log")
     p.throw(7)             # Cyril 49 ...
     assert p.scores() == [25, 0, 49]
-    p.undo()               # ... taken back
+    # ... taken back by a double tap on Undo: one throw, not two.
+    before = p.actions()
+    p.double_tap("#undo")
+    p.wait_actions(before - 1)
+    time.sleep(0.8)
+    assert p.actions() == before - 1
     assert p.scores()[2] == 42
     assert p.text("#turn-banner") == "Cyril to throw"
     p.shot("04-scorepad-after-undo")
@@ -91,9 +96,14 @@ def test_full_game_with_bust_elimination_and_undo(partie):
     assert ranking == ["Cyril", "Anna", "Bea"]
     p.shot("05-end-screen")
 
-    # Undo works across the end of the game, then the rematch has the same players.
-    p.undo("#undo-end")
+    # Undo works across the end of the game, then the rematch has the same players. A double
+    # tap on it takes back the winning throw only: its second tap lands where the pad's bar
+    # comes back, and scores no foul.
+    before = p.actions()
+    p.double_tap_in_place("#undo-end")
     p.wait_css("#pins")
+    time.sleep(0.8)
+    assert p.actions() == before - 1
     assert p.scores() == [25, 0, 42]
     p.throw(8)
     p.wait_css("#end-screen")

@@ -91,8 +91,11 @@ export const app = {
 
   // One user action at a time on a screen: `st.busy` keeps further taps off while `task` runs,
   // a refusal is shown in the user's language, and the screen is drawn again either way.
-  async exclusive(st, render, task) {
-    if (st.busy) return;
+  // `calm` (ms) keeps them off for that long after it ends too: an undo answers in
+  // milliseconds, and the second tap of a double tap would take back another action, or land
+  // on what the undo brought back under the finger (the scorepad's Foul, after the end screen).
+  async exclusive(st, render, task, { calm = 0 } = {}) {
+    if (st.busy || performance.now() < (st.calmUntil ?? 0)) return;
     st.busy = true;
     try {
       await task();
@@ -100,6 +103,7 @@ export const app = {
       app.error(e);
     } finally {
       st.busy = false;
+      if (calm) st.calmUntil = performance.now() + calm;
       render();
     }
   },

@@ -19,7 +19,7 @@
 // Returns the screen: {st, sum, over, isComputer, humanTurn, send, undo, render, after, ...}.
 
 import { ipc } from './ipc.js';
-import { h, scheduler, patchChildren, loads, names } from './dom.js';
+import { h, scheduler, patchChildren, loads, names, onePerPress, UNDO_CALM_MS } from './dom.js';
 import { t } from './i18n.js';
 import { app, keepAwake } from './app.js';
 
@@ -98,7 +98,7 @@ export function boardScreen(root, matchId, initial, spec) {
       app.clearError();
       app.announce(t('undone'));
       keepAwake(!over());
-    });
+    }, { calm: UNDO_CALM_MS });
   }
 
   let shell = null;
@@ -106,7 +106,9 @@ export function boardScreen(root, matchId, initial, spec) {
     const board = spec.board(screen);
     const head = h('div', { class: 'mor-head' });
     const panel = h('aside', { class: 'mor-panel' });
-    const section = h('section', { class: spec.className }, head,
+    // A held Enter on a focused control (a point, Resign, then the Yes it moves to) is one
+    // press, not a run of them.
+    const section = h('section', { class: spec.className, onkeydown: onePerPress }, head,
       h('div', { class: 'mor-layout' }, h('div', { class: 'mor-board-wrap' }, board.svg, spec.below || []), panel));
     return { section, head, panel, board };
   }

@@ -3,7 +3,7 @@
 // discs in the zones Rust's game_info lists, and shows what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, glyph, svgh, scheduler, names, loads } from '../dom.js';
+import { h, glyph, svgh, scheduler, names, loads, onePerPress, UNDO_CALM_MS } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -60,7 +60,7 @@ export function mount(root, [id], initial, info) {
       // A round scored or taken back is said with the score it leaves (and the end, if so).
       else if (action?.round || undo) app.announce(scoreSaid(undo));
       keepAwake(!over());
-    });
+    }, { calm: undo ? UNDO_CALM_MS : 0 });
   }
 
   function scoreSaid(undo) {
@@ -243,7 +243,8 @@ export function mount(root, [id], initial, info) {
     if (!st.view) return h('p', { class: 'empty', text: t('loading') });
     app.title(t('game_crokinole'));
     const main = over() ? endScreen() : st.counting ? countPanel() : liveRound();
-    return h('section', { class: 'scorepad game-crokinole', 'data-actions': st.view.actions, 'data-status': sum().status },
+    // A held Enter on a focused button (+20, a count's +, Undo) is one press, not a run of them.
+    return h('section', { class: 'scorepad game-crokinole', 'data-actions': st.view.actions, 'data-status': sum().status, onkeydown: onePerPress },
       h('div', { class: 'pad-top' },
         h('p', { class: 'status-line', id: 'status-line', text: statusLine() }),
         h('button', { class: 'btn undo', type: 'button', id: 'undo', disabled: !st.view.actions || null, onclick: () => act(null, true) }, glyph('↶'), t('undo'))),

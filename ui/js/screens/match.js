@@ -5,7 +5,7 @@
 // device its writer.
 
 import { ipc } from '../ipc.js';
-import { h } from '../dom.js';
+import { h, onePerPress, CONFIRM_CALM_MS } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { game, gameInfo } from '../games.js';
@@ -15,8 +15,9 @@ export function mount(root, args) {
   let inner = null;
   let gone = false;
   let armed = null; // the timer that disarms "Score it here"
+  let armedAt = 0;
   const text = h('p', { class: 'elsewhere-text', id: 'elsewhere-text' });
-  const take = h('button', { class: 'btn small', type: 'button', id: 'take-over', onclick: takeOver });
+  const take = h('button', { class: 'btn small', type: 'button', id: 'take-over', onclick: takeOver, onkeydown: onePerPress });
   // The text alone is the live region: the button's own label changing is said once, by
   // the announcement.
   text.setAttribute('role', 'status');
@@ -35,12 +36,15 @@ export function mount(root, args) {
 
   async function takeOver() {
     if (!armed) {
+      armedAt = performance.now();
       armed = setTimeout(() => { armed = null; take.textContent = t('take_over'); take.classList.remove('armed'); }, 4000);
       take.textContent = t('take_over_again');
       take.classList.add('armed');
       app.announce(t('take_over_again'));
       return;
     }
+    // The second tap of a double tap is not the confirmation.
+    if (performance.now() - armedAt < CONFIRM_CALM_MS) return;
     clearTimeout(armed);
     armed = null;
     try {

@@ -2,7 +2,7 @@
 // rules: Rust answers every tap with the new summary, after committing the throw.
 
 import { ipc } from '../ipc.js';
-import { h, glyph, scheduler, names, loads } from '../dom.js';
+import { h, glyph, scheduler, names, loads, onePerPress, UNDO_CALM_MS } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, keepAwake } from '../app.js';
 import { endActions } from '../end-actions.js';
@@ -81,7 +81,7 @@ export function mount(root, [id], initial, info) {
       if (what !== 'undo') announce(before, view.summary);
       else app.announce(`${t('undone')}. ${t('to_throw', { name: view.summary.thrower ?? '' })}`);
       keepAwake(!over());
-    });
+    }, { calm: what === 'undo' ? UNDO_CALM_MS : 0 });
   }
 
   function announce(before, after) {
@@ -112,8 +112,9 @@ export function mount(root, [id], initial, info) {
 
   function onKey(ev) {
     if (ev.target.closest?.('input, select, textarea')) return;
-    // A key held down repeats: one throw, one miss, one undo for each press, not a run of them.
-    if (ev.repeat) return;
+    // A key held down repeats: one throw, one miss, one undo for each press, not a run of them
+    // (a repeated Enter on a focused button is a click each time, unless held back).
+    if (ev.repeat) { onePerPress(ev); return; }
     // With Ctrl, Cmd or Alt a key is the system's (Ctrl+F finds, Cmd+M minimises): only
     // Ctrl/Cmd+Z is the scorepad's, its undo. A throw is committed at once, so a shortcut must
     // never score one.

@@ -1,7 +1,7 @@
 // Players: search; a player's page with statistics per game, rename, archive, merge.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, latest, loads, STALE, foldName } from '../dom.js';
+import { h, scheduler, latest, loads, STALE, foldName, onePerPress, CONFIRM_CALM_MS } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 
@@ -226,16 +226,18 @@ export function mount(root, [id]) {
     const gone = chosen();
     const armed = isArmed();
     return h('button', {
-      class: armed ? 'btn armed' : 'btn', type: 'button', id: 'merge', onclick: () => {
+      class: armed ? 'btn armed' : 'btn', type: 'button', id: 'merge', onkeydown: onePerPress, onclick: () => {
         const who = chosen();
         if (!who || st.busy) return undefined;
         if (!isArmed()) {
           clearTimeout(mergeArmed?.timer);
-          mergeArmed = { with: st.mergeWith, timer: setTimeout(() => { mergeArmed = null; render(); }, 4000) };
+          mergeArmed = { with: st.mergeWith, since: performance.now(), timer: setTimeout(() => { mergeArmed = null; render(); }, 4000) };
           app.announce(t('merge_again', { gone: who.name, name: p.name }));
           render();
           return undefined;
         }
+        // The second tap of a double tap is not the confirmation: a merge is for good.
+        if (performance.now() - mergeArmed.since < CONFIRM_CALM_MS) return undefined;
         clearTimeout(mergeArmed.timer);
         mergeArmed = null;
         return app.exclusive(st, render, async () => {

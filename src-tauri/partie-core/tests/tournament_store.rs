@@ -496,6 +496,67 @@ fn a_file_from_before_tournaments_is_upgraded() {
     assert_eq!(store.tournaments(10).unwrap()[0].id, t.id);
 }
 
+/// A tournament file is taken whole or not at all: a failure once its matches are written
+/// (here a trigger standing for a disk that fails) leaves none of them behind without their
+/// tournament. They were committed first, in a transaction of their own.
+#[test]
+fn a_tournament_import_that_fails_on_the_way_leaves_none_of_its_matches() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let m = store.start_table(t.id, 0).unwrap();
+    play_out(&mut store, m.id);
+    let exported = store.export_tournament(t.id).unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partie.db");
+    let (mut other, _) = Store::open(&path).unwrap();
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TRIGGER failing BEFORE INSERT ON tournament
+             BEGIN SELECT RAISE(ABORT, 'the disk failed'); END;",
+        )
+        .unwrap();
+    let e = other.import_tournament(&exported).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Storage, "{e:?}");
+    assert!(other.tournaments(10).unwrap().is_empty());
+    let matches: i64 = Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM match", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(matches, 0, "a match came in without its tournament");
+}
+
+/// A tournament file without an id is the same tournament each time it is imported (its id
+/// is made from its content), not a copy without its tables; an id that is not a string of
+/// 1 to 100 characters is refused, and nothing is written.
+#[test]
+fn a_tournament_file_without_an_id_is_imported_once_and_a_bad_id_is_refused() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let mut exported = store.export_tournament(t.id).unwrap();
+    exported.as_object_mut().unwrap().remove("id");
+    let text = exported.to_string();
+
+    let mut other = Store::open_in_memory().unwrap();
+    let r = other.import_any(&text).unwrap();
+    assert_eq!((r.imported, r.already_present), (1, 0));
+    let r = other.import_any(&text).unwrap();
+    assert_eq!((r.imported, r.already_present), (0, 1));
+    assert_eq!(other.tournaments(10).unwrap().len(), 1);
+
+    for id in [json!(""), json!(7), json!("x".repeat(101))] {
+        let mut bad = exported.clone();
+        bad["id"] = id.clone();
+        let mut fresh = Store::open_in_memory().unwrap();
+        let e = fresh.import_tournament(&bad).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadRecord, "{id}: {e:?}");
+        assert!(fresh.tournaments(10).unwrap().is_empty());
+    }
+}
+
 #[test]
 fn a_file_import_takes_a_tournament_export_or_match_records() {
     let mut store = Store::open_in_memory().unwrap();

@@ -6,7 +6,7 @@
 use super::{find_or_create_player, new_uid, now_ms, seat_player_as, MatchView, Store};
 use crate::error::Error;
 use crate::games::MatchState;
-use crate::merge::{check_table_setup, table_result_event, Link, PushedMatch};
+use crate::merge::{check_table_setup, table_result_event, Link, PushedMatch, MAX_ID_CHARS};
 use crate::time::{iso, parse_iso};
 use crate::tournament::{self, Tournament, TournamentRecord};
 use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
@@ -719,24 +719,33 @@ impl Store {
 
     /// Adds an exported tournament with its matches; a tournament already there (same id) is
     /// left as it is and its id returned. Checked whole first: nothing is written if the
-    /// tournament or one of its matches does not replay.
+    /// tournament or one of its matches does not replay; then the matches, the tournament and
+    /// its links are written in one transaction.
     pub fn import_tournament(&mut self, value: &Value) -> Result<i64, Error> {
+        self.import_tournament_new(value).map(|(id, _)| id)
+    }
+
+    /// [`Store::import_tournament`], and whether the tournament is new here.
+    fn import_tournament_new(&mut self, value: &Value) -> Result<(i64, bool), Error> {
         let record = TournamentRecord::from_value(value)?;
         let t = record.replay()?;
         let revision = crate::merge::revision_given(value)?;
-        let uid = value["id"]
-            .as_str()
-            .map(str::to_string)
-            .unwrap_or_else(new_uid);
-        if let Some(id) = self
-            .conn
-            .query_row("SELECT id FROM tournament WHERE uid = ?1", [&uid], |r| {
-                r.get(0)
-            })
-            .optional()?
-        {
-            return Ok(id);
-        }
+        // A file without an id is given one made from its content: imported again, it is the
+        // same tournament, not a copy.
+        let uid = match value.get("id") {
+            Some(Value::String(s)) if !s.is_empty() && s.chars().count() <= MAX_ID_CHARS => {
+                s.clone()
+            }
+            None | Some(Value::Null) => {
+                let canonical = json!({"tournament": record.setup, "events": record.events});
+                format!("tnt-{:016x}", super::transfer::fnv(&canonical.to_string()))
+            }
+            Some(other) => {
+                return Err(Error::bad_record(format!(
+                    "a tournament's id is a string of 1 to {MAX_ID_CHARS} characters, not {other}"
+                )))
+            }
+        };
         let matches = value["matches"].as_array().cloned().unwrap_or_default();
         let created = value["created_at"]
             .as_str()
@@ -757,12 +766,25 @@ impl Store {
             }
             tables.push((round, table));
         }
-        // ...then the matches go in as one import (all checked before any is written, those
-        // present skipped), then the tournament and its links in one transaction.
-        self.import(&json!({"format": 1, "matches": matches}).to_string())?;
+        // ...and each is checked before anything is written.
+        let list: Vec<&Value> = matches.iter().collect();
+        let checked = super::transfer::checked_matches(&list)?;
+        // One transaction for all (it borrows the connection only, so that the matches as
+        // this device holds them can be read in it): a failure or a kill on the way leaves no
+        // matches without their tournament.
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        if let Some(id) = tx
+            .query_row("SELECT id FROM tournament WHERE uid = ?1", [&uid], |r| {
+                r.get(0)
+            })
+            .optional()?
+        {
+            return Ok((id, false));
+        }
+        super::transfer::write_matches(&tx, &checked, false)?;
         let mut links = Vec::new();
         for (m, (round, table)) in matches.iter().zip(tables) {
-            let mid: i64 = self.conn.query_row(
+            let mid: i64 = tx.query_row(
                 "SELECT id FROM match WHERE uid = ?1",
                 [m["id"].as_str().unwrap_or_default()],
                 |r| r.get(0),
@@ -784,9 +806,6 @@ impl Store {
                 links.push((mid, round, table));
             }
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "INSERT INTO tournament (uid, setup, created_at, updated_at, status) VALUES (?1, ?2, ?3, ?3, 'registering')",
             params![uid, record.setup.to_string(), created],
@@ -816,7 +835,7 @@ impl Store {
             )?;
         }
         tx.commit()?;
-        Ok(id)
+        Ok((id, true))
     }
 
     /// A tournament on paper: `pairings` (the round's tables with a score sheet each) or
@@ -860,12 +879,10 @@ impl Store {
         if text.len() <= crate::record::MAX_RECORD_BYTES || text.contains("\"tournament\"") {
             if let Ok(value) = serde_json::from_str::<Value>(text) {
                 if value.get("tournament").is_some() {
-                    let before = self.tournaments(i64::MAX)?.len();
-                    self.import_tournament(&value)?;
-                    let added = self.tournaments(i64::MAX)?.len() - before;
+                    let (_, new) = self.import_tournament_new(&value)?;
                     return Ok(super::ImportReport {
-                        imported: added,
-                        already_present: 1 - added,
+                        imported: usize::from(new),
+                        already_present: usize::from(!new),
                     });
                 }
             }

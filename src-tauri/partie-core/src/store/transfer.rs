@@ -27,12 +27,17 @@ pub struct ImportReport {
 /// importing the same file twice still finds it.
 fn content_id(record: &Record) -> String {
     let canonical = json!({"game": record.game, "rules": record.rules, "sides": record.sides, "actions": record.actions}).to_string();
+    format!("rec-{:016x}", fnv(&canonical))
+}
+
+/// FNV-1a of `text`: an id made from content, the same on every device.
+pub(super) fn fnv(text: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in canonical.bytes() {
+    for b in text.bytes() {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    format!("rec-{h:016x}")
+    h
 }
 
 /// One match of an import, checked: it replays, and its times are read.
@@ -137,6 +142,88 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
     })
 }
 
+/// Matches of a file, each checked whole (read, replayed, figures made) before any is written.
+pub(super) struct Checked {
+    matches: Vec<(Incoming, Vec<crate::stats::PlayerFigures>)>,
+}
+
+/// Reads and checks the matches `list` of a file ([`incoming`]): the first refused refuses all.
+pub(super) fn checked_matches(list: &[&Value]) -> Result<Checked, Error> {
+    let matches = list
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let m = incoming(k, v)?;
+            let figures = crate::stats::figures(&m.record, &m.computer)?;
+            Ok((m, figures))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Ok(Checked { matches })
+}
+
+/// Writes the checked matches new here in `tx` (those whose id is here already are skipped),
+/// each written by this device when `writer`.
+pub(super) fn write_matches(
+    tx: &rusqlite::Transaction,
+    checked: &Checked,
+    writer: bool,
+) -> Result<ImportReport, Error> {
+    let mut report = ImportReport {
+        imported: 0,
+        already_present: 0,
+    };
+    for (m, figs) in &checked.matches {
+        let known: Option<i64> = tx
+            .query_row("SELECT id FROM match WHERE uid = ?1", [&m.uid], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if known.is_some() {
+            report.already_present += 1;
+            continue;
+        }
+        let state = m.record.replay()?;
+        let last = m.ats.last().copied().unwrap_or(m.started_at);
+        tx.execute(
+            "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary, writer)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'playing', NULL, ?7)",
+            params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last, writer],
+        )?;
+        let id = tx.last_insert_rowid();
+        let shown = m.names.as_ref().unwrap_or(&m.record.sides);
+        super::seat_players_shown(tx, id, shown, &m.record.sides, &m.computer, last)?;
+        for (seq, (action, at)) in m.record.actions.iter().zip(&m.ats).enumerate() {
+            tx.execute(
+                "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
+                params![id, seq as i64, action.to_string(), at],
+            )?;
+        }
+        update_match(tx, id, &state)?;
+        // The end is the record's own (else its last action's time), not the import's.
+        let end = m.finished_at.unwrap_or(last);
+        tx.execute(
+            "UPDATE match SET updated_at = max(?2, ?3),
+                              finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE ?3 END WHERE id = ?1",
+            params![id, last, end],
+        )?;
+        tx.execute(
+            "UPDATE match SET place = ?2, notes = ?3, computer = ?4 WHERE id = ?1",
+            params![id, m.place, m.notes, super::computer_json(&m.computer)],
+        )?;
+        write_figures(tx, id, figs)?;
+        // The revision it was exported with (the actions just written counted one each).
+        if let Some(revision) = m.revision {
+            tx.execute(
+                "UPDATE match SET revision_base = ?2 - (SELECT count(*) FROM action WHERE match_id = ?1)
+                 WHERE id = ?1",
+                params![id, revision],
+            )?;
+        }
+        report.imported += 1;
+    }
+    Ok(report)
+}
+
 impl Store {
     /// One match as an exported record.
     pub fn export_match(&self, id: i64) -> Result<Value, Error> {
@@ -221,18 +308,24 @@ impl Store {
         Ok(json!({"format": FORMAT, "exported_at": iso(now_ms()), "matches": matches}))
     }
 
-    /// A new match from a record (a Morris move list read back, for one): set up, then every
-    /// action played and committed as if it had been played here. If an action is refused the
-    /// match is removed again and the refusal returned.
+    /// A new match from a record (a Morris move list read back, for one), written by this
+    /// device: checked whole, then written in one transaction, so that a refusal or a kill on
+    /// the way leaves no shortened match (for the sync thread to push).
     pub fn import_record(&mut self, record: &Record) -> Result<super::MatchView, Error> {
-        let view = self.new_match(&record.game, &record.rules, &record.sides)?;
-        for action in &record.actions {
-            if let Err(e) = self.play(view.id, action) {
-                self.delete_match(view.id)?;
-                return Err(e);
-            }
+        let mut value = serde_json::to_value(record).map_err(|e| Error::storage(e.to_string()))?;
+        let uid = crate::time::new_uid();
+        if let Some(o) = value.as_object_mut() {
+            o.insert("id".into(), json!(uid));
+            o.insert("started_at".into(), json!(iso(now_ms())));
         }
-        self.view(view.id)
+        let checked = checked_matches(&[&value])?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        write_matches(&tx, &checked, true)?;
+        let id: i64 = tx.query_row("SELECT id FROM match WHERE uid = ?1", [&uid], |r| r.get(0))?;
+        tx.commit()?;
+        self.view(id)
     }
 
     /// Imports one record or a whole export. Everything is checked first: a malformed,
@@ -273,71 +366,11 @@ impl Store {
             Value::Object(_) => vec![&value],
             _ => return Err(Error::bad_record("not a match record").with_code("not_record")),
         };
-        let incoming = list
-            .iter()
-            .enumerate()
-            .map(|(k, v)| incoming(k, v))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut figures = Vec::with_capacity(incoming.len());
-        for m in &incoming {
-            figures.push(crate::stats::figures(&m.record, &m.computer)?);
-        }
-        let mut report = ImportReport {
-            imported: 0,
-            already_present: 0,
-        };
+        let checked = checked_matches(&list)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        for (m, figs) in incoming.iter().zip(&figures) {
-            let known: Option<i64> = tx
-                .query_row("SELECT id FROM match WHERE uid = ?1", [&m.uid], |r| {
-                    r.get(0)
-                })
-                .optional()?;
-            if known.is_some() {
-                report.already_present += 1;
-                continue;
-            }
-            let state = m.record.replay()?;
-            let last = m.ats.last().copied().unwrap_or(m.started_at);
-            tx.execute(
-                "INSERT INTO match (uid, game, format, rules, started_at, updated_at, status, summary, writer)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'playing', NULL, ?7)",
-                params![m.uid, m.record.game, FORMAT, Value::Object(m.record.rules.clone()).to_string(), m.started_at, last, writer],
-            )?;
-            let id = tx.last_insert_rowid();
-            let shown = m.names.as_ref().unwrap_or(&m.record.sides);
-            super::seat_players_shown(&tx, id, shown, &m.record.sides, &m.computer, last)?;
-            for (seq, (action, at)) in m.record.actions.iter().zip(&m.ats).enumerate() {
-                tx.execute(
-                    "INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)",
-                    params![id, seq as i64, action.to_string(), at],
-                )?;
-            }
-            update_match(&tx, id, &state)?;
-            // The end is the record's own (else its last action's time), not the import's.
-            let end = m.finished_at.unwrap_or(last);
-            tx.execute(
-                "UPDATE match SET updated_at = max(?2, ?3),
-                                  finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE ?3 END WHERE id = ?1",
-                params![id, last, end],
-            )?;
-            tx.execute(
-                "UPDATE match SET place = ?2, notes = ?3, computer = ?4 WHERE id = ?1",
-                params![id, m.place, m.notes, super::computer_json(&m.computer)],
-            )?;
-            write_figures(&tx, id, figs)?;
-            // The revision it was exported with (the actions just written counted one each).
-            if let Some(revision) = m.revision {
-                tx.execute(
-                    "UPDATE match SET revision_base = ?2 - (SELECT count(*) FROM action WHERE match_id = ?1)
-                     WHERE id = ?1",
-                    params![id, revision],
-                )?;
-            }
-            report.imported += 1;
-        }
+        let report = write_matches(&tx, &checked, writer)?;
         tx.commit()?;
         Ok(report)
     }

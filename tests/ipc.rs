@@ -269,8 +269,11 @@ fn a_match_from_elsewhere_is_scored_here_only_once_taken_over() {
         "not_found"
     );
     // A discard taken back comes back as this device's own.
-    let kept = h.call("export_match", json!({"matchId": id})).unwrap();
-    h.call("delete_match", json!({"matchId": id})).unwrap();
+    let kept = h.call("discard_match", json!({"matchId": id})).unwrap();
+    assert_eq!(
+        h.call("discard_match", json!({"matchId": id})).unwrap_err()["kind"],
+        "not_found"
+    );
     h.call(
         "import_records",
         json!({"text": kept.to_string(), "writer": true}),

@@ -349,9 +349,11 @@ fn rematch(state: State<'_, AppState>, match_id: i64) -> Result<MatchView, Error
     state.with(|s| s.rematch(match_id))
 }
 
+/// Deletes a match and gives it back as a record to bring it back by (`import_records` with
+/// `writer`), with the table it was played for.
 #[tauri::command(async)]
-fn delete_match(state: State<'_, AppState>, match_id: i64) -> Result<(), Error> {
-    state.with(|s| s.delete_match(match_id))
+fn discard_match(state: State<'_, AppState>, match_id: i64) -> Result<Value, Error> {
+    state.with(|s| s.discard_match(match_id))
 }
 
 /// Start-up measurement: with `PARTIE_STARTUP_PROBE` set, the UI's first painted home screen
@@ -506,7 +508,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         undo_to_person,
         take_over,
         rematch,
-        delete_match,
+        discard_match,
         game_info,
         check_rules,
         games,

@@ -773,27 +773,65 @@ fn backup_and_restore() {
     assert_eq!(mode, "wal");
 }
 
+/// A file at schema 2 (before the figures were kept) with one finished match Anna won.
+fn schema_2_file(path: &std::path::Path) {
+    let mut conn = Connection::open(path).unwrap();
+    migrations::migrate_to(&mut conn, 2).unwrap();
+    conn.execute_batch(
+        "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
+         INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, finished_at, status, winner)
+             VALUES (1, 'old-1', 'molkky', 1, '{\"target\":10}', 1, 3, 3, 'won', 0);
+         INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
+         INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 2), (1, 2, '{\"pins\":[6]}', 3);",
+    )
+    .unwrap();
+}
+
 #[test]
 fn upgrading_a_schema_2_file_derives_the_statistics() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v2.db");
-    {
-        let mut conn = Connection::open(&path).unwrap();
-        migrations::migrate_to(&mut conn, 2).unwrap();
-        conn.execute_batch(
-            "INSERT INTO player (id, name, created_at) VALUES (1, 'Anna', 1), (2, 'Bea', 1);
-             INSERT INTO match (id, uid, game, format, rules, started_at, updated_at, finished_at, status, winner)
-                 VALUES (1, 'old-1', 'molkky', 1, '{\"target\":10}', 1, 3, 3, 'won', 0);
-             INSERT INTO match_player VALUES (1, 0, 0, 1, 'Anna'), (1, 1, 0, 2, 'Bea');
-             INSERT INTO action VALUES (1, 0, '{\"pins\":[4]}', 2), (1, 1, '{\"pins\":[]}', 2), (1, 2, '{\"pins\":[6]}', 3);",
-        )
-        .unwrap();
-    }
+    schema_2_file(&path);
     let (store, _) = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), migrations::latest());
     let s = store.player_stats(1, "molkky").unwrap();
     assert_eq!((s.matches, s.wins), (1, 1));
     assert_eq!(s.totals["points"], 10);
+}
+
+/// An upgrade killed once its migrations were committed but before the figures were derived
+/// (a long history, the app closed on the way) derives them at the next start: they were
+/// decided from the version found, which the migrations had moved on, and never came.
+#[test]
+fn an_upgrade_killed_before_its_figures_were_derived_derives_them_at_the_next_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v2.db");
+    schema_2_file(&path);
+    migrations::migrate(&mut Connection::open(&path).unwrap()).unwrap();
+    let (store, _) = Store::open(&path).unwrap();
+    let s = store.player_stats(1, "molkky").unwrap();
+    assert_eq!((s.matches, s.wins), (1, 1));
+    let pending: i64 = Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM derive_pending", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(pending, 0);
+}
+
+/// A file whose schema number is negative is another program's: refused, not taken for an
+/// empty Partie database that every command then fails on.
+#[test]
+fn a_file_with_a_negative_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); PRAGMA user_version = -3;")
+        .unwrap();
+    let mut conn = Connection::open(&path).unwrap();
+    let e = migrations::migrate(&mut conn).unwrap_err();
+    assert_eq!(e.kind, partie_core::ErrorKind::Storage, "{e:?}");
+    assert!(e.detail.contains("not a Partie database"), "{e:?}");
 }
 
 #[test]
@@ -821,6 +859,7 @@ fn upgrading_a_schema_17_file_counts_a_player_on_two_sides_as_the_ratings_do() {
         .unwrap()
         .execute_batch(
             "DROP TABLE club_refused;
+             DROP TABLE derive_pending;
              DROP INDEX player_stats_by_game;
              ALTER TABLE player_stats DROP COLUMN counts;
              CREATE INDEX player_stats_by_game ON player_stats(game, player_id, result);

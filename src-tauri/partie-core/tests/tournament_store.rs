@@ -496,6 +496,45 @@ fn a_file_from_before_tournaments_is_upgraded() {
     assert_eq!(store.tournaments(10).unwrap()[0].id, t.id);
 }
 
+/// A table match discarded and brought back (the home screen's Undo) is its table's again: it
+/// was brought back as a stray, whose end entered no result and whose table started a second
+/// match. Brought back once its table has started another, it stays in the history only.
+#[test]
+fn a_table_match_discarded_and_brought_back_is_its_tables_again() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let m = store.start_table(t.id, 0).unwrap();
+    store.play(m.id, &json!({"pins": [3]})).unwrap();
+    let kept = store.discard_match(m.id).unwrap();
+    assert!(store.tournament(t.id).unwrap().tables.is_empty());
+    let r = store.import_as(&kept.to_string(), true).unwrap();
+    assert_eq!(r.imported, 1);
+    let view = store.tournament(t.id).unwrap();
+    assert_eq!(view.tables.len(), 1, "{:?}", view.tables);
+    // Its table gives it, not a second match; its end enters the table's result.
+    let back = store.start_table(t.id, 0).unwrap();
+    assert_eq!(back.uid, m.uid);
+    play_out(&mut store, back.id);
+    let done = store.tournament(t.id).unwrap();
+    assert!(
+        done.summary["pairings"][0]["result"].is_object(),
+        "{}",
+        done.summary
+    );
+
+    // Discarded, its table started again, then brought back: the new match keeps the table.
+    let second = store.start_table(t.id, 1).unwrap();
+    store.play(second.id, &json!({"pins": [3]})).unwrap();
+    let kept = store.discard_match(second.id).unwrap();
+    let fresh = store.start_table(t.id, 1).unwrap();
+    store.import_as(&kept.to_string(), true).unwrap();
+    assert_eq!(store.start_table(t.id, 1).unwrap().uid, fresh.uid);
+    assert!(store
+        .sync_record(partie_core::store::RecordKind::Match, &second.uid)
+        .is_ok());
+}
+
 /// A tournament file is taken whole or not at all: a failure once its matches are written
 /// (here a trigger standing for a disk that fails) leaves none of them behind without their
 /// tournament. They were committed first, in a transaction of their own.

@@ -55,9 +55,9 @@ function discardButton(item, reload, redraw) {
       clearTimeout(armed.get(item.id));
       armed.delete(item.id);
       try {
-        // Kept aside first, so that the discard can be taken back (same id, same actions).
-        const record = await ipc.exportMatch(item.id);
-        await ipc.deleteMatch(item.id);
+        // Given back as it goes, so that the discard can be taken back (same id, same actions,
+        // the same table of its tournament).
+        const record = await ipc.discardMatch(item.id);
         // From the keyboard, the Undo goes where the Discard was: the focus, with the row gone.
         const keyboard = document.activeElement === btn;
         reload();

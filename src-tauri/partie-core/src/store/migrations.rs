@@ -345,6 +345,12 @@ pub const MIGRATIONS: &[&str] = &[
     //     19 have no record: the device pulls from the start once after the update.
     "ALTER TABLE club_refused ADD COLUMN record TEXT;
     ALTER TABLE club_refused ADD COLUMN app TEXT NOT NULL DEFAULT '';",
+    // 21: what is still to be derived after an upgrade (the player figures of a file from
+    //     before 3, the places of one from before 8), written in the migrations' transaction
+    //     and removed once derived: a derivation killed half-way, or failed, is done again at
+    //     the next start (it was decided from the version found, which the migrations had
+    //     already moved on, so it was never done again).
+    "CREATE TABLE derive_pending (what TEXT PRIMARY KEY CHECK (what IN ('figures', 'places')));",
 ];
 
 /// The first schema that keeps each finished match's player figures; a file from before it has
@@ -363,6 +369,9 @@ pub const WRITERS_SINCE: i64 = 13;
 
 const OWN_BEFORE_WRITERS: &str =
     "UPDATE match SET writer = 1 WHERE uid NOT IN (SELECT uid FROM club_seen)";
+
+/// The first schema that notes what is still to be derived after an upgrade (migration 21).
+pub const DERIVE_PENDING_SINCE: i64 = 21;
 
 /// The schema version this build writes.
 pub fn latest() -> i64 {
@@ -392,6 +401,12 @@ pub fn migrate_to(conn: &mut Connection, upto: usize) -> Result<(), Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     refuse_newer(&tx)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version < 0 {
+        // Another program's file: no migration of ours would fit it.
+        return Err(Error::storage(format!(
+            "not a Partie database (schema {version})"
+        )));
+    }
     for (i, sql) in MIGRATIONS
         .iter()
         .enumerate()
@@ -403,6 +418,21 @@ pub fn migrate_to(conn: &mut Connection, upto: usize) -> Result<(), Error> {
     }
     if (1..WRITERS_SINCE).contains(&version) && upto as i64 >= WRITERS_SINCE {
         tx.execute_batch(OWN_BEFORE_WRITERS)?;
+    }
+    if upto as i64 >= DERIVE_PENDING_SINCE {
+        let what = if (1..FIGURES_SINCE).contains(&version) {
+            Some("figures")
+        } else if (1..PLACES_SINCE).contains(&version) {
+            Some("places")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            tx.execute(
+                "INSERT OR IGNORE INTO derive_pending (what) VALUES (?1)",
+                [what],
+            )?;
+        }
     }
     tx.commit()?;
     Ok(())

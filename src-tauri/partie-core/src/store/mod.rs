@@ -137,15 +137,25 @@ impl Store {
         }
     }
 
-    /// Derives the player figures a file from before [`migrations::FIGURES_SINCE`] lacks, and
-    /// the places of matches of three sides or more one from before
-    /// [`migrations::PLACES_SINCE`] lacks.
-    pub(crate) fn derive_figures_after_upgrade(&mut self, found: i64) -> Result<(), Error> {
-        if (1..migrations::FIGURES_SINCE).contains(&found) {
+    /// Derives what the migrations noted as still to derive (`derive_pending`): the player
+    /// figures a file from before [`migrations::FIGURES_SINCE`] lacks, the places of matches
+    /// of three sides or more one from before [`migrations::PLACES_SINCE`] lacks. Each note
+    /// goes once its derivation is committed, so a start killed on the way derives again.
+    pub(crate) fn derive_figures_after_upgrade(&mut self) -> Result<(), Error> {
+        let pending: Vec<String> = self
+            .conn
+            .prepare("SELECT what FROM derive_pending")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        if pending.is_empty() {
+            return Ok(());
+        }
+        if pending.iter().any(|w| w == "figures") {
             self.rebuild_stats()?;
-        } else if (1..migrations::PLACES_SINCE).contains(&found) {
+        } else {
             self.rebuild_stats_of("max(mp.side) >= 2")?;
         }
+        self.conn.execute("DELETE FROM derive_pending", [])?;
         Ok(())
     }
 
@@ -192,9 +202,9 @@ impl Store {
         // its own query with a `storage` error, and the rest stays readable.
         // Refuse a newer database before anything (even the journal mode) touches the file.
         migrations::refuse_newer(&conn).map_err(Some)?;
-        let found = Self::prepare(&mut conn).map_err(Some)?;
+        Self::prepare(&mut conn).map_err(Some)?;
         let mut store = Self::over(conn);
-        store.derive_figures_after_upgrade(found).map_err(Some)?;
+        store.derive_figures_after_upgrade().map_err(Some)?;
         Ok(store)
     }
 

@@ -144,7 +144,7 @@ fn stored_actions(conn: &Connection, id: i64) -> Result<Vec<Value>, Error> {
     .collect()
 }
 
-fn stored_link(conn: &Connection, match_id: i64) -> Result<Option<Link>, Error> {
+pub(super) fn stored_link(conn: &Connection, match_id: i64) -> Result<Option<Link>, Error> {
     Ok(conn
         .query_row(
             "SELECT t.uid, tm.round, tm.tab FROM tournament_match tm

@@ -878,7 +878,8 @@ impl Store {
         // tournament would be dropped).
         if text.len() <= crate::record::MAX_RECORD_BYTES || text.contains("\"tournament\"") {
             if let Ok(value) = serde_json::from_str::<Value>(text) {
-                if value.get("tournament").is_some() {
+                // (A match brought back carries its table's `tournament` too: it has a game.)
+                if value.get("tournament").is_some() && value.get("game").is_none() {
                     let (_, new) = self.import_tournament_new(&value)?;
                     return Ok(super::ImportReport {
                         imported: usize::from(new),

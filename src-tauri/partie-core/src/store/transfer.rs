@@ -3,7 +3,7 @@
 
 use super::{migrations, now_ms, update_match, write_figures, Store, MATCH_REVISION};
 use crate::error::Error;
-use crate::merge::take_action_times;
+use crate::merge::{check_table_setup, take_action_times, Link, PushedMatch};
 use crate::record::{Record, FORMAT};
 use crate::time::{iso, parse_iso};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -58,6 +58,9 @@ struct Incoming {
     /// The names its players had in the history exported, when a rename or a merge made them
     /// other than the record's (`names`, the shape of `sides`).
     names: Option<Vec<Vec<String>>>,
+    /// The table it was played for (`tournament`, as a discarded table match carries it:
+    /// [`Store::discard_match`]), read as a pushed match, to check it against that table.
+    table: Option<(Link, PushedMatch)>,
 }
 
 /// An export's `names`: the sides under the names of today, seat for seat. Absent or `null`:
@@ -128,7 +131,12 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         .map_err(|e| bad(e.detail))?;
     let revision = crate::merge::revision_given(v).map_err(|e| bad(e.detail))?;
     let names = names_given(obj.get("names"), &record.sides).map_err(bad)?;
+    let table = match crate::merge::link_of(v).map_err(|e| bad(e.detail))? {
+        Some(link) => Some((link, PushedMatch::read(v).map_err(|e| bad(e.detail))?)),
+        None => None,
+    };
     Ok(Incoming {
+        table,
         names,
         uid,
         computer,
@@ -211,6 +219,9 @@ pub(super) fn write_matches(
             params![id, m.place, m.notes, super::computer_json(&m.computer)],
         )?;
         write_figures(tx, id, figs)?;
+        if let Some((link, pushed)) = &m.table {
+            link_again(tx, id, link, pushed)?;
+        }
         // The revision it was exported with (the actions just written counted one each).
         if let Some(revision) = m.revision {
             tx.execute(
@@ -224,10 +235,62 @@ pub(super) fn write_matches(
     Ok(report)
 }
 
+/// Links a match brought back to the table it was played for, if that table is still free
+/// here and pairs what the match's setup says (as a hub checks a pushed table match); else it
+/// stays in the history as it is. A result it entered before stayed in the tournament.
+fn link_again(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    link: &Link,
+    pushed: &PushedMatch,
+) -> Result<(), Error> {
+    let Some(tid) = tx
+        .query_row(
+            "SELECT id FROM tournament WHERE uid = ?1",
+            [&link.tournament],
+            |r| r.get::<_, i64>(0),
+        )
+        .optional()?
+    else {
+        return Ok(());
+    };
+    let taken: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM tournament_match WHERE tournament_id = ?1 AND round = ?2 AND tab = ?3)",
+        params![tid, link.round, link.table],
+        |r| r.get(0),
+    )?;
+    if taken {
+        return Ok(());
+    }
+    let (_, record) = super::tournaments::stored(tx, tid)?;
+    let Ok(t) = record.replay() else {
+        return Ok(());
+    };
+    if check_table_setup(&t, pushed, link).is_ok() {
+        tx.execute(
+            "INSERT OR IGNORE INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
+            params![id, tid, link.round, link.table],
+        )?;
+    }
+    Ok(())
+}
+
 impl Store {
     /// One match as an exported record.
     pub fn export_match(&self, id: i64) -> Result<Value, Error> {
         self.match_value(id, false)
+    }
+
+    /// Deletes a match and gives it back as a record to bring it back by
+    /// ([`Store::import_as`]): its export, with the table it was played for (`tournament`),
+    /// so that bringing it back links it to its table again (the delete unlinked it).
+    pub fn discard_match(&mut self, id: i64) -> Result<Value, Error> {
+        let mut record = self.export_match(id)?;
+        if let Some(link) = super::sync::stored_link(&self.conn, id)? {
+            record["tournament"] = link.to_value();
+        }
+        self.delete_match(id)?;
+        Ok(record)
     }
 
     /// One match as an exported record, or, `served`, as a hub serves it: the record alone,
@@ -543,7 +606,7 @@ impl Store {
         }
         let mut ready = Store::over(copy);
         ready
-            .derive_figures_after_upgrade(version)
+            .derive_figures_after_upgrade()
             .map_err(|e| bad(&format!("its figures cannot be derived ({})", e.detail)))?;
         // A restored history is not the hub it was copied from: a phone that kept that hub's
         // cursor, or noted what it held, must be told to start again (docs/hub.md, "Pages").

@@ -202,6 +202,52 @@ def keyboard_turns(p, Keys):
     raise AssertionError("no roll asked where the ball goes in 12 throws")
 
 
+def test_after_the_computers_turn_the_focus_comes_back_to_the_players_buttons(monkeypatch):
+    """Against the computer, from the keyboard: the computer's turn takes the person's buttons
+    away (the focus had nowhere to go but the top of the screen), and when the turn comes back
+    the focus is on them again, not left at the top for a Tab through the header and the
+    board."""
+    from selenium.webdriver.common.keys import Keys
+    monkeypatch.setenv("PARTIE_DICE_SEED", "2026")
+    from conftest import Partie
+    p = Partie()
+    try:
+        p.start()
+        p.tap("#new-boulomania")
+        p.wait_css("#new-player")
+        p.tap("#opponent-computer")
+        p.wait_pressed("#opponent-computer")
+        add_players(p, "Anne")
+        p.tap("#dice-app")
+        p.wait_pressed("#dice-app")
+        p.begin()
+        p.wait_css("#bou-board")
+        mine = "return ['point-2', 'roll-jack'].includes(document.activeElement?.id)"
+        # The person's first button, focused as from the keyboard.
+        p.wait_until("return !!document.querySelector('#roll-jack, #point-2')", timeout=15)
+        p.d.execute_script("document.querySelector('#roll-jack, #point-2').focus()")
+        came_back = 0
+        for _ in range(16):
+            if p.count("#bou-choices") or p.d.execute_script("return document.querySelector('section.boulomania').dataset.status") != "playing":
+                break
+            p.wait_until(mine + " || !!document.querySelector('#bou-choices')", timeout=15)
+            if p.count("#bou-choices"):
+                break
+            n = actions(p)
+            p.d.switch_to.active_element.send_keys(Keys.ENTER)
+            wait_more(p, n)
+            # The computer's turn (if it comes) ends with the person's buttons focused.
+            p.wait_until(mine + " || !!document.querySelector('#bou-choices')"
+                         " || document.querySelector('section.boulomania').dataset.status !== 'playing'", timeout=15)
+            if actions(p) > n + 1:
+                came_back += 1
+                if p.d.execute_script(mine):
+                    break
+        assert came_back >= 1, "the computer never played between two of the person's throws"
+    finally:
+        p.close()
+
+
 def test_teams_as_the_game_takes_them(partie):
     """Boulomania is two teams of at most four: a fifth player for a team is refused in words
     (Start used to refuse it later, in English), and once there are two teams there is no

@@ -134,6 +134,8 @@ def test_doubles_to_100_with_live_twenties_and_an_undone_round(partie):
         step(p, "15", 1, +1)
     p.wait_text("#round-result", "More discs counted than that side plays.")
     assert p.attr("#score-round", "disabled") is not None
+    # While discs are counted, Undo does not take back the round before and drop the count.
+    assert p.attr("#undo", "disabled") is not None
     p.shot("23-crokinole-refused-count")
     p.tap("#cancel-count")
     p.wait_css("#end-round")

@@ -78,6 +78,10 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     p.tap("#save-notes")
     p.wait_text(".notes-status", "Saved")
     assert p.count("#notes-local") == 0, "played here: its notes go with it"
+    # Share says the place just saved (it said it only once the screen was read again).
+    p.tap("#share")
+    p.wait_css("#notice:not([hidden])")
+    assert "(Parc de la Tête d'Or)" in p.text("#notice"), p.text("#notice")
     p.shot("32-match-notes")
     p.d.execute_script("location.hash = '#/history'")
     p.wait_css("#history-list")
@@ -106,6 +110,13 @@ def test_two_matches_in_the_history_and_a_players_statistics(partie):
     assert p.text('[data-rate="miss_rate"]') == "50 %"
     assert p.count('[data-stats="molkky"] .form-dot') == 2
     p.shot("31-player-statistics")
+    # Her History is her matches (it was everyone's).
+    p.tap("#player-history")
+    p.wait_until(f"return location.hash === '#/history/{anna}'")
+    p.wait_until("return document.querySelectorAll('#history-list .match-row').length === 2")
+    assert p.d.execute_script("return document.querySelector('#filter-player').value") == anna
+    p.d.execute_script("history.back()")
+    p.wait_css('[data-stats="molkky"]')
 
     # A new name being typed stays when the app comes back to the front and the page reloads
     # (it went back to the stored name, and Save then saved that).

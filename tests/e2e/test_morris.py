@@ -168,9 +168,13 @@ def test_against_the_easiest_computer_to_the_end(partie):
         if turn == 3:
             p.shot("43-morris-computer")
             # Undo takes back the computer's reply and Alice's move together.
+            # A double tap on it takes back one turn, not two.
             before = actions(p)
-            p.tap("#undo")
+            p.double_tap("#undo")
             p.wait_until(f"return Number(document.querySelector('section.morris').dataset.actions) < {before - 1}")
+            after = actions(p)
+            time.sleep(0.8)
+            assert actions(p) == after, "a double tap took back two turns"
             assert p.text("#status-line").startswith("Alice"), "back to a position where Alice acts"
             assert p.count("#mor-board .target, #mor-board .removable") > 0
     p.wait_css("#rematch")
@@ -374,6 +378,7 @@ def test_redo_tapped_while_an_undo_is_on_its_way_waits_and_loses_no_move(partie)
     p.tap("#undo")
     wait_actions(p, 1)
     p.slow_command("undo_to_person", 1500, before=False)
+    time.sleep(0.7)                          # a second undo is a second tap, not a double tap
     p.d.execute_script("document.querySelector('#undo').click(); document.querySelector('#redo').click()")
     p.wait_until("return window.__asked.undo_to_person === 1")
     wait_actions(p, 0, timeout=5)

@@ -86,8 +86,12 @@ export function boardScreen(root, matchId, initial, spec) {
     }
   }
 
-  // Back to a position where a person acts, the computer's moves with it, in one commit.
+  // Back to a position where a person acts, the computer's moves with it, in one commit. A
+  // double tap takes back one turn: a second Undo within a moment of the last one's answer is
+  // not another (the board itself stays free to play on at once).
+  let undoCalmUntil = 0;
   function undo() {
+    if (performance.now() < undoCalmUntil) return undefined;
     return app.exclusive(st, render, async () => {
       turnNo += 1;
       if (st.thinking) { await ipc.stopThinking(); st.thinking = false; }
@@ -98,7 +102,8 @@ export function boardScreen(root, matchId, initial, spec) {
       app.clearError();
       app.announce(t('undone'));
       keepAwake(!over());
-    }, { calm: UNDO_CALM_MS });
+      undoCalmUntil = performance.now() + UNDO_CALM_MS;
+    });
   }
 
   let shell = null;

@@ -46,12 +46,15 @@ export function lineChart(values, label, format = (v) => decimal(v, 1)) {
     label, first: format(ys[0]), last: format(ys[ys.length - 1]), lo: format(lo), hi: format(hi),
   }));
   const span = hi - lo || 1;
-  const x = (i) => 24 + (i / Math.max(values.length - 1, 1)) * (W - 32);
+  // The labels (a rating of four digits, "10.0") stand left of the plot, ending before its
+  // first dot: they were drawn under it.
+  const left = 46;
+  const x = (i) => left + (i / Math.max(values.length - 1, 1)) * (W - left - 8);
   const y = (v) => 8 + (1 - (v - lo) / span) * (H - 16);
   svg.append(
-    el('line', { x1: 24, y1: H - 8, x2: W - 8, y2: H - 8, class: 'chart-axis' }),
-    el('text', { x: 0, y: y(hi) + 4, class: 'chart-label' }, format(hi)),
-    hi !== lo ? el('text', { x: 0, y: y(lo) + 4, class: 'chart-label' }, format(lo)) : null,
+    el('line', { x1: left - 4, y1: H - 8, x2: W - 8, y2: H - 8, class: 'chart-axis' }),
+    el('text', { x: left - 8, y: y(hi) + 4, class: 'chart-label', 'text-anchor': 'end' }, format(hi)),
+    hi !== lo ? el('text', { x: left - 8, y: y(lo) + 4, class: 'chart-label', 'text-anchor': 'end' }, format(lo)) : null,
     el('polyline', { points: pts.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '), class: 'chart-line' }),
     ...pts.map(([i, v]) => el('circle', { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 4, class: 'chart-dot' })));
   return svg;

@@ -184,6 +184,10 @@ export function onePerPress(ev) {
 export function scheduler(root, draw) {
   let pending = false;
   let wanted = null;
+  // The focus had nowhere to go but the top of the screen (the panel it was in went: the
+  // computer's turn took the person's controls away). The first redraw that gives a panel a
+  // place for it (`data-focus`) puts it there, unless the person put it somewhere since.
+  let parked = false;
   const up = stillUp();
   function render() {
     if (pending || !up()) return;
@@ -203,8 +207,17 @@ export function scheduler(root, draw) {
       if (!same) patchChildren(root, nodes);
       const target = wanted && root.querySelector(wanted);
       wanted = null;
+      const screen = document.getElementById('screen');
+      if (parked && document.activeElement !== screen) parked = false;
       if (target) target.focus();
-      else if (inside && !usable(focused)) refocus(root, focused, key);
+      else if (inside && !usable(focused)) parked = refocus(root, focused, key) === 'parked';
+      else if (parked) {
+        const panel = root.querySelector('[data-focus]');
+        if (panel && usable(panel)) {
+          panel.focus();
+          parked = false;
+        }
+      }
       // Still there and usable, but moved to a new place on the way (its container was made
       // anew): the focus comes back to it.
       else if (inside && document.activeElement !== focused) focused.focus({ preventScroll: true });
@@ -241,6 +254,7 @@ function refocus(root, focused, key) {
   const panel = root.querySelector('[data-focus]');
   if (panel) return panel.focus();
   document.getElementById('screen')?.focus({ preventScroll: true });
+  return 'parked';
 }
 
 // The next usable control after `el` in its group, else the one before it, looking in ever

@@ -6,13 +6,17 @@ import { h, glyph } from './dom.js';
 import { t } from './i18n.js';
 import { app } from './app.js';
 
-export function notesForm(view) {
+// `current` gives the screen's view of the match as it is now (it may have been read again
+// since the form was made): what is saved goes into it, so that Share says the place at once.
+export function notesForm(view, current = () => view) {
   const form = h('form', {
     class: 'notes-form', id: 'notes-form',
     onsubmit: async (ev) => {
       ev.preventDefault();
       try {
         await ipc.setNotes(view.id, place.value, notes.value);
+        const now = current();
+        if (now) Object.assign(now, { place: place.value.trim() || null, notes: notes.value.trim() || null });
         status.replaceChildren(glyph('✓'), t('saved'));
       } catch (e) { app.error(e); }
     },

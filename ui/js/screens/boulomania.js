@@ -296,7 +296,7 @@ export function mount(root, [id], initial, info) {
           onclick: () => { localStorage.setItem(`partie.dice.${st.view.uid}`, diceMode() === 'real' ? 'app' : 'real'); render(); },
         }, t(diceMode() === 'real' ? 'bou_dice_real' : 'bou_dice_app'))),
       ...(s.mene_points.length ? [h('h2', { text: t('bou_sheet') }), sheet()] : []),
-      over() ? (notes ||= notesForm(st.view)) : null];
+      over() ? (notes ||= notesForm(st.view, () => st.view)) : null];
   }
 
   screen.start();

@@ -236,7 +236,7 @@ export function mount(root, [id], initial, info) {
         h('span', { class: 'rank-name', text: sideName(i) }),
         h('span', { class: 'rank-score', text: String(s.scores[i]) })))),
       endActions(matchId, () => act(null, true), st.view),
-      (notes ??= notesForm(st.view)));
+      (notes ??= notesForm(st.view, () => st.view)));
   }
 
   const draw = () => {
@@ -247,7 +247,9 @@ export function mount(root, [id], initial, info) {
     return h('section', { class: 'scorepad game-crokinole', 'data-actions': st.view.actions, 'data-status': sum().status, onkeydown: onePerPress },
       h('div', { class: 'pad-top' },
         h('p', { class: 'status-line', id: 'status-line', text: statusLine() }),
-        h('button', { class: 'btn undo', type: 'button', id: 'undo', disabled: !st.view.actions || null, onclick: () => act(null, true) }, glyph('↶'), t('undo'))),
+        // While discs are counted, Undo would take back the last committed action and drop the
+        // count: the count's own Back goes back to the round first.
+        h('button', { class: 'btn undo', type: 'button', id: 'undo', disabled: !st.view.actions || !!st.counting || null, onclick: () => act(null, true) }, glyph('↶'), t('undo'))),
       h('div', { class: 'pad-cols' },
         h('ol', { class: 'scoreboard', id: 'scoreboard' }, st.view.sides.map(sideRow)),
         h('div', { class: 'pad-col' }, main),

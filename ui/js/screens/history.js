@@ -13,9 +13,11 @@ function duration(item) {
   return t('minutes', { n: min });
 }
 
-export function mount(root) {
+// `#/history/ID` opens on the matches of player ID (a player's page links there).
+export function mount(root, args = []) {
   app.title(t('history'));
-  const st = { filter: {}, when: undefined, items: [], done: false, players: [], loading: true };
+  const player = Number(args[0]);
+  const st = { filter: Number.isInteger(player) && player > 0 ? { player } : {}, when: undefined, items: [], done: false, players: [], loading: true };
 
   // A page asked for under filters since changed is not shown.
   const pageAsked = latest();

@@ -228,7 +228,7 @@ export function mount(root, [id], initial, info) {
           h('span', { class: 'rank-score', text: s.best_of > 1 ? `${s.legs_won[i]} · ${s.scores[i]}` : String(s.scores[i]) }),
           s.eliminated?.[i] ? h('span', { class: 'needs', text: t('eliminated') }) : null))),
       endActions(matchId, () => act(null, 'undo'), st.view),
-      (notes ??= notesForm(st.view)));
+      (notes ??= notesForm(st.view, () => st.view)));
   }
 
   function pinsPad() {

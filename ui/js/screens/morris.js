@@ -253,7 +253,7 @@ export function mount(root, [id], initial, info) {
           class: 'btn small', type: 'button', id: 'copy-moves',
           onclick: () => navigator.clipboard?.writeText(s.move_list).then(() => app.announce(t('copied')), () => app.announce(t('copy_failed'))),
         }, t('copy'))),
-      over() ? (notes ||= notesForm(st.view)) : null];
+      over() ? (notes ||= notesForm(st.view, () => st.view)) : null];
   }
 
   screen.start();

@@ -290,7 +290,7 @@ export function mount(root, [id]) {
             });
           } catch (e) { app.error(e); }
         } }, t('archive')),
-      h('button', { class: 'btn ghost', type: 'button', onclick: () => app.go(`#/history`) }, t('history')));
+      h('button', { class: 'btn ghost', type: 'button', id: 'player-history', onclick: () => app.go(`#/history/${p.id}`) }, t('history')));
   }
 
   function listPage() {

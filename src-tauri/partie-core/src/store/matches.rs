@@ -475,9 +475,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if writes(&tx, id)? != Some(true) {
-            return Err(scored_elsewhere(id));
-        }
+        written_here(&tx, id)?;
         let now: i64 = tx.query_row(
             "SELECT count(*) FROM action WHERE match_id = ?1",
             [id],
@@ -633,9 +631,7 @@ fn commit_action(
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Read again in the commit: the hub the desk hosts (another connection) may have taken a
     // phone's take-over since the match was loaded.
-    if writes(&tx, id)? != Some(true) {
-        return Err(scored_elsewhere(id));
-    }
+    written_here(&tx, id)?;
     tx.prepare_cached("INSERT INTO action (match_id, seq, body, at) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, seq, action.to_string(), now_ms()])?;
     // An action is refused once a match is over, so before it the match was being played: only
@@ -724,6 +720,16 @@ fn writes(conn: &Connection, id: i64) -> Result<Option<bool>, Error> {
 /// device its writer.
 fn scored_elsewhere(id: i64) -> Error {
     Error::illegal(format!("match {id} is scored on another device")).with_code("scored_elsewhere")
+}
+
+/// Refuses a change to match `id` unless this device writes it: `not_found` when it is gone
+/// (deleted by another window or connection since it was read), else [`scored_elsewhere`].
+fn written_here(conn: &Connection, id: i64) -> Result<(), Error> {
+    match writes(conn, id)? {
+        Some(true) => Ok(()),
+        Some(false) => Err(scored_elsewhere(id)),
+        None => Err(Error::not_found(format!("no match {id}")).with_code("no_match")),
+    }
 }
 
 /// How far a take-over raises a match's revision: ten times as many changes as a match holds

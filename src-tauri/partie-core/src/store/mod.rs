@@ -229,8 +229,15 @@ impl Store {
             .map_err(|e| Error::storage(format!("cannot set the damaged file aside: {e}")))?;
         for suffix in ["-wal", "-shm"] {
             let side = PathBuf::from(format!("{}{suffix}", path.display()));
+            // A journal left beside the new file would be read into it as its own, and it may
+            // hold the damaged file's last commits: moved with it, or no new file is made.
             if side.exists() {
-                let _ = std::fs::rename(&side, format!("{}{suffix}", moved.display()));
+                std::fs::rename(&side, format!("{}{suffix}", moved.display())).map_err(|e| {
+                    Error::storage(format!(
+                        "cannot set the damaged file's journal aside ({}): {e}",
+                        side.display()
+                    ))
+                })?;
             }
         }
         Ok(moved)

@@ -17,6 +17,16 @@ fn four_entrants() -> Value {
            "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]})
 }
 
+/// A store with four entrants paired, table 0's match played to its end; the tournament's id.
+fn first_table_played() -> (Store, i64) {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store.new_tournament(&four_entrants()).unwrap();
+    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
+    let m = store.start_table(t.id, 0).unwrap();
+    play_out(&mut store, m.id);
+    (store, t.id)
+}
+
 fn play_out(store: &mut Store, match_id: i64) {
     for pins in WIN_FOR_SIDE_0 {
         let pins: Value = serde_json::from_str(pins).unwrap();
@@ -540,12 +550,8 @@ fn a_table_match_discarded_and_brought_back_is_its_tables_again() {
 /// tournament. They were committed first, in a transaction of their own.
 #[test]
 fn a_tournament_import_that_fails_on_the_way_leaves_none_of_its_matches() {
-    let mut store = Store::open_in_memory().unwrap();
-    let t = store.new_tournament(&four_entrants()).unwrap();
-    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
-    let m = store.start_table(t.id, 0).unwrap();
-    play_out(&mut store, m.id);
-    let exported = store.export_tournament(t.id).unwrap();
+    let (store, t) = first_table_played();
+    let exported = store.export_tournament(t).unwrap();
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("partie.db");
@@ -598,12 +604,8 @@ fn a_tournament_file_without_an_id_is_imported_once_and_a_bad_id_is_refused() {
 
 #[test]
 fn a_file_import_takes_a_tournament_export_or_match_records() {
-    let mut store = Store::open_in_memory().unwrap();
-    let t = store.new_tournament(&four_entrants()).unwrap();
-    store.tournament_event(t.id, &json!({"pair": {}})).unwrap();
-    let m = store.start_table(t.id, 0).unwrap();
-    play_out(&mut store, m.id);
-    let tournament = store.export_tournament(t.id).unwrap().to_string();
+    let (store, tid) = first_table_played();
+    let tournament = store.export_tournament(tid).unwrap().to_string();
     let matches = store.export_all().unwrap().to_string();
 
     let mut other = Store::open_in_memory().unwrap();
@@ -617,7 +619,7 @@ fn a_file_import_takes_a_tournament_export_or_match_records() {
     let id = other.tournaments(10).unwrap()[0].id;
     assert_eq!(
         other.tournament(id).unwrap().summary,
-        store.tournament(t.id).unwrap().summary
+        store.tournament(tid).unwrap().summary
     );
     // A tournament export over a record's size (a big tournament's, with its matches) is
     // still a tournament, not a list of matches without it.

@@ -744,16 +744,7 @@ fn one_record_refused_whole(refusal: (&'static str, &'static str), kind: &str) {
     // The phone plays three matches before it joins: one of them the proxy finds too large.
     let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
     let info = host.info();
-    let sides = anna_and_bea();
-    let ids: Vec<String> = (0..3)
-        .map(|i| {
-            let m = phone
-                .new_match("molkky", &Default::default(), &sides)
-                .unwrap();
-            phone.play(m.id, &json!({"pins": [i + 1]})).unwrap();
-            m.uid
-        })
-        .collect();
+    let ids = three_matches(&mut phone);
     let big = ids[1].clone();
     let (proxy, refusals) = rt.block_on(refusing_proxy(host.addr(), big.clone(), refusal));
     let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);

@@ -828,10 +828,18 @@ fn a_file_with_a_negative_schema_is_refused() {
         .unwrap()
         .execute_batch("CREATE TABLE t (x); PRAGMA user_version = -3;")
         .unwrap();
-    let mut conn = Connection::open(&path).unwrap();
-    let e = migrations::migrate(&mut conn).unwrap_err();
-    assert_eq!(e.kind, partie_core::ErrorKind::Storage, "{e:?}");
-    assert!(e.detail.contains("not a Partie database"), "{e:?}");
+    let e = Store::open(&path).map(|_| ()).unwrap_err();
+    assert_eq!(
+        (e.kind, e.code),
+        (partie_core::ErrorKind::Storage, Some("not_partie_database")),
+        "{e:?}"
+    );
+    // Left as it was: not even put into the app's journal mode.
+    let mode: String = Connection::open(&path)
+        .unwrap()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
 }
 
 #[test]

@@ -585,19 +585,19 @@ fn ids_of(records: &[Value]) -> Vec<String> {
 /// ([`post_batch`]) goes again in halves; a single record it refuses so is noted as refused
 /// (`too_large` for a 413, else the hub's kind) and passed over, so that it never holds back
 /// the pushes and pulls after it. A batch the hub fails on (a 5xx) is its own trouble, unless
-/// it is one record's: a record the hub fails on alone while it takes the others is held
-/// ([`HELD`]: listed, still waiting, pushed again at every round) and the others go on; a hub
-/// that fails on two records alone, or on the only one, is failing, and the round's push ends.
+/// it is one record's: a record the hub fails on alone while it takes the next one alone is
+/// held ([`HELD`]: listed, still waiting, pushed again at later rounds) and the others go on;
+/// a hub that fails on the next one too is failing, and the round's push ends.
 async fn push_outbox(
     s: &mut Store,
     join: &ClubJoin,
     status: &Mutex<SyncStatus>,
 ) -> Result<(), Failure> {
     let mut batch = PUSH_BATCH;
-    // Whether the hub took a push this round: once it has, a record it fails on alone is that
-    // record's trouble, not the hub's.
+    // Whether the hub took a push this round.
     let mut taken = false;
     let mut held = None;
+    let mut held_now = Vec::new();
     loop {
         let outbox = s.club_outbox(&join.hub, batch).map_err(storage)?;
         if outbox.records.is_empty() {
@@ -625,20 +625,23 @@ async fn push_outbox(
                 batch = if taken { outbox.records.len() / 2 } else { 1 };
                 continue;
             }
-            Err(Failure::Failing(why)) if taken => {
-                let refused = vec![held_refusal(&outbox.records, &why)];
-                held = Some(Failure::Failing(why));
-                (outbox, refused)
-            }
             Err(Failure::Failing(why)) => {
-                // The hub, or this record? The next one alone tells.
+                // The hub, or this record? The next one alone tells: a hub that went down
+                // after taking the batches before fails on it too, and nothing is held.
                 let two = s.club_outbox(&join.hub, 2).map_err(storage)?;
-                if two.records.len() < 2 {
+                if two.records.is_empty() {
                     return Err(Failure::Failing(why));
                 }
                 let mut refused = vec![held_refusal(&two.records[..1], &why)];
-                refused.extend(post_one(join, &two.records[1..]).await?);
+                match two.records.get(1) {
+                    Some(next) => refused.extend(post_one(join, std::slice::from_ref(next)).await?),
+                    // The last one: the hub's trouble, unless it took others this round.
+                    None if taken => {}
+                    None => return Err(Failure::Failing(why)),
+                }
+                batch = PUSH_BATCH;
                 taken = true;
+                held_now.extend(ids_of(&two.records[..1]));
                 held = Some(Failure::Failing(why));
                 (two, refused)
             }
@@ -653,28 +656,35 @@ async fn push_outbox(
             st.pushed += outbox.records.len().saturating_sub(ids_of(&refused).len())
         });
     }
-    if let Some(f) = push_held(s, join, status).await? {
+    if let Some(f) = push_held(s, join, status, &held_now).await? {
         held = Some(f);
     }
     held.map_or(Ok(()), Err)
 }
 
-/// Pushes again, one at a time, the records the hub failed on alone at an earlier push
-/// ([`Store::club_held`]). Those it fails on again stay held; the last such failure is
-/// returned, to be said once the round is done.
+/// Pushes again, one at a time, the records the hub failed on alone at an earlier round
+/// ([`Store::club_held`], those tried longest ago first; `skip`: those held this round). The
+/// first it fails on again stays held and ends the retries until the next round (a hub down
+/// is asked once a round for them, not once a record), and the failure is returned, to be
+/// said once the round is done.
 async fn push_held(
     s: &mut Store,
     join: &ClubJoin,
     status: &Mutex<SyncStatus>,
+    skip: &[String],
 ) -> Result<Option<Failure>, Failure> {
-    let mut failing = None;
     for record in s.club_held(&join.hub, HELD_TRIED).map_err(storage)? {
         let records = vec![record];
+        if ids_of(&records).iter().any(|id| skip.contains(id)) {
+            continue;
+        }
         let refused = match post_one(join, &records).await {
             Ok(refused) => refused,
             Err(Failure::Failing(why)) => {
-                failing = Some(Failure::Failing(why));
-                continue;
+                // Tried now: the others held go first next time.
+                s.club_held_tried(&join.hub, &ids_of(&records))
+                    .map_err(storage)?;
+                return Ok(Some(Failure::Failing(why)));
             }
             Err(f) => return Err(f),
         };
@@ -687,7 +697,7 @@ async fn push_held(
             st.pushed += outbox.records.len().saturating_sub(ids_of(&refused).len())
         });
     }
-    Ok(failing)
+    Ok(None)
 }
 
 /// Pushes a single record ([`post_batch`]): the hub's refusals (none: taken).

@@ -979,6 +979,42 @@ fn a_hub_failing_on_every_record_is_asked_three_times_a_round() {
     drop(rt);
 }
 
+/// A hub that takes a batch, then fails on everything (it restarts, a proxy before it answers
+/// 502): nothing is held, nothing listed, the rest waits, and the round asks it a bounded
+/// number of times. Each record failed on alone used to be held, one request each, the whole
+/// outbox passed over to be sent again twenty a round.
+#[test]
+fn a_hub_that_fails_after_taking_some_holds_nothing() {
+    let rt = one_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
+    let info = host.info();
+    let ids = three_matches(&mut phone);
+    let (proxy, failed) = rt.block_on(troubled_proxy(
+        host.addr(),
+        ids[1..].to_vec(),
+        DISK_FULL,
+        Arc::new(AtomicBool::new(false)),
+    ));
+    let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);
+    assert_eq!(hub_revision(&desk_db, &ids[0]), Some(1));
+    assert_eq!(
+        state_and_code(&syncer),
+        ("failing".to_string(), Some("hub_failing"))
+    );
+    assert!(
+        syncer.status().refused.is_empty(),
+        "{:?}",
+        syncer.status().refused
+    );
+    assert_eq!(phone.club_waiting(&format!("http://{proxy}")).unwrap(), 2);
+    // The batch of three, the last two, the second alone, the third alone.
+    assert_eq!(failed.load(Ordering::SeqCst), 4);
+    drop(syncer);
+    host.stop();
+    drop(rt);
+}
+
 /// A token file may hold any text (docs/hub.md: its content, whitespace around it removed).
 /// One of `+`, `&`, `#` and `%` comes through the club-night screen's join link and big-screen
 /// link whole: a phone joins with it, and the page opens; one beyond ASCII opens the API by its

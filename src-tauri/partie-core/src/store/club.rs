@@ -189,6 +189,19 @@ impl Store {
         self.at_one_moment(|s, handed| s.outbox_upto(hub, limit, handed, true))
     }
 
+    /// Notes that the held matches `uids` were pushed again and failed again: they go after
+    /// the others at the next try, so that every held match comes round.
+    pub fn club_held_tried(&mut self, hub: &str, uids: &[String]) -> Result<(), Error> {
+        let at = now_ms();
+        for uid in uids {
+            self.conn.execute(
+                "UPDATE club_refused SET at = ?3 WHERE hub = ?1 AND uid = ?2 AND by = 'hub' AND kind = ?4",
+                params![hub, uid, at, HELD],
+            )?;
+        }
+        Ok(())
+    }
+
     /// How many of this device's matches wait to be pushed to `hub`, those it failed on
     /// alone ([`HELD`]) included.
     pub fn club_waiting(&self, hub: &str) -> Result<usize, Error> {
@@ -210,9 +223,9 @@ impl Store {
         Ok(n as usize)
     }
 
-    /// The matches `hub` failed on alone ([`HELD`]), as they are now, oldest failure first, at
-    /// most `limit`: to push again, one at a time, so that the hub's trouble with one of them
-    /// never holds back the others.
+    /// The matches `hub` failed on alone ([`HELD`]), as they are now, tried longest ago first
+    /// ([`Store::club_held_tried`]), at most `limit`: to push again, one at a time, so that
+    /// the hub's trouble with one of them never holds back the others.
     pub fn club_held(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
         let uids = self
             .conn

@@ -381,6 +381,13 @@ pub fn latest() -> i64 {
 /// `storage` (code `database_too_new`) when the file was written by a newer Partie.
 pub fn refuse_newer(conn: &Connection) -> Result<(), Error> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version < 0 {
+        // Another program's file: no migration of ours would fit it, and it is left untouched.
+        return Err(
+            Error::storage(format!("not a Partie database (schema {version})"))
+                .with_code("not_partie_database"),
+        );
+    }
     if version > latest() {
         return Err(Error::storage(format!(
             "the database was written by a newer Partie (schema {version}, this app knows {})",
@@ -401,12 +408,6 @@ pub fn migrate_to(conn: &mut Connection, upto: usize) -> Result<(), Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     refuse_newer(&tx)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version < 0 {
-        // Another program's file: no migration of ours would fit it.
-        return Err(Error::storage(format!(
-            "not a Partie database (schema {version})"
-        )));
-    }
     for (i, sql) in MIGRATIONS
         .iter()
         .enumerate()

@@ -764,6 +764,11 @@ async fn pull_pages(
             return Err(Failure::Refused("a page without a cursor".into()));
         };
         if records.is_empty() {
+            // Everything the hub has is here: a sync, even when a push of this round is held
+            // over for the hub's trouble (the status says that apart, as `failing`).
+            set(status, |st| {
+                st.last_sync = Some(partie_core::time::now_ms())
+            });
             return Ok(Pulled::All);
         }
         // Records under the cursor they were asked after: the next page would be this one

@@ -914,12 +914,17 @@ fn a_record_the_hub_fails_on_alone_is_held_and_the_others_go_on() {
         assert_eq!(syncer.status().pushed, 2);
         assert_eq!(phone.club_waiting(&hub).unwrap(), 1);
 
-        // Sent again, alone, at the next round, which still pulls what the others pushed.
+        // Sent again, alone, at the next round, which still pulls what the others pushed: the
+        // device has what the hub has, and says when it last had it.
         let asked = failed.load(Ordering::SeqCst);
         let theirs = others_match(&desk_db, 5);
+        let synced = syncer.status().last_sync;
+        assert!(synced.is_some());
+        std::thread::sleep(Duration::from_millis(5));
         one_round(&syncer);
         assert_eq!(failed.load(Ordering::SeqCst), asked + 1);
         assert!(holds(&phone, &theirs));
+        assert!(syncer.status().last_sync > synced);
         assert_eq!(listed(&syncer, &bad).len(), 1);
 
         // After a restart: still listed, still waiting, still sent.

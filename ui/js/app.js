@@ -16,7 +16,7 @@ import * as tournament from './screens/tournament.js';
 import * as wall from './screens/wall.js';
 import { syncText } from './screens/club.js';
 import { loadGames } from './games.js';
-import { nextScreen, h, onePerPress } from './dom.js';
+import { nextScreen, h, onePerPress, UNDO_CALM_MS } from './dom.js';
 
 const screens = {
   home, setup, match, settings, history: historyScreen, players, replay,
@@ -215,7 +215,7 @@ function showUndo(focus) {
     try {
       done = (await entry.onUndo()) !== false;
     } finally {
-      undoCalmUntil = performance.now() + 600;
+      undoCalmUntil = performance.now() + UNDO_CALM_MS;
     }
     // A discard made while this undo ran has drawn the bar already (with its own focus).
     if (undoable[undoable.length - 1] !== next) {

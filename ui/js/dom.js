@@ -140,7 +140,7 @@ export function loads() {
 // no longer asks again while what it does runs). `tap(key)` says what this tap did: 'armed',
 // 'confirmed', or null (the second tap of a double tap); `is(key)` whether `key` is armed now.
 // Such a button takes `onePerPress` too: a held Enter repeats its click past the half second.
-export const CONFIRM_CALM_MS = 500;
+const CONFIRM_CALM_MS = 500;
 
 // How long a screen takes no tap after an undo ([`app.exclusive`]'s `calm`): a double tap on
 // Undo takes back one action.

@@ -5,7 +5,7 @@
 // device its writer.
 
 import { ipc } from '../ipc.js';
-import { h, onePerPress, CONFIRM_CALM_MS } from '../dom.js';
+import { h, onePerPress, twoTaps } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { game, gameInfo } from '../games.js';
@@ -14,10 +14,14 @@ export function mount(root, args) {
   const id = Number(args[0]);
   let inner = null;
   let gone = false;
-  let armed = null; // the timer that disarms "Score it here"
-  let armedAt = 0;
+  // "Score it here" takes two taps (the second of a double tap is not one).
+  const confirm = twoTaps(() => { if (!gone) showTake(); });
   const text = h('p', { class: 'elsewhere-text', id: 'elsewhere-text' });
   const take = h('button', { class: 'btn small', type: 'button', id: 'take-over', onclick: takeOver, onkeydown: onePerPress });
+  function showTake() {
+    take.textContent = t(confirm.is('take') ? 'take_over_again' : 'take_over');
+    take.classList.toggle('armed', confirm.is('take'));
+  }
   // The text alone is the live region: the button's own label changing is said once, by
   // the announcement.
   text.setAttribute('role', 'status');
@@ -30,23 +34,13 @@ export function mount(root, args) {
     if (view.writer) return;
     const line = t(view.summary.status === 'playing' ? 'elsewhere_playing' : 'elsewhere_over');
     if (text.textContent !== line) text.textContent = line;
-    take.textContent = t(armed ? 'take_over_again' : 'take_over');
-    take.classList.toggle('armed', !!armed);
+    showTake();
   }
 
   async function takeOver() {
-    if (!armed) {
-      armedAt = performance.now();
-      armed = setTimeout(() => { armed = null; take.textContent = t('take_over'); take.classList.remove('armed'); }, 4000);
-      take.textContent = t('take_over_again');
-      take.classList.add('armed');
-      app.announce(t('take_over_again'));
-      return;
-    }
-    // The second tap of a double tap is not the confirmation.
-    if (performance.now() - armedAt < CONFIRM_CALM_MS) return;
-    clearTimeout(armed);
-    armed = null;
+    const tapped = confirm.tap('take');
+    if (tapped === 'armed') app.announce(t('take_over_again'));
+    if (tapped !== 'confirmed') return;
     try {
       const view = await ipc.takeOver(id);
       if (gone) return;
@@ -97,6 +91,6 @@ export function mount(root, args) {
     elsewhere: () => { reload(); return inner?.refresh?.(); },
     // What the hub sent may be this match: one another device scores is followed here.
     onData: () => { if (!band.hidden) { reload(); inner?.refresh?.(); } },
-    unmount() { gone = true; clearTimeout(armed); inner?.unmount?.(); },
+    unmount() { gone = true; inner?.unmount?.(); },
   };
 }

@@ -1,7 +1,7 @@
 // Players: search; a player's page with statistics per game, rename, archive, merge.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, latest, loads, STALE, foldName, onePerPress, CONFIRM_CALM_MS } from '../dom.js';
+import { h, scheduler, latest, loads, STALE, foldName, onePerPress, twoTaps } from '../dom.js';
 import { t } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 
@@ -216,30 +216,21 @@ export function mount(root, [id]) {
   }
 
   // A merge cannot be taken back: the first tap names who goes into whom and asks again (for a
-  // few seconds), the second merges, once.
-  let mergeArmed = null;
+  // few seconds), the second merges, once (the second tap of a double tap is not it).
+  const mergeConfirm = twoTaps(() => render());
   function mergeButton(p, others) {
     // Who is chosen is read at the tap (the choice changes without a redraw): what the second
     // tap merges is what the first one named.
     const chosen = () => others.find((o) => String(o.id) === st.mergeWith);
-    const isArmed = () => !!mergeArmed && mergeArmed.with === st.mergeWith && !!chosen();
     const gone = chosen();
-    const armed = isArmed();
+    const armed = mergeConfirm.is(st.mergeWith) && !!gone;
     return h('button', {
       class: armed ? 'btn armed' : 'btn', type: 'button', id: 'merge', onkeydown: onePerPress, onclick: () => {
         const who = chosen();
         if (!who || st.busy) return undefined;
-        if (!isArmed()) {
-          clearTimeout(mergeArmed?.timer);
-          mergeArmed = { with: st.mergeWith, since: performance.now(), timer: setTimeout(() => { mergeArmed = null; render(); }, 4000) };
-          app.announce(t('merge_again', { gone: who.name, name: p.name }));
-          render();
-          return undefined;
-        }
-        // The second tap of a double tap is not the confirmation: a merge is for good.
-        if (performance.now() - mergeArmed.since < CONFIRM_CALM_MS) return undefined;
-        clearTimeout(mergeArmed.timer);
-        mergeArmed = null;
+        const tapped = mergeConfirm.tap(st.mergeWith);
+        if (tapped === 'armed') app.announce(t('merge_again', { gone: who.name, name: p.name }));
+        if (tapped !== 'confirmed') return undefined;
         return app.exclusive(st, render, async () => {
           await ipc.mergePlayers(p.id, who.id);
           st.mergeWith = '';
@@ -322,5 +313,5 @@ export function mount(root, [id]) {
   const render = scheduler(root, () => (id ? (st.player ? playerPage() : noPlayer()) : listPage()));
   render();
   loadList();
-  return { refresh: loadList, unmount() { clearTimeout(mergeArmed?.timer); mergeArmed = null; } };
+  return { refresh: loadList };
 }

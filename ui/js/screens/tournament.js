@@ -4,7 +4,7 @@
 // Every figure comes from Rust; a tap sends an event and draws what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, glyph, scheduler, segmented, stillUp, loads, twoTaps, onePerPress } from '../dom.js';
+import { h, glyph, scheduler, segmented, stillUp, loads, twoTaps, onePerPress, UNDO_CALM_MS } from '../dom.js';
 import { t, language } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { standingsTable, bracketView, entrantName, championText, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
@@ -91,7 +91,7 @@ export function mount(root, [idText, tab = 'round']) {
         st.entering = null;
         app.announce(t('undone'));
       } finally {
-        undoCalmUntil = performance.now() + 600;
+        undoCalmUntil = performance.now() + UNDO_CALM_MS;
       }
     });
   };

@@ -790,6 +790,73 @@ fn the_writers_place_and_notes_reach_the_hub_and_another_devices_stay_with_it() 
     assert_eq!(stored(&hub, &m.uid)["revision"], 3);
 }
 
+/// Another device's match discarded and brought back keeps the notes written here as this
+/// device's own, apart from the writer's. They came back as the record's, so the writer's next
+/// revision, pulled, overwrote them.
+#[test]
+fn another_devices_match_brought_back_keeps_the_notes_written_here() {
+    let mut hub = Store::open_in_memory().unwrap();
+    let mut phone = Store::open_in_memory().unwrap();
+    let m = started(&mut phone, "A", "B");
+    phone.play(m.id, &json!({"pins": [3]})).unwrap();
+    phone.set_notes(m.id, "Parc", "windy").unwrap();
+    club_push(&mut phone, &mut hub);
+    let mut other = Store::open_in_memory().unwrap();
+    let page = hub.records_since(None, 100).unwrap();
+    other
+        .club_pulled("club", &page.records, &page.cursor)
+        .unwrap();
+    let theirs = other.unfinished(5).unwrap()[0].id;
+    other.set_notes(theirs, "", "seen from the bar").unwrap();
+
+    let kept = other.discard_match(theirs).unwrap();
+    assert_eq!(kept["notes"], "windy", "{kept}");
+    assert_eq!(kept["local_notes"], "seen from the bar", "{kept}");
+    other.import_as(&kept.to_string(), false).unwrap();
+    let back = other.unfinished(5).unwrap()[0].id;
+    assert!(!other.view(back).unwrap().writer);
+    assert_eq!(
+        other.notes(back).unwrap(),
+        (Some("Parc".into()), Some("seen from the bar".into()))
+    );
+    // The writer's next throw, pulled: the record's notes are the writer's, this device's stay.
+    phone.play(m.id, &json!({"pins": [4]})).unwrap();
+    club_push(&mut phone, &mut hub);
+    let page = hub.records_since(None, 100).unwrap();
+    other
+        .club_pulled("club", &page.records, &page.cursor)
+        .unwrap();
+    assert_eq!(
+        other.export_match(back).unwrap()["actions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        other.notes(back).unwrap(),
+        (Some("Parc".into()), Some("seen from the bar".into()))
+    );
+    // Taken over, this device's notes become the record's, as for a match never discarded.
+    other.take_over(back).unwrap();
+    assert_eq!(
+        other
+            .sync_record(partie_core::store::RecordKind::Match, &m.uid)
+            .unwrap()["notes"],
+        "seen from the bar"
+    );
+
+    // A match of this device's own, discarded and brought back, has its notes as before.
+    let mine = phone.discard_match(m.id).unwrap();
+    assert!(mine.get("local_notes").is_none(), "{mine}");
+    phone.import_as(&mine.to_string(), true).unwrap();
+    let again = phone.unfinished(5).unwrap()[0].id;
+    assert_eq!(
+        phone.notes(again).unwrap(),
+        (Some("Parc".into()), Some("windy".into()))
+    );
+}
+
 #[test]
 fn a_match_pulled_under_a_name_renamed_here_is_the_renamed_players() {
     let mut phone = Store::open_in_memory().unwrap();

@@ -50,6 +50,10 @@ struct Incoming {
     /// Where it was played and remarks, when the record says them.
     place: Option<String>,
     notes: Option<String>,
+    /// Those written on the device that discarded another device's match
+    /// ([`Store::discard_match`]): its own, kept apart from the record's.
+    local_place: Option<String>,
+    local_notes: Option<String>,
     /// The sides the computer played, when the record says them.
     computer: super::Computer,
     ats: Vec<i64>,
@@ -145,6 +149,8 @@ fn incoming(k: usize, v: &Value) -> Result<Incoming, Error> {
         finished_at: time("finished_at"),
         place: text("place"),
         notes: text("notes"),
+        local_place: text("local_place"),
+        local_notes: text("local_notes"),
         ats,
         revision,
     })
@@ -214,9 +220,23 @@ pub(super) fn write_matches(
                               finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE ?3 END WHERE id = ?1",
             params![id, last, end],
         )?;
+        // A match this device writes has no notes of its own apart: its own are the record's.
+        let (place, notes, local_place, local_notes) = if writer {
+            let place = m.local_place.as_ref().or(m.place.as_ref());
+            let notes = m.local_notes.as_ref().or(m.notes.as_ref());
+            (place, notes, None, None)
+        } else {
+            (
+                m.place.as_ref(),
+                m.notes.as_ref(),
+                m.local_place.as_ref(),
+                m.local_notes.as_ref(),
+            )
+        };
         tx.execute(
-            "UPDATE match SET place = ?2, notes = ?3, computer = ?4 WHERE id = ?1",
-            params![id, m.place, m.notes, super::computer_json(&m.computer)],
+            "UPDATE match SET place = ?2, notes = ?3, computer = ?4, local_place = ?5, local_notes = ?6
+             WHERE id = ?1",
+            params![id, place, notes, super::computer_json(&m.computer), local_place, local_notes],
         )?;
         write_figures(tx, id, figs)?;
         if let Some((link, pushed)) = &m.table {
@@ -284,8 +304,32 @@ impl Store {
     /// Deletes a match and gives it back as a record to bring it back by
     /// ([`Store::import_as`]): its export, with the table it was played for (`tournament`),
     /// so that bringing it back links it to its table again (the delete unlinked it).
+    /// Of another device's match, the place and notes are the record's, and those written here
+    /// ride apart (`local_place`, `local_notes`), so that the match brought back keeps them as
+    /// this device's own and the writer's next revision does not overwrite them.
     pub fn discard_match(&mut self, id: i64) -> Result<Value, Error> {
         let mut record = self.export_match(id)?;
+        let (writer, local_place, local_notes): (bool, Option<String>, Option<String>) =
+            self.conn().query_row(
+                "SELECT writer, local_place, local_notes FROM match WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )?;
+        if !writer {
+            let (place, notes) = self.record_notes(id)?;
+            let obj = record.as_object_mut().expect("a record is an object");
+            for (key, value) in [
+                ("place", place),
+                ("notes", notes),
+                ("local_place", local_place),
+                ("local_notes", local_notes),
+            ] {
+                match value {
+                    Some(v) => obj.insert(key.into(), json!(v)),
+                    None => obj.remove(key),
+                };
+            }
+        }
         if let Some(link) = super::sync::stored_link(&self.conn, id)? {
             record["tournament"] = link.to_value();
         }

@@ -328,6 +328,120 @@ async fn a_database_newer_than_the_hub_is_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("newer"));
 }
 
+/// A hub that stalls inside a push (its laptop asleep before the commit) held its club's row
+/// locked for as long as TCP took to notice, two hours, and every push of that club waited as
+/// long, unanswered. Now a push waiting on it is refused (500 `storage`, the phone keeps its
+/// outbox), and the server ends the stalled session, so that pushes are taken again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hub_stalled_inside_a_push_holds_its_club_only_for_a_while() {
+    let db = PgDb::create(PgCluster::shared()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let token = db.add_club("club", &dir.path().join("token")).await;
+    let waits = postgres::Waits {
+        lock: Duration::from_millis(500),
+        statement: Duration::from_secs(5),
+        idle_in_transaction: Duration::from_secs(2),
+    };
+    let pool = postgres::pool_waiting(&db.url, 4, waits).unwrap();
+    let pg = postgres::PgStorage::for_token(pool.clone(), &token)
+        .await
+        .unwrap();
+    let hub = Client {
+        addr: common::serve_on_loopback(partie_hub::Hub::on_postgres(pg, &token).await.unwrap())
+            .await,
+        token: Some(token.clone()),
+    };
+    // The stalled hub: inside its push, the club's row locked, and then nothing.
+    let mut stalled = pool.get().await.unwrap();
+    let tx = stalled.transaction().await.unwrap();
+    tx.execute("SELECT last_seq FROM club FOR UPDATE", &[])
+        .await
+        .unwrap();
+    let refused = tokio::time::timeout(Duration::from_secs(20), hub.push(&[molkky("a", 1, 1)]))
+        .await
+        .expect("a push waiting on a stalled hub is answered");
+    assert_eq!(refused.status, 500, "{}", refused.text);
+    assert_eq!(refused.body["kind"], "storage");
+    assert!(stored(&hub).await.is_empty());
+    // The server ends the stalled session: the push sent again is taken, and the stalled hub's
+    // commit fails (its phone is told 500 and pushes again: nothing it said was taken is lost).
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let taken = tokio::time::timeout(Duration::from_secs(20), hub.push(&[molkky("a", 1, 1)]))
+        .await
+        .expect("answered");
+    assert_eq!(taken.body["accepted"], 1, "{}", taken.text);
+    assert!(tx.commit().await.is_err());
+    assert_eq!(stored(&hub).await.len(), 1);
+}
+
+/// A hub still running when a newer one migrated the database takes no more pushes: it would
+/// write under rules the migration changed (one before migration 4 kept counting matches
+/// against the computer in the league, after migration 4 took them out, for good).
+#[tokio::test]
+async fn a_hub_older_than_the_database_it_serves_takes_no_more_pushes() {
+    let db = PgDb::create(PgCluster::shared()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let token = db.add_club("club", &dir.path().join("token")).await;
+    let hub = hub_for(&db, &token).await;
+    assert_eq!(hub.push(&[molkky("before", 1, 1)]).await.status, 200);
+    // A newer hub migrates the database while this one runs.
+    db.pool()
+        .await
+        .get()
+        .await
+        .unwrap()
+        .execute(
+            "INSERT INTO partie_schema (version) VALUES ($1)",
+            &[&(postgres::latest() as i32 + 1)],
+        )
+        .await
+        .unwrap();
+    let refused = hub.push(&[molkky("after", 1, 1)]).await;
+    assert_eq!(refused.status, 500, "{}", refused.text);
+    assert_eq!(refused.body["kind"], "storage");
+    assert!(
+        refused.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("newer hub"),
+        "{}",
+        refused.text
+    );
+    let held = stored(&hub).await;
+    assert!(
+        held.contains_key("before") && !held.contains_key("after"),
+        "{held:?}"
+    );
+}
+
+/// Two pushes at once are one `accepted` and one `already`, on a server whose default
+/// isolation is stricter than read committed too: the second failed to serialize (a 500).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn pushes_at_once_on_a_repeatable_read_database_are_taken_as_on_any() {
+    let db = PgDb::create(PgCluster::shared()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let token = db.add_club("club", &dir.path().join("token")).await;
+    db.cluster
+        .admin(&format!(
+            "ALTER DATABASE {} SET default_transaction_isolation = 'repeatable read'",
+            db.name()
+        ))
+        .await;
+    let hubs = [hub_for(&db, &token).await, hub_for(&db, &token).await];
+    for round in 0..20 {
+        let id = format!("m{round}");
+        let record = molkky(&id, 1, 1);
+        let (a, b) = tokio::join!(
+            hubs[0].push(std::slice::from_ref(&record)),
+            hubs[1].push(std::slice::from_ref(&record))
+        );
+        assert_eq!((a.status, b.status), (200, 200), "{} / {}", a.text, b.text);
+        let accepted = a.body["accepted"].as_i64().unwrap() + b.body["accepted"].as_i64().unwrap();
+        let already = a.body["already"].as_i64().unwrap() + b.body["already"].as_i64().unwrap();
+        assert_eq!((accepted, already), (1, 1), "{} / {}", a.text, b.text);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dump_put_back_draws_new_cursor_names_so_that_devices_start_again() {
     let db = PgDb::create(PgCluster::shared()).await;

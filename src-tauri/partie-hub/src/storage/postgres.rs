@@ -34,7 +34,7 @@ use partie_core::{Error, ErrorKind};
 use serde_json::{json, Value};
 use std::fmt;
 use std::time::Duration;
-use tokio_postgres::NoTls;
+use tokio_postgres::{IsolationLevel, NoTls};
 
 /// The migrations, in order: the schema's version is the number of them applied. Append only:
 /// a hub refuses a database whose version is higher than the length of its list.
@@ -163,15 +163,71 @@ fn said(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// The key of "the hub's schema" among advisory locks (any constant): a migration holds it
+/// alone, each push shared.
+const MIGRATION_LOCK: i64 = 7878001;
+
 /// How many connections a hub keeps open at most (each push or page holds one while it runs).
 pub const POOL_SIZE: usize = 16;
+
+/// How long the database may keep a hub waiting. Every other wait of a hub is bounded
+/// (docs/hub.md, "Connections"); without these, a hub that stalls inside a push (its laptop
+/// asleep, its network cut without a word) kept its club's row locked for as long as TCP took
+/// to notice, two hours, and every push of that club, on every hub, waited as long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Waits {
+    /// For a lock another transaction holds (a push waiting for the club's row).
+    pub lock: Duration,
+    /// For one statement.
+    pub statement: Duration,
+    /// For a transaction left open with nothing running: the server ends its session, so that
+    /// what it held is let go.
+    pub idle_in_transaction: Duration,
+}
+
+impl Default for Waits {
+    fn default() -> Waits {
+        Waits {
+            lock: Duration::from_secs(10),
+            statement: Duration::from_secs(30),
+            idle_in_transaction: Duration::from_secs(30),
+        }
+    }
+}
+
+impl Waits {
+    /// As settings the server reads at connection (`options`), in milliseconds.
+    fn options(&self) -> String {
+        format!(
+            "-c lock_timeout={} -c statement_timeout={} -c idle_in_transaction_session_timeout={}",
+            self.lock.as_millis(),
+            self.statement.as_millis(),
+            self.idle_in_transaction.as_millis()
+        )
+    }
+}
 
 /// A pool of connections to `url` (`postgresql://user@host:port/db` or `host=... dbname=...`).
 /// A connection found closed (the server restarted) is replaced by a new one when next taken.
 pub fn pool(url: &str, size: usize) -> Result<Pool, OpenError> {
+    pool_waiting(url, size, Waits::default())
+}
+
+/// [`pool`], its connections waiting at most `waits` on the database (the tests shorten them).
+pub fn pool_waiting(url: &str, size: usize, waits: Waits) -> Result<Pool, OpenError> {
     let mut config: tokio_postgres::Config = url
         .parse()
         .map_err(|e| OpenError::Storage(format!("{url:?} is not a PostgreSQL address: {e}")))?;
+    // The address's own settings come after, so that an administrator's win.
+    let options = match config.get_options() {
+        Some(given) => format!("{} {given}", waits.options()),
+        None => waits.options(),
+    };
+    config.options(options);
+    // A server gone without a word (no reset) is noticed in about a minute, not two hours.
+    config.keepalives_idle(Duration::from_secs(30));
+    config.keepalives_interval(Duration::from_secs(10));
+    config.keepalives_retries(3);
     config.connect_timeout(Duration::from_secs(5));
     config.application_name("partie-hub");
     let manager = Manager::from_config(
@@ -204,9 +260,21 @@ pub async fn migrate(pool: &Pool) -> Result<i64, OpenError> {
 /// [`migrate`] with a given list (the tests play an older hub with a shorter one).
 pub async fn migrate_with(pool: &Pool, migrations: &[&str]) -> Result<i64, OpenError> {
     let mut client = pool.get().await.map_err(open_error)?;
-    let tx = client.transaction().await.map_err(open_error)?;
-    // Any constant: the key of "the hub's migrations" among advisory locks.
-    tx.execute("SELECT pg_advisory_xact_lock(7878001)", &[])
+    // Read committed, whatever the server's default: after waiting for the lock, the version
+    // read is the one another hub's migration just committed.
+    let tx = client
+        .build_transaction()
+        .isolation_level(IsolationLevel::ReadCommitted)
+        .start()
+        .await
+        .map_err(open_error)?;
+    // Alone: pushes hold it shared ([`PgStorage::push`]), so a migration waits for those
+    // running, and those after it see the new schema.
+    // A migration of a big league may take its time, and waits for another hub's.
+    tx.batch_execute("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0")
+        .await
+        .map_err(open_error)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
         .map_err(open_error)?;
     tx.batch_execute(
@@ -922,15 +990,41 @@ impl PgStorage {
                 Attempt::Fail(db_error(&e))
             }
         };
-        let tx = client.transaction().await.map_err(fail)?;
+        // Read committed, whatever the server's default: a push waiting for the club's row
+        // reads it again once the push before it committed. Under repeatable read the second
+        // of two pushes at once failed to serialize (a 500, not `already`).
+        let tx = client
+            .build_transaction()
+            .isolation_level(IsolationLevel::ReadCommitted)
+            .start()
+            .await
+            .map_err(fail)?;
         let merged = async {
+            // Shared with every push, taken alone by a migration: a hub writes only under the
+            // schema it knows. A newer hub's migration (one that takes the matches against the
+            // computer out of the league, say) is not undone by an older hub still running.
+            tx.execute(
+                "SELECT pg_advisory_xact_lock_shared($1)",
+                &[&MIGRATION_LOCK],
+            )
+            .await
+            .map_err(fail)?;
             let row = tx
                 .query_one(
-                    "SELECT last_seq FROM club WHERE id = $1 FOR UPDATE",
+                    "SELECT last_seq, (SELECT COALESCE(max(version), 0) FROM partie_schema)
+                     FROM club WHERE id = $1 FOR UPDATE",
                     &[&self.club],
                 )
                 .await
                 .map_err(fail)?;
+            let schema = i64::from(row.get::<_, i32>(1));
+            if schema > latest() {
+                return Err(Attempt::Fail(Error::storage(format!(
+                    "the database is at schema {schema}, migrated by a newer hub than this one \
+                     (schema {}): this hub takes no more pushes until it is upgraded",
+                    latest()
+                ))));
+            }
             let mut push = Push {
                 tx: &tx,
                 club: self.club,

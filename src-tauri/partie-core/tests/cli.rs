@@ -363,6 +363,28 @@ fn a_command_line_that_cannot_be_read_is_refused_and_writes_nothing() {
             &["selfplay", "1", "2", "1", "--seed", "x"],
             "bad_action: --seed takes a whole number",
         ),
+        // The Morris commands as the others: they fell through to the usage on stderr, took an
+        // unknown option as a token, or ran with an option passed over.
+        (&["replay"], "bad_action: replay needs a FILE"),
+        (
+            &["replay", "a.json", "b.json"],
+            "bad_action: replay takes one FILE",
+        ),
+        (&["moves"], "bad_action: moves needs a FILE"),
+        (
+            &["record", "a.txt", "b.txt"],
+            "bad_action: record takes one FILE",
+        ),
+        (
+            &["perft", "4", "--rule", "{}"],
+            "bad_action: unknown option --rule",
+        ),
+        (&["perft"], "bad_action: perft needs a DEPTH"),
+        (
+            &["uci", "--level", "3"],
+            "bad_action: unknown option --level",
+        ),
+        (&["uci", "3"], "bad_action: uci takes no argument"),
     ];
     for (args, said) in cases {
         let (code, out) = run(args);
@@ -386,6 +408,58 @@ fn a_command_line_that_cannot_be_read_is_refused_and_writes_nothing() {
             "{out}"
         );
     }
+}
+
+/// A count as deep as the rules let a game go: with both draws off the first line never ends,
+/// and `perft 200000` overflowed the stack (an abort, not a refusal).
+#[test]
+fn perft_refuses_a_depth_past_its_bound_rather_than_overflowing() {
+    let (code, out) = partie(&[
+        "perft",
+        "200000",
+        "--rules",
+        r#"{"repetition":0,"quiet_moves":0}"#,
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.starts_with("bad_action: perft counts to a DEPTH of 64 at most"),
+        "{out}"
+    );
+    assert_eq!(partie(&["perft", "3"]), (0, "12144\n".into()));
+}
+
+/// `--help` is a request, not a mistake: the usage on standard output, and success.
+#[test]
+fn help_prints_the_usage_and_succeeds() {
+    for flag in ["--help", "-h", "help"] {
+        let (code, out) = partie(&[flag]);
+        assert_eq!(code, 0, "{flag}");
+        assert!(
+            out.starts_with("usage:") && out.contains("partie perft"),
+            "{out}"
+        );
+    }
+    assert_eq!(partie(&["--nonsense"]).0, 2);
+}
+
+/// A move list's move numbers are passed over, and only they: a word with digits of its own
+/// (`7a1`) is no move, and a result after a number (`12.1-0`) is the result.
+#[test]
+fn a_move_list_skips_move_numbers_only() {
+    let record = |text: &str| {
+        let args: Vec<&std::ffi::OsStr> = ["record", "-"].iter().map(|a| a.as_ref()).collect();
+        partie_with(&args, &[], text.as_bytes())
+    };
+    let (code, out) = record("1. d6 f4 2.a1 a4 3...b4 12.1-0");
+    assert_eq!(code, 0, "{out}");
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        value["actions"],
+        serde_json::json!(["d6", "f4", "a1", "a4", "b4", "1-0"])
+    );
+    let (code, out) = record("1. d6 f4 2. 7a1 a4");
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("7a1"), "{out}");
 }
 
 #[test]

@@ -71,7 +71,7 @@ fn minimax(pos: &Position, depth: i32, ply: i32, path: &mut Repetitions, deeper:
     for &t in pos.tokens().as_slice() {
         let next = pos.after(t);
         let mark = path.push(t, &next);
-        let s = if path.reached(2, &next) {
+        let s = if path.reached(pos.rules().repetition.min(2), &next) {
             0
         } else if next.turn() == pos.turn() {
             minimax(&next, depth, ply + 1, path, deeper)

@@ -442,6 +442,9 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     Ok(serde_json::to_string_pretty(&state.summary()).expect("JSON"))
 }
 
+/// The deepest count `perft` takes.
+const MAX_PERFT_DEPTH: u32 = 64;
+
 /// `perft DEPTH [--rules JSON] [TOKEN...]`.
 fn perft(mut args: Vec<String>) -> Result<String, partie_core::Error> {
     use partie_core::morris::{perft::perft, Morris};
@@ -457,10 +460,18 @@ fn perft(mut args: Vec<String>) -> Result<String, partie_core::Error> {
         },
         None => serde_json::Map::new(),
     };
+    let args = plain(args)?;
     let depth: u32 = args
         .first()
         .and_then(|d| d.parse().ok())
-        .ok_or_else(|| Error::bad_action("perft needs a DEPTH"))?;
+        .ok_or_else(|| usage("perft needs a DEPTH"))?;
+    // Each ply is a frame of the count's recursion; with both draws off a game need never end,
+    // and a depth of thousands overflowed the stack. Counts past this one take years anyway.
+    if depth > MAX_PERFT_DEPTH {
+        return Err(usage(format!(
+            "perft counts to a DEPTH of {MAX_PERFT_DEPTH} at most, not {depth}"
+        )));
+    }
     let sides = [vec!["A".to_string()], vec!["B".to_string()]];
     let mut game = Morris::setup(&rules, &sides)?;
     for token in &args[1..] {
@@ -598,12 +609,25 @@ fn main() -> ExitCode {
     };
     match args.first().map(String::as_str) {
         Some("check") => check(&args[1..]),
-        Some("replay") if args.len() == 2 => replay(&args[1]),
+        Some("replay") => match one_file(args[1..].to_vec(), "replay") {
+            Ok(file) => replay(&file),
+            Err(e) => print(Err(e)),
+        },
         Some("perft") => print(perft(args[1..].to_vec())),
         Some("tournament") => print(tournament(args[1..].to_vec())),
-        Some(cmd @ ("moves" | "record")) if args.len() == 2 => print(movelist(cmd, &args[1])),
+        Some(cmd @ ("moves" | "record")) => {
+            print(one_file(args[1..].to_vec(), cmd).and_then(|file| movelist(cmd, &file)))
+        }
         Some("selfplay") => print(selfplay(args[1..].to_vec())),
+        Some("--help" | "-h" | "help") => {
+            say!("{USAGE}");
+            ExitCode::SUCCESS
+        }
         Some("uci") => {
+            // The level and the rules are the protocol's options (`setoption`, docs/uci.md).
+            if let Err(e) = no_argument(args[1..].to_vec(), "uci") {
+                return print(Err(e));
+            }
             let stdin = std::io::stdin();
             match partie_core::morris::uci::run(stdin.lock(), std::io::stdout()) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -138,6 +138,13 @@ pub fn read(rules: MorrisRules, text: &str) -> Result<Position, String> {
     let quiet = number(fields[4], "the quiet move count")?;
     let mut used = [0, 0];
     if let Some(field) = fields.get(5) {
+        // Under the other rule the lines used change nothing: taken, they made the position
+        // another than the same one reached by play, and `d` wrote a FEN without them.
+        if rules.same_mill != SameMill::Once {
+            return Err(format!(
+                "the mills used ({field:?}) are a FEN's sixth field only under SameMill once"
+            ));
+        }
         let g = Geometry::get(rules.diagonals);
         let (a, b) = pair(field, "the mills used")?;
         used = [read_lines(g, a)?, read_lines(g, b)?];
@@ -194,6 +201,8 @@ mod tests {
             "-/- w 10/10 0 0",
             "a1/b2 w 8/8 1 0",
             "-/- w 9/9 0 3",
+            // The mills used under the default rule, where they change nothing.
+            "a1,a4,a7/b2,b4 w 6/7 1 0 a1-a4-a7/-",
         ] {
             assert!(read(rules, bad).is_err(), "{bad:?} was read");
         }

@@ -50,6 +50,17 @@ fn not_a_move(word: &str) -> Error {
         .with_subject(word)
 }
 
+/// `word` without the move number it starts with (`12.`, `12...`, `12.d6`), if any. Digits
+/// that no dot follows are the word's own (`7a1` is not a move, and stays so, to be refused).
+fn without_number(word: &str) -> &str {
+    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    if rest.len() < word.len() && rest.starts_with('.') {
+        rest.trim_start_matches('.')
+    } else {
+        word
+    }
+}
+
 /// Reads a move list: move numbers (`12.`) are skipped, `a1-a4xb4` splits into `a1-a4` and
 /// `xb4`. Checking the tokens against the rules is the replay's job; this refuses only text
 /// that is not a move list (`bad_record`).
@@ -62,13 +73,12 @@ pub fn parse(text: &str) -> Result<MoveList, Error> {
                 .with_code("after_result")
                 .with_subject(word));
         }
-        if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½") {
-            result = Some(if word == "½-½" { "1/2-1/2" } else { word }.to_string());
+        let word = without_number(word);
+        if word.is_empty() {
             continue;
         }
-        let word = word.trim_start_matches(|c: char| c.is_ascii_digit());
-        let word = word.trim_start_matches('.');
-        if word.is_empty() {
+        if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½") {
+            result = Some(if word == "½-½" { "1/2-1/2" } else { word }.to_string());
             continue;
         }
         let mut parts = word.split('x');

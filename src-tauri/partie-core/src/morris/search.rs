@@ -564,7 +564,10 @@ impl Searcher {
     ) -> i32 {
         let next = pos.after(t);
         let mark = self.path.push(t, &next);
-        let score = if self.path.reached(2, &next) {
+        // A position come twice in the search is scored as the draw a third time would be;
+        // without the repetition rule (0) it is no draw, and the search goes on.
+        let repetition = pos.rules().repetition.min(2);
+        let score = if self.path.reached(repetition, &next) {
             // A repeated position: the side that could avoid it does not want it.
             self.drawn(pos.turn())
         } else if next.turn() == pos.turn() {
@@ -1474,6 +1477,41 @@ mod tests {
     use super::super::board::point;
     use super::super::rules::SameMill;
     use super::*;
+
+    /// A position come again is scored as a draw only where the rules make repetition one: the
+    /// search scored it so whatever the rule, and without it (0) steered into cycles it took
+    /// for draws, or away from a win that passed through one.
+    #[test]
+    fn a_position_come_again_is_a_draw_only_under_the_repetition_rule() {
+        let mut scores = Vec::new();
+        for repetition in [3, 2, 0] {
+            let rules = MorrisRules {
+                repetition,
+                ..MorrisRules::default()
+            };
+            let start =
+                super::super::fen::read(rules, "a1,b4,d3,f2,g7/a7,d6,e4,g1 w 0/0 0 0").unwrap();
+            // White and Black each go and come back: the start again, White to act.
+            let mut path = Repetitions::default();
+            let mut pos = start;
+            for t in ["b4-b2", "e4-e3", "b2-b4", "e3-e4"] {
+                pos = pos.after(Token::parse(t).unwrap());
+                path.push(Token::parse(t).unwrap(), &pos);
+            }
+            assert_eq!(pos.key(), start.key());
+            let mut s = Searcher::new(14);
+            s.path = path;
+            s.judge_for(pos.turn());
+            let again = Token::parse("b4-b2").unwrap();
+            scores.push(s.child(&pos, again, 0, -INF, INF, 0));
+        }
+        assert_eq!(scores[0], 0, "a draw under the rule");
+        assert_eq!(scores[1], 0, "a draw under the rule");
+        assert_ne!(
+            scores[2], 0,
+            "without the rule the position is judged: {scores:?}"
+        );
+    }
 
     /// Random games under `rules`, every position of which is judged twice by `s` (with more
     /// positions than it remembers, so entries are replaced), each time against the

@@ -780,3 +780,90 @@ async fn the_league_ranks_each_clubs_players_for_a_season_readable_by_any_club()
         (404, Some("not_found"))
     );
 }
+
+/// A player's matches are counted as the statistics count them: a name with two seats of a side
+/// counts once, a name on both sides not at all. One row a seat gave such a name two matches
+/// played for one. Players level on wins, draws and losses are ranked by name, whatever their
+/// club (they were by club first). An upgrade counts the results written before the same way.
+#[tokio::test]
+async fn the_league_counts_a_match_once_for_a_player_whatever_their_seats() {
+    let db = PgDb::create(PgCluster::shared()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let ta = db.add_club("A club", &dir.path().join("a")).await;
+    let tz = db.add_club("Z club", &dir.path().join("z")).await;
+    let a = hub_for(&db, &ta).await;
+    let z = hub_for(&db, &tz).await;
+    let mut twice = won_2025("twice", "Zed", "Bo");
+    twice["sides"] = json!([["Zed", "Zed"], ["Bo", "Cy"]]);
+    let mut both = won_2025("both", "Zed", "Zed");
+    both["sides"] = json!([["Zed"], ["Zed"]]);
+    let pushed = a.push(&[twice, both]).await;
+    assert_eq!(pushed.body["accepted"], 2, "{}", pushed.text);
+    assert_eq!(
+        z.push(&[won_2025("al", "Al", "Di")]).await.body["accepted"],
+        1
+    );
+    let page = a.get("/v1/league/2025/clubs/A%20club").await;
+    let zed = &page.body["standings"][0];
+    assert_eq!(
+        (&zed["name"], &zed["played"], &zed["won"]),
+        (&json!("Zed"), &json!(1), &json!(1)),
+        "{}",
+        page.text
+    );
+    let league = a.get("/v1/league/2025").await;
+    let top: Vec<(&str, &str)> = league.body["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(2)
+        .map(|p| (p["name"].as_str().unwrap(), p["club"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        top,
+        [("Al", "Z club"), ("Zed", "A club")],
+        "{}",
+        league.text
+    );
+
+    // Results of a hub before migration 5, one a seat: the upgrade counts them once.
+    let old = PgDb::create(PgCluster::shared()).await;
+    let pool = postgres::pool(&old.url, 2).unwrap();
+    postgres::migrate_with(&pool, &postgres::MIGRATIONS[..4])
+        .await
+        .unwrap();
+    postgres::add_club(&pool, "club", &postgres::new_token().unwrap())
+        .await
+        .unwrap();
+    let client = pool.get().await.unwrap();
+    client
+        .execute(
+            "INSERT INTO league_result (club_id, uid, side, seat, name, season, outcome)
+             SELECT id, 'twice', 0, 0, 'Zed', 2025, 'won' FROM club
+             UNION ALL SELECT id, 'twice', 0, 1, 'Zed', 2025, 'won' FROM club
+             UNION ALL SELECT id, 'twice', 1, 0, 'Bo', 2025, 'lost' FROM club
+             UNION ALL SELECT id, 'both', 0, 0, 'Zed', 2025, 'won' FROM club
+             UNION ALL SELECT id, 'both', 1, 0, 'Zed', 2025, 'lost' FROM club",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(postgres::migrate(&pool).await, Ok(postgres::latest()));
+    let left: Vec<(String, i32, String)> = client
+        .query(
+            "SELECT uid, seat, name FROM league_result ORDER BY uid, side, seat",
+            &[],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    assert_eq!(
+        left,
+        [
+            ("twice".into(), 0, "Zed".into()),
+            ("twice".into(), 0, "Bo".into())
+        ]
+    );
+}

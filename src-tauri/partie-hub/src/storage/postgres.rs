@@ -96,6 +96,18 @@ pub const MIGRATIONS: &[&str] = &[
          WHERE r.club_id = l.club_id AND r.kind = 'match' AND r.uid = l.uid
            AND CASE WHEN strpos(r.body, chr(92) || 'u0000') = 0 THEN (r.body::jsonb) ? 'computer'
                     ELSE r.body LIKE '%\"computer\":%' END;",
+    // 5: a player's matches are counted as the statistics count them (`write_match`): a name
+    //    on two sides of a match is left out, and a name with two seats of a side keeps its
+    //    first. One row a seat counted such a match twice.
+    "DELETE FROM league_result l USING (
+         SELECT club_id, uid, name FROM league_result
+         GROUP BY club_id, uid, name HAVING count(DISTINCT side) > 1
+     ) two WHERE l.club_id = two.club_id AND l.uid = two.uid AND l.name = two.name;
+     DELETE FROM league_result l WHERE EXISTS (
+         SELECT 1 FROM league_result o
+         WHERE o.club_id = l.club_id AND o.uid = l.uid AND o.name = l.name
+           AND o.side = l.side AND o.seat < l.seat
+     );",
 ];
 
 /// The schema version this hub writes: the number of its migrations.
@@ -715,6 +727,15 @@ impl<C: GenericClient + Sync> Push<'_, C> {
             let mut sides = Vec::new();
             let mut seats = Vec::new();
             let mut outcomes = Vec::new();
+            // As the statistics count (docs/ratings.md): a name on two sides is left out, and
+            // one with two seats of a side counts once (its first seat). One row a seat gave
+            // such a name two matches played for one.
+            let sides_of = |name: &String| {
+                m.sides()
+                    .iter()
+                    .filter(|players| players.contains(name))
+                    .count()
+            };
             for (side, players) in m.sides().iter().enumerate() {
                 let outcome = match result.winner {
                     None => "drawn",
@@ -722,6 +743,9 @@ impl<C: GenericClient + Sync> Push<'_, C> {
                     Some(_) => "lost",
                 };
                 for (seat, name) in players.iter().enumerate() {
+                    if sides_of(name) > 1 || players[..seat].contains(name) {
+                        continue;
+                    }
                     names.push(name.clone());
                     sides.push(side as i32);
                     seats.push(seat as i32);
@@ -1342,7 +1366,7 @@ impl PgStorage {
                          FROM league_result r JOIN club c ON c.id = r.club_id
                          WHERE r.season = $1
                          GROUP BY c.name, r.name ORDER BY won DESC, drawn DESC, lost ASC,
-                                  c.name, r.name
+                                  r.name, c.name
                          LIMIT $2",
                         &[&season, &top],
                     )

@@ -40,6 +40,7 @@ proptest! {
         let mut g = game(json!({"balls": balls, "target": target}));
         let mut rng = Rng::new(seed);
         let mut n = 0;
+        let mut late_refusals = 0;
         while !g.is_over() {
             let s = summary(&g);
             for side in 0..2usize {
@@ -48,6 +49,21 @@ proptest! {
                 prop_assert_eq!(total, balls as u64, "side {} after {} actions: {}", side, n, s);
             }
             let a = random_action(&g, &mut rng);
+            // The same action with a `via` no push uses is refused late, once the action was
+            // played out (a mène may have ended): the state is as it was, mènes and all.
+            for arrow in ["8", "13", "16"] {
+                let mut late = a.to_json();
+                let Some(o) = late.as_object_mut().filter(|o| !o.contains_key("via") && !o.contains_key("jack")) else {
+                    break;
+                };
+                o.insert("via".into(), json!({arrow: 9}));
+                if let Ok(bad) = Action::from_json(&late) {
+                    if let Err(refused) = g.clone().play(&bad) {
+                        prop_assert_eq!(&refused.state, &g, "a refusal changed the state");
+                        late_refusals += 1;
+                    }
+                }
+            }
             // Every offered action is accepted, and a record of it reads back the same.
             prop_assert_eq!(Action::from_json(&a.to_json()).unwrap(), a.clone());
             g = g.play(&a).map_err(|r| TestCaseError::fail(format!("{:?} refused: {:?}", a, r.error)))?;
@@ -55,6 +71,7 @@ proptest! {
             prop_assert!(n < 5_000, "the game does not end");
         }
         prop_assert!(summary(&g)["scores"].as_array().unwrap().iter().any(|v| v.as_u64().unwrap() >= target as u64));
+        prop_assert!(n < 3 || late_refusals > 0, "no late refusal was tried");
     }
 }
 

@@ -288,13 +288,18 @@ class Partie:
         it is called in this window, without running, as a full disk would."""
         self.d.execute_script("""
             const [command, error, times] = arguments;
-            let left = times;
+            const left = (window.__failing ??= {});
+            left[command] = times;
             const core = window.__TAURI__.core, invoke = core.invoke.bind(core);
             window.__TAURI__.core = { ...core, invoke: (cmd, args) => {
-                if (cmd !== command || left <= 0) return invoke(cmd, args);
-                left -= 1;
+                if (cmd !== command || !(left[command] > 0)) return invoke(cmd, args);
+                left[command] -= 1;
                 return Promise.reject(error);
             } };""", command, error, times)
+
+    def mend(self, command):
+        """`command`, made to fail by `fail_command`, runs again (the disk is back)."""
+        self.d.execute_script("window.__failing[arguments[0]] = 0", command)
 
     def asked(self, command):
         """How many times the window called `command` since `slow_command` slowed it."""

@@ -192,12 +192,15 @@ def test_killed_mid_game_resumes_exactly(partie):
     assert p.scores() == [9, 7]
     assert p.text("#turn-banner") == "Anna to throw"   # the team's rotation went on
 
-    # Discarding an unfinished match takes two taps.
+    # Discarding an unfinished match takes two taps, and a double tap is one (its second tap
+    # discarded the match at once).
     p.tap("#nav-back")
     p.wait_css("#unfinished")
-    p.tap("#unfinished [data-discard]")
+    p.double_tap("#unfinished [data-discard]")
     p.wait_until("return document.querySelector('#unfinished [data-discard]').textContent === 'Tap again to discard'")
+    time.sleep(0.6)
     assert p.count("#unfinished .match-row") == 1
+    assert p.text("#unfinished [data-discard]") == "Tap again to discard"
     p.tap("#unfinished [data-discard]")
     p.wait_until("return !document.querySelector('#unfinished')")
 

@@ -2,15 +2,16 @@
 // from the files in the Partie folder. Nothing leaves the device unless the user takes a file.
 
 import { ipc } from './ipc.js';
-import { h, scheduler } from './dom.js';
+import { h, scheduler, onePerPress, twoTaps } from './dom.js';
 import { t } from './i18n.js';
 import { app } from './app.js';
 
 export function dataPanel() {
   const box = h('section', { class: 'data-panel', id: 'data-panel' });
   let files = [];
-  let armed = null; // a restore asks twice: it replaces the whole history
-  let disarm = null;
+  // A restore asks twice: it replaces the whole history. A second tap within half a second of
+  // the first, or a held Enter, is not the second asking (it restored at once).
+  let confirm = null;
   let busy = false; // one file at a time: a double tap neither writes two files nor imports twice
 
   async function once(task) {
@@ -38,25 +39,20 @@ export function dataPanel() {
       h('span', { class: 'file-name', text: name }),
       backup
         ? h('button', {
-          class: armed === name ? 'btn small armed' : 'btn small', type: 'button', 'data-restore': name,
+          class: confirm.is(name) ? 'btn small armed' : 'btn small', type: 'button', 'data-restore': name,
           // Each row has the same button: its name says which file it is for.
-          'aria-label': `${armed === name ? t('restore_again') : t('restore')}: ${name}`,
+          'aria-label': `${confirm.is(name) ? t('restore_again') : t('restore')}: ${name}`,
+          onkeydown: onePerPress,
           onclick: async () => {
             if (busy) return;
-            clearTimeout(disarm);
-            if (armed !== name) {
-              // Asked again within a few seconds, or not at all.
-              armed = name;
-              disarm = setTimeout(() => { armed = null; draw(); }, 4000);
-              draw();
-              app.announce(t('restore_again'));
-              return;
-            }
-            armed = null;
+            // Asked again within a few seconds, or not at all.
+            const asked = confirm.tap(name);
+            if (asked === 'armed') app.announce(t('restore_again'));
+            if (asked !== 'confirmed') return;
             await once(async () => { await ipc.restoreFile(name); app.notice(t('restored')); });
             draw();
           },
-        }, armed === name ? t('restore_again') : t('restore'))
+        }, confirm.is(name) ? t('restore_again') : t('restore'))
         : h('button', {
           class: 'btn small', type: 'button', 'data-import': name, 'aria-label': `${t('import')}: ${name}`,
           onclick: () => once(async () => {
@@ -79,6 +75,7 @@ export function dataPanel() {
     files.length
       ? h('ul', { class: 'file-list', id: 'file-list' }, files.map(fileRow))
       : h('p', { class: 'empty', text: t('no_files') })]);
+  confirm = twoTaps(draw);
   draw();
   refresh();
   // The panel is kept across the settings screen's redraws; its words change with the language.

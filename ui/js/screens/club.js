@@ -4,7 +4,7 @@
 import { ipc } from '../ipc.js';
 import { h, scheduler, latest, STALE, twoTaps, onePerPress } from '../dom.js';
 import { t, ago, has, errorText } from '../i18n.js';
-import { app } from '../app.js';
+import { app, loadFailed } from '../app.js';
 import { el } from '../svg.js';
 import { canScan, startScan } from '../scan.js';
 
@@ -201,15 +201,19 @@ export function mount(root) {
     st.status ? h('div', { class: 'club-panels' }, joinPanel(st.status), st.status.joined ? null : hostPanel(st.status)) : null,
     h('button', { class: 'btn primary big', type: 'button', id: 'new-tournament', onclick: () => app.go('#/tournament-new') }, t('new_tournament')),
     h('h2', { text: t('tournaments') }),
-    st.items == null ? h('p', { class: 'empty', text: t('loading') })
+    st.failed ? loadFailed(st.failed, () => { st.failed = null; render(); load(); })
+    : st.items == null ? h('p', { class: 'empty', text: t('loading') })
       : st.items.length ? h('ul', { class: 'match-list', id: 'tournament-list' }, st.items.map(row))
         : h('p', { class: 'empty', text: t('no_tournament_yet') }));
   const render = scheduler(root, draw);
   const listAsked = latest();
-  const load = () => listAsked(ipc.tournaments()).then((items) => { if (items !== STALE) { st.items = items; render(); } }).catch((e) => app.error(e, { reading: true }));
+  // A list never read says why, with Retry ("Loading…" for ever before); one read before stays.
+  const load = () => listAsked(ipc.tournaments())
+    .then((items) => { if (items !== STALE) { st.items = items; st.failed = null; render(); } })
+    .catch((e) => { if (st.items == null) { st.failed = e; render(); } else app.error(e, { reading: true }); });
   render();
   load();
-  ipc.clubStatus().then((s) => { st.status = s; render(); }).catch((e) => app.error(e));
+  ipc.clubStatus().then((s) => { st.status = s; render(); }).catch((e) => app.error(e, { reading: true }));
   return {
     refresh: load,
     unmount: () => stopScan?.(),

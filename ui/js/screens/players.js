@@ -21,6 +21,7 @@ export function mount(root, [id]) {
     board: { game: games()[0], rows: null, from: '', to: '' }, versus: { other: '', game: games()[0], result: null, expected: null },
     tournaments: [], ratings: {}, ratingSeries: {},
     listed: false, failed: null, // whether the list was read; why not, when it could not be
+    statsFailed: null, // why a player's figures could not be read
   };
 
   // Searches, leaderboards and heads to head are answered in any order: only the latest
@@ -53,7 +54,9 @@ export function mount(root, [id]) {
       // merge or a rename) was asked for meanwhile: older figures never replace newer ones.
       const still = pages.asked();
       const pid = Number(id);
-      const all = await Promise.all(games().map((g) => ipc.playerStats(pid, g).catch(() => null)));
+      // A figure that could not be read is said, with Retry, not taken for "no match yet".
+      let unread = null;
+      const all = await Promise.all(games().map((g) => ipc.playerStats(pid, g).catch((e) => { unread ??= e; return null; })));
       const series = await Promise.all(games().map((g, i) => (all[i]?.matches ? ipc.playerSeries(pid, g).catch(() => []) : [])));
       const tournaments = await ipc.playerTournaments(pid).catch((e) => { app.error(e, { reading: true }); return []; });
       const rated = await Promise.all(games().map((g, i) => (all[i]?.matches ? ipc.playerRating(pid, g).catch(() => null) : null)));
@@ -66,6 +69,7 @@ export function mount(root, [id]) {
         st.ratingSeries[g] = history[i];
       });
       st.tournaments = tournaments;
+      st.statsFailed = unread;
     } else if (board) {
       loadBoard();
     }
@@ -248,7 +252,8 @@ export function mount(root, [id]) {
     return h('section', { class: 'player-page' },
       games().map(statsCard),
       tournaments(),
-      games().every((g) => !st.stats[g]?.matches) ? h('p', { class: 'empty', text: t('no_finished_match') }) : null,
+      st.statsFailed ? loadFailed(st.statsFailed, () => { st.statsFailed = null; render(); loadList(); })
+        : games().every((g) => !st.stats[g]?.matches) ? h('p', { class: 'empty', text: t('no_finished_match') }) : null,
       h('h2', { text: t('rename') }),
       h('form', { class: 'add-player', onsubmit: async (ev) => {
         ev.preventDefault();

@@ -1,7 +1,7 @@
 // New game: players (known ones first, a new one in one step), teams, throwing order, rules.
 
 import { ipc } from '../ipc.js';
-import { h, glyph, scheduler, names, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching } from '../dom.js';
+import { h, glyph, scheduler, names, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching, onePerPress } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -120,9 +120,13 @@ export function mount(root, [game]) {
     const up = stillUp();
     try {
       const m = await ipc.newMatch(game, rules, sides, computer);
-      entry.started?.(m, st);
-      await app.saveSetting('last_lineup', st.sides);
-      if (form && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, [game]: rules });
+      // The match is made: it opens whatever comes of remembering the setup. A failure there
+      // left the screen open, and Start again made a second match.
+      try {
+        entry.started?.(m, st);
+        await app.saveSetting('last_lineup', st.sides);
+        if (form && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, [game]: rules });
+      } catch (e) { app.error(e); }
       if (up()) app.go(`#/match/${m.id}`);
     } catch (e) {
       app.error(e);
@@ -169,7 +173,9 @@ export function mount(root, [game]) {
     const enough = vsComputer() ? st.sides.length === 1 : st.sides.length >= 2;
     const narrowing = st.newName.trim();
     const available = knownMatching(st.known.filter((p) => !inLineup(p.name)), narrowing);
-    return h('section', { class: 'setup' },
+    // A held Enter is one press: its repeats added every known player one after the other
+    // (the focus moves to the next chip), or took the whole line-up away.
+    return h('section', { class: 'setup', onkeydown: onePerPress },
       h('div', { class: 'setup-cols' },
         h('div', { class: 'setup-players' },
           h('h2', { text: t('players') }),

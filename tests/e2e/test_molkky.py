@@ -653,3 +653,28 @@ def test_start_then_back_stays_where_the_person_went(partie):
     assert p.d.execute_script("return location.hash") in ("#/home", "#/", "")
     assert p.count("#pins") == 0
     p.wait_css("#unfinished .match-row")
+
+
+def test_a_held_enter_is_one_press_where_a_repeat_would_act_again(partie):
+    """A held Enter repeats its key, and each repeat is a click: on the new-game screen (the
+    focus moves to the next chip: every known player was added, or the line-up taken away), on
+    the scorepad, and on Discard. Each takes the first press and drops its repeats."""
+    p = partie
+    p.start()
+    pressed = """
+        const e = new KeyboardEvent('keydown', {key: 'Enter', repeat: arguments[1], bubbles: true, cancelable: true});
+        document.querySelector(arguments[0]).dispatchEvent(e);
+        return e.defaultPrevented;"""
+    held = lambda sel: p.d.execute_script(pressed, sel, True)
+    first = lambda sel: p.d.execute_script(pressed, sel, False)
+    p.tap("#new-molkky")
+    p.wait_css("#new-player")
+    add_players(p, "Anna", "Bea")
+    for sel in ("#new-player", "#sides .chip-x", "#start"):
+        assert held(sel) and not first(sel), sel
+    p.begin()
+    p.wait_css("#pins")
+    assert held('[data-pin="3"]') and not first('[data-pin="3"]')
+    p.tap("#nav-back")
+    p.wait_css("#unfinished [data-discard]")
+    assert held("#unfinished [data-discard]") and not first("#unfinished [data-discard]")

@@ -404,6 +404,10 @@ def test_joining_says_so_while_the_hub_is_asked_and_leaving_takes_two_taps(parti
         p.start()
         p.tap("#open-club")
         p.wait_css("#join-link")
+        # Join with no link: said (it only moved the focus to the field, told as its name).
+        p.tap("#join-hub")
+        p.wait_text("#toast-text", "Type or paste the join link")
+        assert p.d.execute_script("return document.activeElement.id") == "join-link"
         p.type("#join-link", f"http://127.0.0.1:{silent.getsockname()[1]}")
         p.type("#join-token", "t")
         p.tap("#join-hub")
@@ -412,6 +416,9 @@ def test_joining_says_so_while_the_hub_is_asked_and_leaving_takes_two_taps(parti
         p.wait_text("#toast-text", "No club hub answers", timeout=20)
         p.wait_text("#join-hub", "Join")
         assert not p.d.execute_script("return document.querySelector('#join-hub').disabled")
+        # The focus is back on Join (Join disabled had sent it to the token field, where a
+        # phone's keyboard came up over "Joining…").
+        p.wait_until("return document.activeElement?.id === 'join-hub'")
     finally:
         silent.close()
     joined_as(p, "{ waiting: 0 }", "{ state: 'ok', refused: [], last_sync: Date.now() }")

@@ -552,6 +552,10 @@ def test_lists_that_could_not_be_read_say_so_with_retry(partie):
     "No finished match yet"; Retry brings each."""
     p = partie
     p.start()
+    # No player yet: said (the list was blank).
+    p.go_hash("#/players")
+    p.wait_text("#no-players", "No player yet")
+    p.go_hash("#/home")
     quick_molkky(p, ["Anna", "Bea"])
     failed = "The history could not be read. Nothing was changed. (disk I/O error)"
     disk = {"kind": "storage", "detail": "disk I/O error"}

@@ -471,3 +471,27 @@ def test_the_computer_is_named_in_the_language_of_today(partie):
     p.wait_css("#mor-board")
     p.wait_until("return [...document.querySelectorAll('.mor-side-name strong')].map((e) => e.textContent).join() === 'Alice,Ordinateur'")
     assert p.texts(".mor-side-name small")[1] == "ordinateur · niveau 1"
+
+
+def test_the_computer_chosen_benches_the_other_players_and_a_person_brings_them_back(partie):
+    """Choosing the computer as opponent takes every place but the first: who had them is
+    said, and choosing a person again brings them back (they were dropped without a word)."""
+    p = partie
+    p.start()
+    p.tap("#new-morris")
+    p.wait_css("#new-player")
+    add_players(p, "Anna", "Bea")
+    p.tap("#opponent-computer")
+    p.wait_pressed("#opponent-computer")
+    p.wait_until("return document.querySelectorAll('#sides .chip-name').length === 1")
+    assert p.texts("#sides .chip-name") == ["Anna"]
+    p.wait_until("return document.querySelector('#announce').textContent === 'Removed: Bea'")
+    p.tap("#opponent-person")
+    p.wait_pressed("#opponent-person")
+    p.wait_until("return document.querySelectorAll('#sides .chip-name').length === 2")
+    assert p.texts("#sides .chip-name") == ["Anna", "Bea"]
+    p.wait_until("return document.querySelector('#announce').textContent === 'Added: Bea'")
+    # A full line-up: a third name takes the last place, and who had it is said.
+    add_players(p, "Cyril")
+    assert p.texts("#sides .chip-name") == ["Anna", "Cyril"]
+    p.wait_until("return document.querySelector('#announce').textContent === 'Added: Cyril, in place of Bea'")

@@ -304,12 +304,9 @@ export function mount(root, [id], initial, info) {
 }
 
 // Who plays each team, and whose dice.
-function setupBlock({ st, seg, levels, vsComputer }) {
+function setupBlock({ st, seg, levels, vsComputer, opponent }) {
   return h('div', { class: 'mor-setup' },
-    seg('opponent', t('bou_opponent'), ['person', 'computer'], st.opponent, (v) => t(`bou_opponent_${v}`), (v) => {
-      st.opponent = v;
-      if (v === 'computer') st.sides = st.sides.slice(0, 1);
-    }),
+    seg('opponent', t('bou_opponent'), ['person', 'computer'], st.opponent, (v) => t(`bou_opponent_${v}`), opponent),
     vsComputer() ? [
       seg('level', t('mor_level'), levels(), st.level, (v) => t(`bou_level_${v}`), (v) => { st.level = v; }),
       seg('colour', t('bou_your_team'), [0, 1], st.colour, (v) => t(v === 0 ? 'bou_team_a' : 'bou_team_b'), (v) => { st.colour = v; }),

@@ -72,7 +72,8 @@ export function mount(root) {
 
   const join = () => app.exclusive(st, render, async () => {
     const link = linkInput.value.trim();
-    if (!link) { linkInput.focus(); return; }
+    // Said, not only the focus moved to the field (which a screen reader tells as its name).
+    if (!link) { app.error({ kind: 'bad_setup', code: 'no_link' }); linkInput.focus(); return; }
     const token = tokenInput.value.trim();
     // "Joining…" is shown while the hub is asked (up to its time, for a hub that does not
     // answer), after a scan as well: the form is back in place of the camera's view.
@@ -83,6 +84,10 @@ export function mount(root) {
     app.announce(t('joined_hub', { hub: st.status.joined.hub }));
     render.focusOn('#joined-title');
     app.clubChanged();
+  }).finally(() => {
+    // Join was disabled while the hub was asked, and the focus went to the field before it
+    // (a phone's keyboard came up over "Joining…"): back on Join when the join failed.
+    if (!st.status?.joined && document.activeElement === tokenInput) render.focusOn('#join-hub');
   });
   // Leaving the hub and stopping it take two taps: nothing takes them back (joining again
   // needs the organiser's code; a stopped hub leaves every phone in the room without one).

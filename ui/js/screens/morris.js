@@ -261,7 +261,7 @@ export function mount(root, [id], initial, info) {
 }
 
 // Against the computer: its level and the person's colour; or a move list to import.
-function setupBlock({ st, seg, levels, vsComputer, rules, render }) {
+function setupBlock({ st, seg, levels, vsComputer, rules, render, opponent }) {
   // One action at a time on the setup (as Start): a second tap while the import is on its way
   // would make a second match.
   function importMoves() {
@@ -272,10 +272,7 @@ function setupBlock({ st, seg, levels, vsComputer, rules, render }) {
     });
   }
   return h('div', { class: 'mor-setup' },
-    seg('opponent', t('mor_opponent'), ['person', 'computer'], st.opponent, (v) => t(`mor_opponent_${v}`), (v) => {
-      st.opponent = v;
-      if (v === 'computer') st.sides = st.sides.slice(0, 1);
-    }),
+    seg('opponent', t('mor_opponent'), ['person', 'computer'], st.opponent, (v) => t(`mor_opponent_${v}`), opponent),
     vsComputer() ? [
       seg('level', t('mor_level'), levels(), st.level, (v) => t(`mor_level_${v}`), (v) => { st.level = v; }),
       seg('colour', t('mor_your_colour'), [0, 1], st.colour, (v) => t(v === 0 ? 'mor_light_first' : 'mor_dark'), (v) => { st.colour = v; }),

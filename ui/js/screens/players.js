@@ -131,7 +131,7 @@ export function mount(root, [id]) {
       const rows = await boardAsked(ipc.ratingLeaderboard(st.board.game, day(st.board.from), day(st.board.to, 1)));
       if (rows === STALE) return;
       st.board.rows = rows;
-    } catch (e) { app.error(e); }
+    } catch (e) { app.error(e, { reading: true }); }
     render();
   }
 
@@ -145,7 +145,7 @@ export function mount(root, [id]) {
       const both = await asked;
       if (both === STALE) return;
       [st.versus.result, st.versus.expected] = both;
-    } catch (e) { app.error(e); }
+    } catch (e) { app.error(e, { reading: true }); }
     render();
   }
 
@@ -277,15 +277,21 @@ export function mount(root, [id]) {
         ? h('button', { class: 'btn', type: 'button', id: 'unarchive', onclick: async () => {
           try { await ipc.archivePlayer(p.id, false); app.announce(t('player_back', { name: p.name })); loadList(); } catch (e) { app.error(e); }
         } }, t('unarchive'))
-        : h('button', { class: 'btn ghost', type: 'button', id: 'archive', onclick: async () => {
-          try {
-            await ipc.archivePlayer(p.id, true);
-            app.go('#/players');
-            app.offerUndo(t('player_archived', { name: p.name }), async () => {
-              try { await ipc.archivePlayer(p.id, false); app.go(`#/players/${p.id}`); return true; } catch (err) { app.error(err); return false; }
-            });
-          } catch (e) { app.error(e); }
-        } }, t('archive')),
+        : h('button', { class: 'btn ghost', type: 'button', id: 'archive', onkeydown: onePerPress, onclick: () => app.exclusive(st, render, async () => {
+          // One at a time: a double tap archived twice, and offered an Undo that undid nothing.
+          await ipc.archivePlayer(p.id, true);
+          app.go('#/players');
+          app.offerUndo(t('player_archived', { name: p.name }), async () => {
+            try {
+              await ipc.archivePlayer(p.id, false);
+              // Back to the player's page from the players' screens only: from a match, the
+              // Undo is said, and the match stays.
+              if (location.hash.startsWith('#/players')) app.go(`#/players/${p.id}`);
+              else app.announce(t('player_back', { name: p.name }));
+              return true;
+            } catch (err) { app.error(err); return false; }
+          });
+        }) }, t('archive')),
       h('button', { class: 'btn ghost', type: 'button', id: 'player-history', onclick: () => app.go(`#/history/${p.id}`) }, t('history')));
   }
 
@@ -294,6 +300,10 @@ export function mount(root, [id]) {
     return h('section', { class: 'players' },
       h('input', { id: 'player-search', type: 'search', value: st.query, placeholder: t('search'), 'aria-label': t('search'),
         oninput: (ev) => { st.query = ev.target.value; loadList(false); } }),
+      // Said while the list is read, when it could not be, and when it is empty (a blank before).
+      st.failed && !st.listed ? loadFailed(st.failed, () => { st.failed = null; render(); loadList(); })
+        : !st.listed ? h('p', { class: 'empty', text: t('loading') })
+          : !st.list.length ? h('p', { class: 'empty', id: 'no-players', text: t(st.query.trim() ? 'no_player_found' : 'no_player_yet') }) : null,
       h('ul', { class: 'match-list', id: 'player-list' }, st.list.map((p) => h('li', { 'data-key': `player-${p.id}` }, h('button', {
         class: 'match-open player-open', type: 'button', 'data-player': p.id, onclick: () => app.go(`#/players/${p.id}`),
       }, h('span', { class: 'match-game', text: p.name }),
@@ -318,5 +328,6 @@ export function mount(root, [id]) {
   const render = scheduler(root, () => (id ? (st.player ? playerPage() : noPlayer()) : listPage()));
   render();
   loadList();
-  return { refresh: loadList };
+  // Records arrived (pulled from the club's hub): new players, new figures.
+  return { refresh: loadList, onData: loadList };
 }

@@ -56,7 +56,7 @@ export function mount(root) {
     gameInfo(g).then((info) => {
       forms.set(g, rulesForm(g, info, entry, app.settings.rules?.[g] || {}, () => { saved.delete(g); render(); }, `${g}-`));
       render();
-    }).catch((e) => app.error(e));
+    }).catch((e) => app.error(e, { reading: true }));
   }
   return {};
 }

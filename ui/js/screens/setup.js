@@ -41,9 +41,10 @@ export function mount(root, [game]) {
     if (inLineup(name)) return;
     const max = vsComputer() && !st.teamMode ? 1 : maxSides();
     if (max && !st.teamMode && st.sides.length >= max) {
-      // A full line-up: the newest name takes the last place.
+      // A full line-up: the newest name takes the last place, and who had it is said.
+      const gone = names(st.sides[max - 1]);
       st.sides[max - 1] = [name];
-      app.announce(t('player_added', { name }));
+      app.announce(t('player_replaced', { name, gone }));
       render();
       return;
     }
@@ -78,6 +79,23 @@ export function mount(root, [game]) {
       if (!st.known.some((k) => k.id === p.id)) st.known.unshift(p);
       addName(p.name);
     } catch (e) { app.error(e); }
+  }
+
+  // The opponent chosen, on a game the computer plays: it takes every place but the person's,
+  // and those who had them are said, and come back when a person is chosen again (they were
+  // dropped without a word).
+  function opponent(v) {
+    st.opponent = v;
+    if (v === 'computer' && st.sides.length > 1) {
+      st.benched = st.sides.slice(1);
+      st.sides = st.sides.slice(0, 1);
+      app.announce(t('player_removed', { name: st.benched.map(names).join(', ') }));
+    } else if (v === 'person' && st.benched) {
+      const back = st.benched.filter((side) => !side.some(inLineup));
+      st.sides = [...st.sides, ...back];
+      st.benched = null;
+      if (back.length) app.announce(t('player_added', { name: back.map(names).join(', ') }));
+    }
   }
 
   function removeName(si, pi) {
@@ -197,7 +215,7 @@ export function mount(root, [game]) {
           h('div', { class: 'sides-head' },
             h('h2', { text: t(entry.seats || 'sides') }),
             h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.sides.length < 2, onclick: () => { st.sides = shuffled(st.sides); app.announce(t('order_now', { names: st.sides.map(names).join(', ') })); render(); } }, t('shuffle'))),
-          entry.setup?.({ st, seg, levels, vsComputer, render, rules: () => (form ? form.value() : {}) }),
+          entry.setup?.({ st, seg, levels, vsComputer, render, opponent, rules: () => (form ? form.value() : {}) }),
           teams() ? h('label', { class: 'toggle' },
             h('input', { type: 'checkbox', id: 'team-mode', checked: st.teamMode, onchange: (ev) => { st.teamMode = ev.target.checked; st.active = null; render(); } }),
             h('span', { text: t('team_mode') }),
@@ -228,7 +246,7 @@ export function mount(root, [game]) {
       .map((side) => side.flatMap((n) => (!remembered.has(n) ? [n] : known.has(n.toLowerCase()) ? [known.get(n.toLowerCase())] : [])))
       .filter((side) => side.length);
     render();
-  }).catch((e) => app.error(e));
+  }).catch((e) => app.error(e, { reading: true }));
   gameInfo(game).then((info) => {
     st.info = info;
     // A remembered line-up longer than the game takes is cut to fit.
@@ -236,6 +254,6 @@ export function mount(root, [game]) {
     if (!teams()) { st.sides = st.sides.map((s) => s.slice(0, 1)); st.teamMode = false; }
     if (entry.rules !== false) form = rulesForm(game, info, entry, st.rules, (r) => { st.rules = r; app.formNow(form?.problem()); render(); });
     render();
-  }).catch((e) => app.error(e));
+  }).catch((e) => app.error(e, { reading: true }));
   return {};
 }

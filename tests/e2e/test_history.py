@@ -500,15 +500,28 @@ def test_an_archived_player_is_marked_and_comes_back_in_one_tap(partie):
     cyril = p.d.execute_script("return [...document.querySelectorAll('#player-list [data-player]')].find(b => b.textContent === 'Cyril').dataset.player")
     p.tap(f'#player-list [data-player="{cyril}"]')
     p.wait_css("#archive")
-    p.tap("#archive")
+    # A double tap on a slow disk archives once (it archived twice, and offered an Undo that
+    # undid nothing).
+    p.slow_command("archive_player", 300)
+    p.double_tap("#archive")
     p.wait_css(f'[data-archived="{cyril}"]')
     assert p.text(f'[data-archived="{cyril}"]') == "archived"
     p.wait_until("return !document.querySelector('#undo-bar').hidden")
     assert "Cyril archived" in p.text("#undo-bar")
+    assert p.asked("archive_player") == 1
     p.tap("#undo-last")
     p.wait_until(f"return location.hash === '#/players/{cyril}'")
     p.wait_css("#archive")
     assert p.count("#archived-note") == 0
+    # Archived, then Undo from another screen: it stays there (it went to the player's page).
+    p.tap("#archive")
+    p.wait_css(f'[data-archived="{cyril}"]')
+    p.go_hash("#/history")
+    p.tap("#undo-last")
+    p.wait_until("return document.querySelector('#announce').textContent === 'Cyril is offered in the pickers again'")
+    assert p.d.execute_script("return location.hash") == "#/history"
+    p.go_hash(f"#/players/{cyril}")
+    p.wait_css("#archive")
     # Archived again, and brought back from the player's page.
     p.tap("#archive")
     p.wait_css(f'[data-archived="{cyril}"]')

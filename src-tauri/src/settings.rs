@@ -112,18 +112,37 @@ fn with_defaults(kept: &Map<String, Value>) -> Value {
 }
 
 /// Changes one setting after checking it, saved before it answers; a change that cannot be
-/// saved changes nothing (`storage`).
+/// saved changes nothing (`storage`). `rules` gives the games whose default rules change, each
+/// replacing that game's, the others' kept as saved: a screen sending its whole copy could
+/// carry another game's rules from before a save still on its way, and undo it.
 #[tauri::command(async)]
 pub fn set_setting(
     file: State<'_, SettingsFile>,
     key: String,
     value: Value,
 ) -> Result<Value, Error> {
+    set_in(&file.0, key, value)
+}
+
+fn set_in(path: &std::path::Path, key: String, value: Value) -> Result<Value, Error> {
     validate(&key, &value)?;
     let _one = WRITING.lock().unwrap_or_else(|e| e.into_inner());
-    let mut all = read_file(&file.0);
+    let mut all = read_file(path);
+    let value = match (key.as_str(), value) {
+        ("rules", Value::Object(changed)) => {
+            let mut rules = all
+                .get("rules")
+                .filter(|v| validate("rules", v).is_ok())
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            rules.extend(changed);
+            Value::Object(rules)
+        }
+        (_, value) => value,
+    };
     all.insert(key, value);
-    write_file(&file.0, &all)?;
+    write_file(path, &all)?;
     Ok(with_defaults(&all))
 }
 
@@ -156,5 +175,30 @@ mod tests {
         let e = write_file(&path, &other).unwrap_err();
         assert_eq!(e.kind, partie_core::ErrorKind::Storage);
         assert_eq!(read_file(&path)["theme"], "dark");
+    }
+
+    /// Two games' default rules saved one after the other, the second sent with the first
+    /// game's rules as they were before (a screen's stale copy): each game keeps its own.
+    #[test]
+    fn default_rules_are_changed_a_game_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        set_in(&path, "rules".into(), json!({"molkky": {"target": 40}})).unwrap();
+        let all = set_in(&path, "rules".into(), json!({"crokinole": {"target": 80}})).unwrap();
+        assert_eq!(
+            all["rules"],
+            json!({"molkky": {"target": 40}, "crokinole": {"target": 80}})
+        );
+        let all = set_in(&path, "rules".into(), json!({"molkky": {}})).unwrap();
+        assert_eq!(
+            all["rules"],
+            json!({"molkky": {}, "crokinole": {"target": 80}})
+        );
+        // A game's rules refused change nothing.
+        assert!(set_in(&path, "rules".into(), json!({"molkky": {"target": "x"}})).is_err());
+        assert_eq!(
+            read_file(&path)["rules"]["crokinole"],
+            json!({"target": 80})
+        );
     }
 }

@@ -678,3 +678,27 @@ def test_a_held_enter_is_one_press_where_a_repeat_would_act_again(partie):
     p.tap("#nav-back")
     p.wait_css("#unfinished [data-discard]")
     assert held("#unfinished [data-discard]") and not first("#unfinished [data-discard]")
+
+
+def test_default_rules_of_two_games_saved_at_once_keep_each_others(partie):
+    """Mölkky's default rules saved, and Crokinole's while that save is still on its way: each
+    game keeps its own (the second sent the screen's whole copy, Mölkky's from before its save,
+    and undid it). A new Mölkky starts with its saved target."""
+    p = partie
+    p.start()
+    p.tap("#nav-settings")
+    p.wait_css("#rule-molkky-target")
+    p.wait_css("#rule-crokinole-target")
+    set_number(p, "#rule-molkky-target", 40)
+    set_number(p, "#rule-crokinole-target", 80)
+    p.slow_command("set_setting", 500, before=False)
+    p.d.execute_script("document.querySelector('#save-rules-molkky').click(); document.querySelector('#save-rules-crokinole').click();")
+    p.wait_until("return window.__delivered.set_setting === 2")
+    rules = p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('./js/ipc.js').then(({ ipc }) => ipc.settings()).then((s) => done(s.rules), (e) => done(String(e)));""")
+    assert rules["molkky"]["target"] == 40, rules
+    assert rules["crokinole"]["target"] == 80, rules
+    p.go_hash("#/setup/molkky")
+    p.wait_css("#rule-target")
+    assert p.d.execute_script("return document.querySelector('#rule-target').value") == "40"

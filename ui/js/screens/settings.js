@@ -32,7 +32,7 @@ export function mount(root) {
         onclick: async () => {
           const wrong = form.problem();
           if (wrong) { app.error(wrong); return; }
-          if (await app.saveSetting('rules', { ...app.settings.rules, [g]: form.value() })) { saved.add(g); app.announce(t('saved')); render(); }
+          if (await app.saveSetting('rules', { [g]: form.value() })) { saved.add(g); app.announce(t('saved')); render(); }
         },
       }, saved.has(g) ? [glyph('✓'), t('saved')] : t('save_defaults'))];
   }

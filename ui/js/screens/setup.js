@@ -143,7 +143,7 @@ export function mount(root, [game]) {
       try {
         entry.started?.(m, st);
         await app.saveSetting('last_lineup', st.sides);
-        if (form && st.saveDefaults) await app.saveSetting('rules', { ...app.settings.rules, [game]: rules });
+        if (form && st.saveDefaults) await app.saveSetting('rules', { [game]: rules });
       } catch (e) { app.error(e); }
       if (up()) app.go(`#/match/${m.id}`);
     } catch (e) {

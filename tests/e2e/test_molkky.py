@@ -702,3 +702,28 @@ def test_default_rules_of_two_games_saved_at_once_keep_each_others(partie):
     p.go_hash("#/setup/molkky")
     p.wait_css("#rule-target")
     assert p.d.execute_script("return document.querySelector('#rule-target').value") == "40"
+
+
+def test_a_setup_left_for_settings_is_as_it_was_when_come_back_to(partie):
+    """A line-up being built, a rule changed, then Settings (to look at the default rules) and
+    Back: the setup is as it was left (it went back to the last match's line-up)."""
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    p.wait_css("#new-player")
+    while p.count("#sides .chip-x"):
+        n = p.count("#sides .chip-x")
+        p.tap("#sides .chip-x")
+        p.wait_until(f"return document.querySelectorAll('#sides .chip-x').length < {n}")
+    add_players(p, "Anna", "Bea", "Cyril")
+    set_number(p, "#rule-target", 30)
+    p.tap("#nav-settings")
+    p.wait_css("#rule-molkky-target")
+    p.tap("#nav-back")
+    p.wait_css("#new-player")
+    p.wait_until("return document.querySelectorAll('#sides .chip-name').length === 3")
+    assert p.texts("#sides .chip-name") == ["Anna", "Bea", "Cyril"]
+    p.wait_css("#rule-target")
+    assert p.d.execute_script("return document.querySelector('#rule-target').value") == "30"
+    p.begin()
+    p.wait_css("#pins")

@@ -7,6 +7,12 @@ import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
 import { rulesForm } from '../rules-form.js';
 
+// A setup left for another screen (Settings, the sync chip) and come back to is as it was
+// left: its line-up, teams, opponent and rules were only kept at Start, and a trip to change
+// the default rules lost them. One a game, for as long as the app runs; a Start forgets it.
+const drafts = new Map();
+const DRAFTED = ['sides', 'teamMode', 'rules', 'saveDefaults', 'opponent', 'level', 'colour', 'benched'];
+
 export function mount(root, [game]) {
   if (!games().includes(game)) game = games()[0];
   const entry = gameEntry(game);
@@ -24,7 +30,11 @@ export function mount(root, [game]) {
     opponent: 'person', // against a person or the computer, where the game has computer levels
     level: 2,
     colour: 0,          // the person's side against the computer
+    benched: null,      // the sides the computer's place took (`opponent`)
+    ...structuredClone(drafts.get(game) ?? {}),
   };
+  const drafted = drafts.has(game);
+  let started = false;
   // What the game takes (its options, sides, the computer's levels) is Rust's word, from
   // game_info; whether it has teams, and its own setup block, the game's entry.
   const teams = () => entry.teams !== false && (st.info?.sides?.players?.max ?? 2) > 1;
@@ -32,7 +42,7 @@ export function mount(root, [game]) {
   const maxSides = () => st.info?.sides?.max ?? null;
   const levels = () => st.info?.computer?.levels ?? [];
   const vsComputer = () => levels().length > 0 && st.opponent === 'computer';
-  st.teamMode = teams() && st.sides.some((s) => s.length > 1);
+  if (!drafted) st.teamMode = teams() && st.sides.some((s) => s.length > 1);
   let form = null;
 
   const inLineup = (name) => st.sides.some((s) => s.some((n) => n.toLowerCase() === name.toLowerCase()));
@@ -138,6 +148,8 @@ export function mount(root, [game]) {
     const up = stillUp();
     try {
       const m = await ipc.newMatch(game, rules, sides, computer);
+      started = true;
+      drafts.delete(game);
       // The match is made: it opens whatever comes of remembering the setup. A failure there
       // left the screen open, and Start again made a second match.
       try {
@@ -255,5 +267,9 @@ export function mount(root, [game]) {
     if (entry.rules !== false) form = rulesForm(game, info, entry, st.rules, (r) => { st.rules = r; app.formNow(form?.problem()); render(); });
     render();
   }).catch((e) => app.error(e, { reading: true }));
-  return {};
+  return {
+    unmount: () => {
+      if (!started) drafts.set(game, structuredClone(Object.fromEntries(DRAFTED.map((k) => [k, st[k]]))));
+    },
+  };
 }

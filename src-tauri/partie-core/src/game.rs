@@ -115,9 +115,10 @@ pub trait Game: Sized + Clone {
     const RANKING: &'static [&'static str] =
         &["match_points", "head_to_head", "buchholz", "score_diff"];
 
-    /// Options a tournament of the game plays by unless its setup gives them (Crokinole: a
-    /// fixed number of rounds).
-    const TOURNAMENT_RULES: &'static [(&'static str, &'static str)] = &[];
+    /// Options a tournament of the game plays by unless its setup gives them: each the option,
+    /// its value, and the options whose giving chooses otherwise (Crokinole: a fixed number of
+    /// rounds, unless the setup gives a `target`, which only the points format reads).
+    const TOURNAMENT_RULES: &'static [(&'static str, &'static str, &'static [&'static str])] = &[];
 
     /// One action of the game, as parsed from its record form.
     type Action;

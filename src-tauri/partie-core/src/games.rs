@@ -16,7 +16,7 @@ struct Entry {
     title: [&'static str; 2],
     computer_levels: u8,
     ranking: &'static [&'static str],
-    tournament_rules: &'static [(&'static str, &'static str)],
+    tournament_rules: &'static [(&'static str, &'static str, &'static [&'static str])],
     info: fn() -> Value,
     counters: Counting,
     rates: Rating,
@@ -300,7 +300,9 @@ pub fn rates(game: &str, counters: &Map<String, Value>) -> Map<String, Value> {
 
 /// The options a tournament of `game` plays by unless its setup gives them (see
 /// [`Game::TOURNAMENT_RULES`]); none for an unknown game.
-pub fn tournament_rules(game: &str) -> &'static [(&'static str, &'static str)] {
+pub fn tournament_rules(
+    game: &str,
+) -> &'static [(&'static str, &'static str, &'static [&'static str])] {
     entry(game).map_or(&[], |e| e.tournament_rules)
 }
 

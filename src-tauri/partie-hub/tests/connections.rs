@@ -289,3 +289,20 @@ async fn a_push_given_up_keeps_its_turn_until_its_merge_ends() {
     sorted.sort();
     assert_eq!(sorted, first, "merged: {ids:?}");
 }
+
+/// A hub's answer tells a device its record is held, and the device never sends it again: its
+/// commits are synced to the disk (with `synchronous=NORMAL` a power cut could lose those since
+/// the last checkpoint). The app's own connection to its history keeps NORMAL.
+#[tokio::test]
+async fn a_hub_syncs_every_commit_to_the_disk() {
+    let (_addr, hub, dir) = served(Limits::default()).await;
+    let Backend::Sqlite(storage) = hub.storage() else {
+        unreachable!("a hub on a file")
+    };
+    assert!(storage
+        .with_store(|s| s.syncs_every_commit())
+        .await
+        .unwrap());
+    let (app, _) = partie_core::store::Store::open(&dir.path().join("app.db")).unwrap();
+    assert!(!app.syncs_every_commit().unwrap());
+}

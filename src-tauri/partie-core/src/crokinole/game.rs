@@ -196,8 +196,10 @@ impl Game for Crokinole {
     type Action = Action;
     const NAME: &'static str = "crokinole";
     const TITLE: [&'static str; 2] = ["Crokinole", "Crokinole"];
-    // Seed 001: tournaments count games of a fixed number of rounds.
-    const TOURNAMENT_RULES: &'static [(&'static str, &'static str)] = &[("format", "rounds")];
+    // Seed 001: tournaments count games of a fixed number of rounds. A target given chooses
+    // the points format: taken as rounds, it was ignored without a word.
+    const TOURNAMENT_RULES: &'static [(&'static str, &'static str, &'static [&'static str])] =
+        &[("format", "rounds", &["target"])];
     // Every round is worth 2, 1 or 0 game points; 20s break ties (seed 001).
     const RANKING: &'static [&'static str] =
         &["game_points", "match_points", "twenties", "head_to_head"];

@@ -212,13 +212,31 @@ impl Store {
     fn prepare(conn: &mut Connection) -> Result<i64, Error> {
         conn.pragma_update(None, "foreign_keys", true)?;
         // WAL with synchronous=NORMAL: a committed transaction survives the app being killed
-        // (only a power cut could lose the very last one), and a commit costs no fsync.
+        // (a power cut could lose the commits since the last checkpoint), and a commit costs no
+        // fsync. A hub's connection syncs every commit ([`Store::sync_every_commit`]).
         conn.pragma_update_and_check(None, "journal_mode", "wal", |_| Ok(()))?;
         conn.pragma_update(None, "synchronous", "normal")?;
         conn.busy_timeout(std::time::Duration::from_secs(2))?;
         let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         migrations::migrate(conn)?;
         Ok(found)
+    }
+
+    /// Makes every commit of this connection durable against a power cut too (`synchronous`
+    /// FULL: the write-ahead log is synced at each commit), for a hub, whose answer tells a
+    /// device that its record is held: with NORMAL a power cut could lose the commits since
+    /// the last checkpoint, which the devices, told they were held, never push again.
+    pub fn sync_every_commit(&self) -> Result<(), Error> {
+        self.conn.pragma_update(None, "synchronous", "full")?;
+        Ok(())
+    }
+
+    /// Whether this connection syncs every commit ([`Store::sync_every_commit`]).
+    pub fn syncs_every_commit(&self) -> Result<bool, Error> {
+        let level: i64 = self
+            .conn
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))?;
+        Ok(level >= 2)
     }
 
     /// Renames a damaged file (and its journal files) to `NAME.damaged-TIMESTAMP`.

@@ -97,8 +97,8 @@ impl Setup {
             Some(Value::Object(r)) => r.clone(),
             Some(other) => return Err(bad(format!("rules must be an object, not {other}"))),
         };
-        for (key, value) in games::tournament_rules(&game) {
-            if !rules.contains_key(*key) {
+        for (key, value, unless) in games::tournament_rules(&game) {
+            if !rules.contains_key(*key) && !unless.iter().any(|k| rules.contains_key(*k)) {
                 rules.insert(key.to_string(), Value::from(*value));
             }
         }
@@ -173,5 +173,35 @@ impl Setup {
             keys,
             system,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn crokinole(rules: Value) -> Map<String, Value> {
+        Setup::parse(
+            &json!({"game": "crokinole", "system": "round_robin", "rules": rules,
+                              "entrants": [["Ann"], ["Bob"], ["Cyd"]]}),
+        )
+        .unwrap()
+        .rules
+    }
+
+    /// A Crokinole tournament plays fixed rounds unless told, and a target given is played to:
+    /// taken as rounds, the target was ignored without a word.
+    #[test]
+    fn a_crokinole_tournament_plays_rounds_unless_its_rules_give_a_target() {
+        assert_eq!(crokinole(json!({}))["format"], "rounds");
+        assert_eq!(crokinole(json!({"rounds": 6}))["format"], "rounds");
+        let target = crokinole(json!({"target": 150}));
+        assert_eq!(target.get("format"), None);
+        assert_eq!(target["target"], 150);
+        assert_eq!(
+            crokinole(json!({"format": "rounds", "target": 150}))["format"],
+            "rounds"
+        );
     }
 }

@@ -18,6 +18,8 @@ pub struct SqliteStorage {
 impl SqliteStorage {
     /// The hub's storage on an open store.
     pub fn new(store: Store) -> Result<SqliteStorage, Error> {
+        // A 200 tells a device its record is held: it must outlast a power cut too.
+        store.sync_every_commit()?;
         let schema = store.schema_version()?;
         Ok(SqliteStorage {
             store: Arc::new(Mutex::new(store)),

@@ -3,16 +3,13 @@ import time
 
 from selenium.webdriver.common.keys import Keys
 
-from test_molkky import add_players, set_number
+from test_molkky import add_players, clear_lineup, set_number
 
 
 def quick_molkky(p, names, winner_first=True):
     p.tap("#new-molkky")
     p.wait_css("#new-player")
-    while p.count("#sides .chip-x"):
-        n = p.count("#sides .chip-x")
-        p.tap("#sides .chip-x")
-        p.wait_until(f"return document.querySelectorAll('#sides .chip-x').length < {n}")
+    clear_lineup(p)
     add_players(p, *names)
     set_number(p, "#rule-target", 10)
     p.begin()

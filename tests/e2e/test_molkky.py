@@ -21,6 +21,14 @@ def add_players(p, *names, field="#new-player", button="#add-player", listing="#
         p.wait_until(f"return document.querySelector({field!r}).value === ''")
 
 
+def clear_lineup(p):
+    """Takes every player out of the new-game screen's line-up (the last match's, remembered)."""
+    while p.count("#sides .chip-x"):
+        n = p.count("#sides .chip-x")
+        p.tap("#sides .chip-x")
+        p.wait_until(f"return document.querySelectorAll('#sides .chip-x').length < {n}")
+
+
 def set_number(p, css, value):
     # A rules field is drawn once the game's rules are in (game_info), after the name field:
     # waited for like a tap waits for its button.
@@ -711,10 +719,7 @@ def test_a_setup_left_for_settings_is_as_it_was_when_come_back_to(partie):
     p.start()
     p.tap("#new-molkky")
     p.wait_css("#new-player")
-    while p.count("#sides .chip-x"):
-        n = p.count("#sides .chip-x")
-        p.tap("#sides .chip-x")
-        p.wait_until(f"return document.querySelectorAll('#sides .chip-x').length < {n}")
+    clear_lineup(p)
     add_players(p, "Anna", "Bea", "Cyril")
     set_number(p, "#rule-target", 30)
     p.tap("#nav-settings")

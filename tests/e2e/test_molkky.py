@@ -732,3 +732,21 @@ def test_a_setup_left_for_settings_is_as_it_was_when_come_back_to(partie):
     assert p.d.execute_script("return document.querySelector('#rule-target').value") == "30"
     p.begin()
     p.wait_css("#pins")
+
+
+def test_default_rules_changed_during_a_setup_are_the_setups_rules_when_come_back(partie):
+    """A setup whose rules were not touched, left for Settings to change the default rules:
+    come back, it has the new defaults (a kept setup must not keep the defaults of before)."""
+    p = partie
+    p.start()
+    p.tap("#new-molkky")
+    p.wait_css("#rule-target")
+    assert p.d.execute_script("return document.querySelector('#rule-target').value") != "45"
+    p.tap("#nav-settings")
+    p.wait_css("#rule-molkky-target")
+    set_number(p, "#rule-molkky-target", 45)
+    p.tap("#save-rules-molkky")
+    p.wait_text("#save-rules-molkky", "Saved")
+    p.tap("#nav-back")
+    p.wait_css("#rule-target")
+    p.wait_until("return document.querySelector('#rule-target').value === '45'")

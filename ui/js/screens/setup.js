@@ -13,6 +13,22 @@ import { rulesForm } from '../rules-form.js';
 const drafts = new Map();
 const DRAFTED = ['sides', 'teamMode', 'rules', 'saveDefaults', 'opponent', 'level', 'colour', 'benched'];
 
+// Two sets of rules alike, whatever the order of their keys.
+const alike = (a, b) => {
+  const keys = Object.keys({ ...a, ...b });
+  return keys.every((k) => JSON.stringify(a?.[k]) === JSON.stringify(b?.[k]));
+};
+
+// A draft's rules, unless they are the defaults it started from: then the defaults of now
+// (Settings, the trip away, may have just changed them).
+function draftOf(game) {
+  const draft = drafts.get(game);
+  if (!draft) return {};
+  const { rulesFrom, ...kept } = structuredClone(draft);
+  if (alike(kept.rules, rulesFrom)) delete kept.rules;
+  return kept;
+}
+
 export function mount(root, [game]) {
   if (!games().includes(game)) game = games()[0];
   const entry = gameEntry(game);
@@ -31,7 +47,7 @@ export function mount(root, [game]) {
     level: 2,
     colour: 0,          // the person's side against the computer
     benched: null,      // the sides the computer's place took (`opponent`)
-    ...structuredClone(drafts.get(game) ?? {}),
+    ...draftOf(game),
   };
   const drafted = drafts.has(game);
   let started = false;
@@ -269,7 +285,12 @@ export function mount(root, [game]) {
   }).catch((e) => app.error(e, { reading: true }));
   return {
     unmount: () => {
-      if (!started) drafts.set(game, structuredClone(Object.fromEntries(DRAFTED.map((k) => [k, st[k]]))));
+      if (!started) {
+        drafts.set(game, structuredClone({
+          ...Object.fromEntries(DRAFTED.map((k) => [k, st[k]])),
+          rulesFrom: app.settings.rules?.[game] || {},
+        }));
+      }
     },
   };
 }

@@ -11,7 +11,7 @@ export function dataPanel() {
   let files = [];
   // A restore asks twice: it replaces the whole history. A second tap within half a second of
   // the first, or a held Enter, is not the second asking (it restored at once).
-  let confirm = null;
+  const confirm = twoTaps(() => draw());
   let busy = false; // one file at a time: a double tap neither writes two files nor imports twice
 
   async function once(task) {
@@ -75,7 +75,6 @@ export function dataPanel() {
     files.length
       ? h('ul', { class: 'file-list', id: 'file-list' }, files.map(fileRow))
       : h('p', { class: 'empty', text: t('no_files') })]);
-  confirm = twoTaps(draw);
   draw();
   refresh();
   // The panel is kept across the settings screen's redraws; its words change with the language.

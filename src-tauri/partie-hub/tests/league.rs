@@ -25,6 +25,14 @@ async fn hub_for(db: &PgDb, token: &str) -> Client {
     }
 }
 
+/// A new database with one club, "club", its token written in a folder of its own.
+async fn one_club() -> (PgDb, tempfile::TempDir, String) {
+    let db = PgDb::create(PgCluster::shared()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let token = db.add_club("club", &dir.path().join("token")).await;
+    (db, dir, token)
+}
+
 /// Each id's revision and number of actions as the hub serves them.
 async fn stored(c: &Client) -> HashMap<String, (i64, usize)> {
     let all = c.pull_all(1000).await;
@@ -281,9 +289,7 @@ async fn two_clubs_on_one_database_cannot_read_or_write_each_others_records() {
 
 #[tokio::test]
 async fn a_database_newer_than_the_hub_is_refused() {
-    let db = PgDb::create(PgCluster::shared()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let token = db.add_club("club", &dir.path().join("token")).await;
+    let (db, dir, token) = one_club().await;
     let pool = db.pool().await;
     // Migrating twice changes nothing; an older hub (a shorter list) is refused.
     assert_eq!(postgres::migrate(&pool).await, Ok(postgres::latest()));
@@ -334,9 +340,7 @@ async fn a_database_newer_than_the_hub_is_refused() {
 /// outbox), and the server ends the stalled session, so that pushes are taken again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hub_stalled_inside_a_push_holds_its_club_only_for_a_while() {
-    let db = PgDb::create(PgCluster::shared()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let token = db.add_club("club", &dir.path().join("token")).await;
+    let (db, _dir, token) = one_club().await;
     let waits = postgres::Waits {
         lock: Duration::from_millis(500),
         statement: Duration::from_secs(5),
@@ -379,9 +383,7 @@ async fn a_hub_stalled_inside_a_push_holds_its_club_only_for_a_while() {
 /// against the computer in the league, after migration 4 took them out, for good).
 #[tokio::test]
 async fn a_hub_older_than_the_database_it_serves_takes_no_more_pushes() {
-    let db = PgDb::create(PgCluster::shared()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let token = db.add_club("club", &dir.path().join("token")).await;
+    let (db, _dir, token) = one_club().await;
     let hub = hub_for(&db, &token).await;
     assert_eq!(hub.push(&[molkky("before", 1, 1)]).await.status, 200);
     // A newer hub migrates the database while this one runs.
@@ -418,9 +420,7 @@ async fn a_hub_older_than_the_database_it_serves_takes_no_more_pushes() {
 /// isolation is stricter than read committed too: the second failed to serialize (a 500).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn pushes_at_once_on_a_repeatable_read_database_are_taken_as_on_any() {
-    let db = PgDb::create(PgCluster::shared()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let token = db.add_club("club", &dir.path().join("token")).await;
+    let (db, _dir, token) = one_club().await;
     db.cluster
         .admin(&format!(
             "ALTER DATABASE {} SET default_transaction_isolation = 'repeatable read'",
@@ -444,9 +444,7 @@ async fn pushes_at_once_on_a_repeatable_read_database_are_taken_as_on_any() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dump_put_back_draws_new_cursor_names_so_that_devices_start_again() {
-    let db = PgDb::create(PgCluster::shared()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let token = db.add_club("club", &dir.path().join("token")).await;
+    let (db, _dir, token) = one_club().await;
     let hub = hub_for(&db, &token).await;
     assert_eq!(hub.push(&[molkky("before", 1, 1)]).await.status, 200);
     let dump = db.dump("club.dump");

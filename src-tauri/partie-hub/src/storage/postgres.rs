@@ -280,12 +280,12 @@ pub async fn migrate_with(pool: &Pool, migrations: &[&str]) -> Result<i64, OpenE
         .start()
         .await
         .map_err(open_error)?;
-    // Alone: pushes hold it shared ([`PgStorage::push`]), so a migration waits for those
-    // running, and those after it see the new schema.
     // A migration of a big league may take its time, and waits for another hub's.
     tx.batch_execute("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0")
         .await
         .map_err(open_error)?;
+    // Alone: pushes hold it shared ([`PgStorage::push`]), so a migration waits for those
+    // running, and those after it see the new schema.
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
         .map_err(open_error)?;

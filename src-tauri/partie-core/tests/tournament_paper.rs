@@ -234,7 +234,7 @@ fn a_molkky_sheet_has_a_grid_of_throws_for_each_leg() {
             "Board 1",
             "Board 2",
             "1 – 2",
-            "Exactly 50; over it: back to 25; 3 misses in a row: out. Best of 3.",
+            "Exactly 50; over it: back to 25; 3 misses in a row: out. Best of 3 legs.",
             "Write the points of each throw (a miss: 0) and the running total.",
             "Legs won",
         ],
@@ -271,8 +271,26 @@ fn a_molkky_sheet_has_a_grid_of_throws_for_each_leg() {
             "Manche 1",
             "Manche 3",
             "Manches gagnées",
-            "50 pile ; au-delà : retour à 25 ; 3 ratés de suite : éliminé. Au meilleur des 3.",
+            "50 pile ; au-delà : retour à 25 ; 3 lancers manqués de suite : éliminé. Au meilleur des 3 manches.",
         ],
+    );
+}
+
+/// A Mölkky match of one leg says so on its sheet, not "best of 1".
+#[test]
+fn a_one_leg_molkky_sheet_says_one_leg() {
+    let setup = json!({"game": "molkky", "system": "round_robin", "rules": {"best_of": 1},
+                       "entrants": [["Anna"], ["Bea"]]});
+    let t = replay(&setup, &[json!({"pair": {}})]).unwrap();
+    let en = lines(&pairings_pdf(&t, Lang::En));
+    assert_has(
+        &en,
+        &["Exactly 50; over it: back to 25; 3 misses in a row: out. One leg."],
+    );
+    let fr = lines(&pairings_pdf(&t, Lang::Fr));
+    assert_has(
+        &fr,
+        &["50 pile ; au-delà : retour à 25 ; 3 lancers manqués de suite : éliminé. En une manche."],
     );
 }
 
@@ -365,7 +383,7 @@ fn the_standings_print_every_figure_of_every_entrant() {
         &fr,
         &[
             "Crokinole — Classement",
-            "Ronde 2 sur 3 en cours : 0 résultats sur 2 · Système suisse · 6 inscrits",
+            "Ronde 2 sur 3 en cours : 0 résultat sur 2 · Système suisse · 6 inscrits",
             "Inscrit",
             "PJ",
             "PM",
@@ -441,10 +459,7 @@ fn a_finished_tournament_prints_its_final_standings_and_champion() {
         ],
     );
     let fr = lines(&pairings_pdf(&t, Lang::Fr));
-    assert_has(
-        &fr,
-        &["Vainqueur", "Nul", "Pièces prises", "Signature — Zoé"],
-    );
+    assert_has(&fr, &["Vainqueur", "Nul", "Pions pris", "Signature — Zoé"]);
 }
 
 #[test]
@@ -717,6 +732,71 @@ fn the_withdrawn_print_with_no_place_in_a_pool_and_those_in_none_after_the_pools
     assert_eq!(all[gina - 1], "–");
     let fr = lines(&standings_pdf(&t, Lang::Fr));
     find(&fr, find(&fr, 0, "Poule B"), "Retirés");
+}
+
+#[test]
+fn the_csv_says_each_entrants_pool_and_place_there_while_the_pools_play() {
+    // As above: Gina withdraws before the pools are dealt, Anna after round 1.
+    let names = ["Anna", "Bea", "Cyril", "Dora", "Émile", "Farid", "Gina"];
+    let setup = json!({"game": "molkky", "system": "pools_knockout", "pool_size": 3,
+                       "entrants": names.map(|n| json!([n]))});
+    let mut events = vec![json!({"withdraw": 6}), json!({"pair": {}})];
+    let t = replay(&setup, &events).unwrap();
+    for p in t.summary()["pairings"].as_array().unwrap() {
+        events.push(
+            json!({"result": {"round": 1, "table": p["table"], "winner": 0, "scores": [50, 10]}}),
+        );
+    }
+    events.push(json!({"withdraw": 0}));
+    let t = replay(&setup, &events).unwrap();
+    let csv = t.standings_csv();
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let (name, pool, pool_rank) = (col("name"), col("pool"), col("pool_rank"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), names.len());
+    // Every row as the summary has it: the pool by its letters, the place from 1 among those
+    // still in; nothing for a withdrawn entrant's place, nor a pool for Gina.
+    let s = t.summary();
+    for r in s["standings"].as_array().unwrap() {
+        let row = rows
+            .iter()
+            .find(|c| c[name] == r["name"].as_str().unwrap())
+            .unwrap();
+        let letter = r["pool"].as_u64().map(|p| ["A", "B"][p as usize]);
+        assert_eq!(row[pool], letter.unwrap_or(""), "{csv}");
+        let rank = r["pool_rank"].as_u64().map(|k| k.to_string());
+        assert_eq!(row[pool_rank], rank.as_deref().unwrap_or(""), "{csv}");
+    }
+    let of = |n: &str| rows.iter().find(|c| c[name] == n).unwrap();
+    assert_eq!(
+        (of("Anna")[pool], of("Anna")[pool_rank]),
+        ("A", ""),
+        "{csv}"
+    );
+    assert_eq!((of("Gina")[pool], of("Gina")[pool_rank]), ("", ""), "{csv}");
+    for (p, places) in [("A", &["1", "2"][..]), ("B", &["1", "2", "3"][..])] {
+        let mut ranks: Vec<&str> = rows
+            .iter()
+            .filter(|c| c[pool] == p && !c[pool_rank].is_empty())
+            .map(|c| c[pool_rank])
+            .collect();
+        ranks.sort();
+        assert_eq!(ranks, places, "pool {p}: {csv}");
+    }
+    // Outside the pools the two cells are there, empty, on every row.
+    let swiss = replay(
+        &json!({"game": "molkky", "system": "swiss", "rounds": 2,
+                "entrants": names.map(|n| json!([n]))}),
+        &[json!({"pair": {}})],
+    )
+    .unwrap()
+    .standings_csv();
+    assert!(swiss.lines().next().unwrap().ends_with(",pool,pool_rank"));
+    for l in swiss.lines().skip(1) {
+        assert!(l.ends_with(",,"), "{swiss}");
+    }
 }
 
 #[test]

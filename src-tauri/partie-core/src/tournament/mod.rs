@@ -149,6 +149,15 @@ struct Common {
     boards: Option<usize>,
 }
 
+/// Where an entrant stands while more than one pool plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PoolPlace {
+    /// Its pool (from 0), or none when it withdrew before the pools were dealt.
+    pub pool: Option<usize>,
+    /// Its place in its pool among those still in; none once withdrawn.
+    pub rank: Option<usize>,
+}
+
 /// One line of the standings.
 #[derive(Debug, Clone, Serialize)]
 pub struct Standing {
@@ -458,15 +467,45 @@ impl Tournament {
             .collect()
     }
 
-    /// The standings as CSV, one row an entrant, for spreadsheets and the wall.
+    /// Each entrant's pool and place in it while more than one pool plays (the summary's
+    /// `pool` and `pool_rank`, as the screens and the paper show them), by entrant; `None`
+    /// when the standings are the whole field's.
+    pub(crate) fn pool_places(&self) -> Option<std::collections::BTreeMap<usize, PoolPlace>> {
+        let summary = self.summary();
+        let rows = summary["standings"].as_array()?;
+        if !rows.iter().any(|r| r.get("pool").is_some()) {
+            return None;
+        }
+        let at = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
+        Some(
+            rows.iter()
+                .filter_map(|r| {
+                    let place = PoolPlace {
+                        pool: at(&r["pool"]),
+                        rank: at(&r["pool_rank"]),
+                    };
+                    Some((at(&r["entrant"])?, place))
+                })
+                .collect(),
+        )
+    }
+
+    /// The standings as CSV, one row an entrant, for spreadsheets and the wall. While the
+    /// pools play, each row also says its pool (its letters, as the screens name it) and its
+    /// place there, which is what sends it on; both cells are empty otherwise, and a withdrawn
+    /// entrant has no place in its pool.
     pub fn standings_csv(&self) -> String {
         use crate::csv::cell;
         let mut out = String::from(
             "rank,entrant,name,match_points,game_points,score_diff,twenties,buchholz,\
-             played,wins,draws,losses,byes,withdrawn\n",
+             played,wins,draws,losses,byes,withdrawn,pool,pool_rank\n",
         );
+        let places = self.pool_places().unwrap_or_default();
         for s in self.standings() {
             let f = &s.figures;
+            let place = places.get(&s.entrant);
+            let pool = place.and_then(|p| p.pool).map(pools::letters);
+            let pool_rank = place.and_then(|p| p.rank).map(|r| r.to_string());
             let row = [
                 s.rank.to_string(),
                 s.entrant.to_string(),
@@ -482,6 +521,8 @@ impl Tournament {
                 f.losses.to_string(),
                 f.byes.to_string(),
                 f.withdrawn.to_string(),
+                pool.unwrap_or_default(),
+                pool_rank.unwrap_or_default(),
             ];
             out.push_str(&row.join(","));
             out.push('\n');

@@ -173,13 +173,13 @@ const FR: Words = Words {
     score: "Score",
     total: "Total",
     leg: "Manche",
-    molkky_hint: "Notez les points de chaque lancer (raté : 0) et le total cumulé.",
+    molkky_hint: "Notez les points de chaque lancer (manqué : 0) et le total cumulé.",
     crokinole_hint:
         "Chaque tour : 2 points de partie au camp qui a le plus de points, 1 chacun à égalité.",
     winner: "Vainqueur",
     draw: "Nul",
     legs_won: "Manches gagnées",
-    pieces_taken: "Pièces prises",
+    pieces_taken: "Pions pris",
     signature: "Signature",
     rank: "#",
     entrant: "Inscrit",
@@ -229,7 +229,11 @@ impl Words {
     fn in_progress(&self, n: usize, of: usize, done: usize, all: usize) -> String {
         match self.lang {
             Lang::En => format!("Round {n} of {of} in progress: {done} of {all} results in"),
-            Lang::Fr => format!("Ronde {n} sur {of} en cours : {done} résultats sur {all}"),
+            // French counts 0 and 1 in the singular.
+            Lang::Fr => format!(
+                "Ronde {n} sur {of} en cours : {done} résultat{} sur {all}",
+                if done > 1 { "s" } else { "" }
+            ),
         }
     }
 
@@ -287,19 +291,28 @@ impl Words {
             (Lang::En, MissPenalty::Eliminate) => format!("; {} misses in a row: out", r.misses),
             (Lang::En, MissPenalty::Zero) => format!("; {} misses in a row: back to 0", r.misses),
             (Lang::Fr, MissPenalty::Eliminate) => {
-                format!(" ; {} ratés de suite : éliminé", r.misses)
+                format!(" ; {} lancers manqués de suite : éliminé", r.misses)
             }
-            (Lang::Fr, MissPenalty::Zero) => format!(" ; {} ratés de suite : retour à 0", r.misses),
+            (Lang::Fr, MissPenalty::Zero) => {
+                format!(" ; {} lancers manqués de suite : retour à 0", r.misses)
+            }
             (_, MissPenalty::None) => String::new(),
+        };
+        // One leg is not "best of 1".
+        let legs = match (self.lang, r.best_of) {
+            (Lang::En, 1) => "One leg.".to_string(),
+            (Lang::En, n) => format!("Best of {n} legs."),
+            (Lang::Fr, 1) => "En une manche.".to_string(),
+            (Lang::Fr, n) => format!("Au meilleur des {n} manches."),
         };
         match self.lang {
             Lang::En => format!(
-                "Exactly {}; over it: back to {}{misses}. Best of {}.",
-                r.target, r.bust_to, r.best_of
+                "Exactly {}; over it: back to {}{misses}. {legs}",
+                r.target, r.bust_to
             ),
             Lang::Fr => format!(
-                "{} pile ; au-delà : retour à {}{misses}. Au meilleur des {}.",
-                r.target, r.bust_to, r.best_of
+                "{} pile ; au-delà : retour à {}{misses}. {legs}",
+                r.target, r.bust_to
             ),
         }
     }
@@ -1347,12 +1360,7 @@ fn pool_label(w: &Words, i: usize) -> String {
 /// The pool of an entrant while the pools play (the summary's `pool` on its standings row),
 /// for the bye lines.
 fn pool_of(t: &Tournament, entrant: usize) -> Option<usize> {
-    t.summary()["standings"]
-        .as_array()?
-        .iter()
-        .find(|r| r["entrant"] == entrant)?["pool"]
-        .as_u64()
-        .map(|p| p as usize)
+    t.pool_places()?.get(&entrant)?.pool
 }
 
 /// The round's tables of each group the summary names (`table_groups`: a pool, a knockout),
@@ -1397,21 +1405,18 @@ fn standing_groups<'a>(
     t: &Tournament,
     standings: &'a [super::Standing],
 ) -> Vec<(Option<Group>, Option<usize>, &'a super::Standing)> {
-    let summary = t.summary();
-    let rows = summary["standings"].as_array().cloned().unwrap_or_default();
-    let by_pool = rows.iter().any(|r| r.get("pool").is_some());
-    let row = |e: usize| rows.iter().find(|r| r["entrant"] == e);
+    let places = t.pool_places();
     let mut out: Vec<_> = standings
         .iter()
         .map(|s| {
-            if !by_pool {
+            let Some(places) = &places else {
                 return (None, Some(s.rank), s);
-            }
-            let r = row(s.entrant);
-            let pool = r.and_then(|r| r["pool"].as_u64());
-            let rank = r.and_then(|r| r["pool_rank"].as_u64());
-            let group = pool.map_or(Group::Withdrawn, |p| Group::Pool(p as usize));
-            (Some(group), rank.map(|k| k as usize), s)
+            };
+            let place = places.get(&s.entrant);
+            let group = place
+                .and_then(|p| p.pool)
+                .map_or(Group::Withdrawn, Group::Pool);
+            (Some(group), place.and_then(|p| p.rank), s)
         })
         .collect();
     // Pool by pool; within a pool the field's order stands (a stable sort).

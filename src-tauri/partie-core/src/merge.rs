@@ -136,7 +136,84 @@ pub struct MergeReport {
     /// Records that changed nothing (already here, or an older revision).
     pub already: usize,
     /// Records refused.
-    pub refused: Vec<Refusal>,
+    pub refused: Refusals,
+}
+
+/// The refusals of a merge, in the order the merge came to them. A refusal the same as the one before
+/// it (`1,1,1,…`: four million elements that are no record, each said with its own line) is
+/// held once with its count: what the answer holds while it is written out is one line per run,
+/// not 64 bytes per element of the push.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Refusals {
+    runs: Vec<(Refusal, usize)>,
+    len: usize,
+}
+
+impl Refusals {
+    /// Adds a refusal after the others.
+    pub fn push(&mut self, refusal: Refusal) {
+        self.len += 1;
+        match self.runs.last_mut() {
+            Some((last, n)) if *last == refusal => *n += 1,
+            _ => self.runs.push((refusal, 1)),
+        }
+    }
+
+    /// How many records were refused.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many runs of the same refusal are held: what the refusals cost in memory.
+    pub fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Each refusal in order, a run's as many times as it came.
+    pub fn iter(&self) -> impl Iterator<Item = &Refusal> + '_ {
+        self.runs
+            .iter()
+            .flat_map(|(r, n)| std::iter::repeat_n(r, *n))
+    }
+
+    /// Each refusal in order, a run's as many times as it came (cloned as it is taken).
+    pub fn into_lines(self) -> impl Iterator<Item = Refusal> {
+        self.runs
+            .into_iter()
+            .flat_map(|(r, n)| std::iter::repeat_n(r, n))
+    }
+}
+
+impl std::ops::Index<usize> for Refusals {
+    type Output = Refusal;
+
+    fn index(&self, i: usize) -> &Refusal {
+        self.iter()
+            .nth(i)
+            .unwrap_or_else(|| panic!("refusal {i} of {}", self.len))
+    }
+}
+
+impl FromIterator<Refusal> for Refusals {
+    fn from_iter<I: IntoIterator<Item = Refusal>>(iter: I) -> Refusals {
+        let mut out = Refusals::default();
+        for r in iter {
+            out.push(r);
+        }
+        out
+    }
+}
+
+/// A list of refusals, as the answer says them.
+impl Serialize for Refusals {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 /// The record's kind by its shape: a match names its `game`, a tournament has its setup under

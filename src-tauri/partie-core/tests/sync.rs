@@ -1255,3 +1255,40 @@ fn a_match_scored_after_a_large_pull_goes_out_in_the_first_batch() {
     assert_eq!(phone.club_waiting("club").unwrap(), 0);
     assert!(phone.club_outbox("club", 200).unwrap().records.is_empty());
 }
+
+/// A push of many elements that are no record is refused line by line, as many lines as
+/// elements, but the same refusal again is held once with its count: a hub answering four
+/// million `1`s held 64 bytes of each in memory until its answer was written.
+#[test]
+fn the_same_refusal_again_is_held_once_and_said_each_time() {
+    use partie_core::merge::RawRecords;
+    let mut hub = Store::open_in_memory().unwrap();
+    let n = 100_000;
+    let mut body = String::from(r#"{"records": ["#);
+    for _ in 0..n {
+        body.push_str("1,");
+    }
+    body.push_str(r#"{"format": 1, "id": "x", "game": "molkky"}, 2, 2, "#);
+    body.push_str(&serde_json::to_string(&molkky("m", 1, 3)).unwrap());
+    body.push_str("]}");
+    let raw = RawRecords::read(body).unwrap();
+    let r = hub.merge_raw(&raw, Source::Device).unwrap();
+    assert_eq!(r.accepted, 1);
+    assert_eq!(r.refused.len(), n + 3);
+    // The ones, x, the twos: three runs (the ones and the twos say the same).
+    assert_eq!(r.refused.runs(), 3);
+    assert_eq!(r.refused[n].id.as_deref(), Some("x"));
+    assert_eq!(r.refused[n + 1], r.refused[0]);
+    // Said in full: one line for each, in order.
+    let said = serde_json::to_value(&r).unwrap();
+    let lines = said["refused"].as_array().unwrap();
+    assert_eq!(lines.len(), n + 3);
+    assert!(lines[..n]
+        .iter()
+        .all(|l| l == &lines[0] && l["id"].is_null()));
+    assert_eq!(lines[n]["id"], "x");
+    assert_eq!(lines[n + 2], lines[0]);
+    let each: Vec<_> = r.refused.iter().collect();
+    assert_eq!(each.len(), n + 3);
+    assert_eq!(r.refused.clone().into_lines().count(), n + 3);
+}

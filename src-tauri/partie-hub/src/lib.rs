@@ -277,14 +277,15 @@ async fn health(State(hub): State<Arc<Hub>>) -> Response {
 /// A push's answer (`{"accepted", "updated", "already", "refused": [...]}`), written out a slice
 /// at a time as it is sent: a push of four million elements that are no record has as many
 /// lines of refusal, some 280 MiB of JSON that was made whole in memory before its first byte
-/// went.
+/// went. The refusals themselves are held as runs ([`partie_core::merge::Refusals`]): those
+/// four million are one line in memory until they are written.
 fn report_answer(report: MergeReport) -> Response {
     const SLICE: usize = 64 * 1024;
     let head = format!(
         r#"{{"accepted":{},"updated":{},"already":{},"refused":["#,
         report.accepted, report.updated, report.already
     );
-    let mut refused = report.refused.into_iter().peekable();
+    let mut refused = report.refused.into_lines();
     let mut first = true;
     let mut ended = false;
     let rest = std::iter::from_fn(move || {
@@ -601,7 +602,7 @@ mod tests {
     }
 
     /// A push's answer written a slice at a time is the report's JSON, whatever its size: none
-    /// refused, one, and more than a slice holds.
+    /// refused, one, and more than a slice holds, runs of the same refusal among them.
     #[test]
     fn a_push_answer_sent_in_slices_is_the_whole_report() {
         use partie_core::merge::Refusal;
@@ -615,13 +616,14 @@ mod tests {
                 already: 1,
                 refused: (0..n)
                     .map(|i| Refusal {
-                        id: (i % 2 == 0).then(|| format!("r\"{i}")),
+                        id: (i % 7 == 0).then(|| format!("r\"{i}")),
                         kind: "bad_record",
-                        detail: format!("detail {i}").into(),
+                        detail: format!("detail {}", i / 3).into(),
                     })
                     .collect(),
             };
             let whole = serde_json::to_value(&report).unwrap();
+            assert_eq!(whole["refused"].as_array().unwrap().len(), n);
             let response = report_answer(report);
             assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
             let bytes = rt

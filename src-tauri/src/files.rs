@@ -62,55 +62,26 @@ pub struct Written {
     pub name: String,
 }
 
-/// Writes an export: `what` is `all` (records), `csv`, a match id (its record), or
-/// `tournament-ID` (a tournament with its matches) and `tournament-ID-csv` (its standings).
+/// Writes an export ([`partie_core::store::Store::export_named`]: `all`, `csv`, a match's id,
+/// `tournament-ID`, `tournament-ID-csv`), whole or not at all.
 #[tauri::command(async)]
 pub fn export_file<R: Runtime>(
     app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     what: String,
 ) -> Result<Written, Error> {
-    let dir = folder(&app)?;
-    let (name, text) = state.with(|s| match what.as_str() {
-        "all" => Ok((
-            format!("partie-{}.json", stamp()),
-            s.export_all()?.to_string(),
-        )),
-        "csv" => Ok((format!("partie-{}.csv", stamp()), s.export_csv()?)),
-        t if t.starts_with("tournament-") => {
-            let rest = &t["tournament-".len()..];
-            let (id, csv) = match rest.strip_suffix("-csv") {
-                Some(id) => (id, true),
-                None => (rest, false),
-            };
-            let id: i64 = id
-                .parse()
-                .map_err(|_| Error::not_found(format!("no tournament {id}")))?;
-            if csv {
-                Ok((
-                    format!("partie-standings-{id}-{}.csv", stamp()),
-                    s.tournament_standings_csv(id)?,
-                ))
-            } else {
-                Ok((
-                    format!("partie-tournament-{id}-{}.json", stamp()),
-                    s.export_tournament(id)?.to_string(),
-                ))
-            }
-        }
-        id => {
-            let id: i64 = id
-                .parse()
-                .map_err(|_| Error::not_found(format!("no match {id}")))?;
-            Ok((
-                format!("partie-match-{id}-{}.json", stamp()),
-                s.export_match(id)?.to_string(),
-            ))
-        }
-    })?;
-    let path = dir.join(&name);
-    std::fs::write(&path, text)
-        .map_err(|e| Error::storage(format!("cannot write {}: {e}", path.display())))?;
+    let (name, text) = state.with(|s| s.export_named(&what, &stamp()))?;
+    put(&app, name, text.as_bytes())
+}
+
+/// Writes `bytes` as the file `name` of the folder ([`partie_core::file::write_whole`]).
+pub(crate) fn put<R: Runtime>(
+    app: &tauri::AppHandle<R>,
+    name: String,
+    bytes: &[u8],
+) -> Result<Written, Error> {
+    let path = folder(app)?.join(&name);
+    partie_core::file::write_whole(&path, bytes)?;
     Ok(Written { path, name })
 }
 
@@ -145,8 +116,13 @@ pub fn import_file<R: Runtime>(
     let path = named(&folder(&app)?, &name)?;
     let meta = std::fs::metadata(&path)
         .map_err(|_| Error::not_found(format!("no file {name:?}")).with_code("no_file"))?;
-    if meta.len() > 64 << 20 {
-        return Err(Error::bad_record("the file is larger than 64 MiB").with_code("too_large"));
+    // What the core would refuse, refused before the file is read into memory.
+    if meta.len() > partie_core::store::MAX_IMPORT_BYTES as u64 {
+        return Err(Error::bad_record(format!(
+            "the file is larger than {} MiB",
+            partie_core::store::MAX_IMPORT_BYTES >> 20
+        ))
+        .with_code("too_large"));
     }
     let text = std::fs::read_to_string(&path).map_err(|e| {
         let refused = Error::bad_record(format!("cannot read {name}: {e}"));

@@ -1,6 +1,6 @@
 //! Tournament commands: thin calls over the core's tournaments and the store.
 
-use crate::files::{folder, stamp, Written};
+use crate::files::{stamp, Written};
 use crate::AppState;
 use partie_core::store::{MatchView, PlayerTournament, TournamentListItem, TournamentView};
 use partie_core::Error;
@@ -102,8 +102,5 @@ pub fn export_tournament_pdf<R: Runtime>(
 ) -> Result<Written, Error> {
     let bytes = state.with(|s| s.tournament_paper(tournament_id, &which, &lang))?;
     let name = format!("partie-{which}-{tournament_id}-{}.pdf", stamp());
-    let path = folder(&app)?.join(&name);
-    std::fs::write(&path, bytes)
-        .map_err(|e| Error::storage(format!("cannot write {}: {e}", path.display())))?;
-    Ok(Written { path, name })
+    crate::files::put(&app, name, &bytes)
 }

@@ -12,6 +12,7 @@ pub mod computer;
 pub mod crokinole;
 mod csv;
 pub mod error;
+pub mod file;
 pub mod game;
 pub mod games;
 pub mod merge;

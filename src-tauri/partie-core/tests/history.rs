@@ -626,6 +626,19 @@ fn backup_and_restore() {
         store.backup_to(&saved).unwrap_err().code,
         Some("file_exists")
     );
+    assert!(!partie_core::file::part_of(&saved).exists());
+    // A backup that cannot be made whole leaves nothing under its name to be restored later
+    // (it was written straight to its name, cut short by a kill or a full disk).
+    let cut = dir.path().join("cut.db");
+    std::fs::create_dir(partie_core::file::part_of(&cut)).unwrap();
+    assert_eq!(store.backup_to(&cut).unwrap_err().kind, ErrorKind::Storage);
+    assert!(!cut.exists());
+    // A part left by a backup killed on its way is no obstacle to the next.
+    std::fs::remove_dir(partie_core::file::part_of(&cut)).unwrap();
+    std::fs::write(partie_core::file::part_of(&cut), b"half a database").unwrap();
+    store.backup_to(&cut).unwrap();
+    assert!(!partie_core::file::part_of(&cut).exists());
+    assert!(Store::open(&cut).is_ok());
     let before = store.export_all().unwrap()["matches"].clone();
 
     let m = store

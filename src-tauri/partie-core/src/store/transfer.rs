@@ -397,6 +397,49 @@ impl Store {
         Ok(out)
     }
 
+    /// What the app's Export writes for `what`, as the file's name (with `stamp`, the time it
+    /// is made) and its text: `all` (every match), `csv` (the history as CSV), a match's id
+    /// (its record), `tournament-ID` (a tournament with its matches) or `tournament-ID-csv`
+    /// (its standings). Anything else is `not_found`.
+    pub fn export_named(&self, what: &str, stamp: &str) -> Result<(String, String), Error> {
+        let id_of = |text: &str, of: &str| {
+            text.parse::<i64>()
+                .map_err(|_| Error::not_found(format!("no {of} {text}")))
+        };
+        Ok(match what {
+            "all" => (
+                format!("partie-{stamp}.json"),
+                self.export_all()?.to_string(),
+            ),
+            "csv" => (format!("partie-{stamp}.csv"), self.export_csv()?),
+            _ => match what.strip_prefix("tournament-") {
+                Some(rest) => match rest.strip_suffix("-csv") {
+                    Some(id) => {
+                        let id = id_of(id, "tournament")?;
+                        (
+                            format!("partie-standings-{id}-{stamp}.csv"),
+                            self.tournament_standings_csv(id)?,
+                        )
+                    }
+                    None => {
+                        let id = id_of(rest, "tournament")?;
+                        (
+                            format!("partie-tournament-{id}-{stamp}.json"),
+                            self.export_tournament(id)?.to_string(),
+                        )
+                    }
+                },
+                None => {
+                    let id = id_of(what, "match")?;
+                    (
+                        format!("partie-match-{id}-{stamp}.json"),
+                        self.export_match(id)?.to_string(),
+                    )
+                }
+            },
+        })
+    }
+
     /// Every match, oldest first, as `{"format": 1, "matches": [records]}`.
     pub fn export_all(&self) -> Result<Value, Error> {
         let ids: Vec<i64> = {
@@ -552,15 +595,25 @@ impl Store {
         Ok(out)
     }
 
-    /// A consistent copy of the whole database in a new file.
+    /// A consistent copy of the whole database in a new file, made hidden beside it and given
+    /// its name once whole and synced ([`crate::file`]): a backup cut short (the app killed,
+    /// the disk full) is never offered for a restore.
     pub fn backup_to(&self, path: &Path) -> Result<(), Error> {
         if path.exists() {
             return Err(Error::storage(format!("{} already exists", path.display()))
                 .with_code("file_exists"));
         }
-        self.conn()
-            .execute("VACUUM INTO ?1", [path.to_string_lossy()])?;
-        Ok(())
+        let part = crate::file::part_of(path);
+        // A part left by a backup killed on its way: VACUUM INTO takes no file with content.
+        let _ = std::fs::remove_file(&part);
+        if let Err(e) = self
+            .conn()
+            .execute("VACUUM INTO ?1", [part.to_string_lossy()])
+        {
+            let _ = std::fs::remove_file(&part);
+            return Err(e.into());
+        }
+        crate::file::put_in_place(&part, path)
     }
 
     /// Removes the working copy of a restore of the database at `path` that did not finish

@@ -101,14 +101,34 @@ fn with_defaults(kept: &Map<String, Value>) -> Value {
         ("rules", json!({})),
         ("last_lineup", json!([])),
     ] {
-        let value = kept
-            .get(key)
-            .filter(|v| validate(key, v).is_ok())
-            .cloned()
-            .unwrap_or(default);
+        let value = match key {
+            "rules" => Value::Object(kept_rules(kept.get(key))),
+            _ => kept
+                .get(key)
+                .filter(|v| validate(key, v).is_ok())
+                .cloned()
+                .unwrap_or(default),
+        };
         all.insert(key.to_string(), value);
     }
     Value::Object(all)
+}
+
+/// The saved default rules, game by game: a game's that this app refuses (an option an older
+/// or newer app had, a game it does not know) is dropped alone; the other games' stay.
+fn kept_rules(saved: Option<&Value>) -> Map<String, Value> {
+    let Some(games) = saved.and_then(Value::as_object) else {
+        return Map::new();
+    };
+    games
+        .iter()
+        .filter(|(game, rules)| {
+            rules
+                .as_object()
+                .is_some_and(|r| partie_core::games::check_rules(game, r).is_ok())
+        })
+        .map(|(game, rules)| (game.clone(), rules.clone()))
+        .collect()
 }
 
 /// Changes one setting after checking it, saved before it answers; a change that cannot be
@@ -130,12 +150,7 @@ fn set_in(path: &std::path::Path, key: String, value: Value) -> Result<Value, Er
     let mut all = read_file(path);
     let value = match (key.as_str(), value) {
         ("rules", Value::Object(changed)) => {
-            let mut rules = all
-                .get("rules")
-                .filter(|v| validate("rules", v).is_ok())
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default();
+            let mut rules = kept_rules(all.get("rules"));
             rules.extend(changed);
             Value::Object(rules)
         }
@@ -199,6 +214,29 @@ mod tests {
         assert_eq!(
             read_file(&path)["rules"]["crokinole"],
             json!({"target": 80})
+        );
+    }
+
+    /// A game's saved rules that this app refuses (kept by another version of it) go alone:
+    /// the other games' saved rules are read and kept through the next change. They all went
+    /// with it, for good at the next save.
+    #[test]
+    fn saved_rules_this_app_refuses_drop_only_their_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let saved = json!({"rules": {"molkky": {"target": 40}, "crokinole": {"bogus": 1},
+                                     "chess": {}, "morris": 3}});
+        std::fs::write(&path, saved.to_string()).unwrap();
+        let all = with_defaults(&read_file(&path));
+        assert_eq!(all["rules"], json!({"molkky": {"target": 40}}));
+        let all = set_in(&path, "rules".into(), json!({"morris": {}})).unwrap();
+        assert_eq!(
+            all["rules"],
+            json!({"molkky": {"target": 40}, "morris": {}})
+        );
+        assert_eq!(
+            with_defaults(&read_file(&path))["rules"],
+            json!({"molkky": {"target": 40}, "morris": {}})
         );
     }
 }

@@ -756,6 +756,60 @@ fn boulomania_dice_choices_and_the_computer_through_the_commands() {
     assert_eq!(v["summary"]["in_hand"][1], 7);
 }
 
+/// A joined phone's reads wake no sync round, its writes do: each command woke one (every pin
+/// tapped asks for a preview), a round of the network to the hub for every tap.
+#[test]
+fn a_joined_phone_syncs_after_a_write_not_after_a_read() {
+    std::env::set_var("PARTIE_HUB_LISTEN", "127.0.0.1:0");
+    let host = harness();
+    let phone = harness();
+    let info = host.call("host_start", json!({})).unwrap();
+    phone
+        .call("club_join", json!({"link": info["link"], "token": null}))
+        .unwrap();
+    let looks = || {
+        phone.call("club_status", json!({})).unwrap()["sync"]["looks"]
+            .as_u64()
+            .unwrap()
+    };
+    let m = phone.anna_against_bea_to_ten();
+    // Just after a round: the next by the clock is two seconds away (`PULL_EVERY`).
+    let wait_for_round = || {
+        let before = looks();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while looks() == before {
+            assert!(std::time::Instant::now() < until, "no sync round came");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        looks()
+    };
+    let after = wait_for_round();
+    for _ in 0..10 {
+        phone.call("home", json!({})).unwrap();
+        phone.call("get_match", json!({"matchId": m})).unwrap();
+        phone
+            .call("preview", json!({"matchId": m, "action": {"pins": [3]}}))
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let rounds = looks() - after;
+    assert!(
+        rounds <= 1,
+        "{rounds} sync rounds for thirty reads in a second"
+    );
+    // A throw wakes a round at once, well before the clock's next one.
+    let after = wait_for_round();
+    phone
+        .call("play", json!({"matchId": m, "action": {"pins": [7]}}))
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(1000);
+    while looks() == after && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(looks() > after, "the throw woke no round");
+    host.call("host_stop", json!({})).unwrap();
+}
+
 #[test]
 fn the_club_night_through_the_commands() {
     std::env::set_var("PARTIE_HUB_LISTEN", "127.0.0.1:0");

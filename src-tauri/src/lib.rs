@@ -116,13 +116,21 @@ impl AppState {
     }
 
     /// Runs `f` on the open store; `storage` when the database could not be opened. What `f`
-    /// changed goes to the club hub at once when the device joined one.
+    /// changed goes to the club hub at once when the device joined one. A command that wrote
+    /// nothing (a screen's read, a pin tapped and not yet thrown) wakes no sync round: each
+    /// did, a round of the network for every tap.
     pub(crate) fn with<T>(
         &self,
         f: impl FnOnce(&mut Store) -> Result<T, Error>,
     ) -> Result<T, Error> {
-        let out = self.read(f);
-        if out.is_ok() {
+        let mut wrote = false;
+        let out = self.read(|s| {
+            let before = s.rows_written();
+            let out = f(s);
+            wrote = s.rows_written() != before;
+            out
+        });
+        if out.is_ok() && wrote {
             self.club.poke();
         }
         out

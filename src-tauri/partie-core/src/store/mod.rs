@@ -164,6 +164,13 @@ impl Store {
         &self.conn
     }
 
+    /// How many rows this connection has written, inserted or deleted since it opened
+    /// (SQLite's total changes, rolled back or not): a command after which it is the same
+    /// wrote nothing, so it has nothing to tell the club's hub.
+    pub fn rows_written(&self) -> u64 {
+        self.conn.total_changes()
+    }
+
     /// Forgets the match kept replayed in memory (after the database changed under it).
     pub(crate) fn forget_live(&mut self) {
         self.live = None;

@@ -422,6 +422,14 @@ def test_more_tapped_while_a_filters_first_page_is_coming_waits_for_it(partie):
     p.wait_until("return document.querySelectorAll('#history-list [data-match]').length === 31")
     assert set(p.texts("#history-list .match-game")) == {"Mölkky"}
     assert p.count("#more") == 0
+    # Back to the front: the rows shown are read again, all of them (it went back to the first
+    # page, the scroll and the focus with it).
+    p.slow_command("history", 0)
+    p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    p.wait_until("return window.__asked.history >= 1")
+    time.sleep(2.5)                          # its answer, slowed 1.5 s above, has come
+    assert p.count("#history-list [data-match]") == 31
+    assert p.count("#more") == 0
 
 
 def test_a_match_another_device_scores_is_followed_here_until_taken_over(partie):
@@ -608,3 +616,37 @@ def test_lists_that_could_not_be_read_say_so_with_retry(partie):
     p.tap("#retry")
     p.wait_until("return !document.querySelector('#load-failed') && document.querySelector('[data-stats=\"molkky\"] .stats-line')")
     assert p.text('[data-stats="molkky"] .stats-line').startswith("1 match")
+
+    # The history: its first page refused says so in the list's place ("No match here" before,
+    # as if there were none), and Retry brings it.
+    p.fail_command("history", disk, times=1000)
+    p.go_hash("#/history")
+    p.wait_css("#load-failed")
+    assert p.text("#load-failed .warning") == failed
+    assert "No match here" not in p.text("#screen")
+    p.shot("16b-history-read-failed")
+    p.mend("history")
+    p.tap("#retry")
+    p.wait_css("#history-list [data-match]")
+    assert p.count("#load-failed") == 0
+    # A filter whose page is refused: not the rows of the filter before under the new one.
+    p.fail_command("history", disk, times=1000)
+    p.d.execute_script("""
+        const s = document.querySelector('#filter-game');
+        s.value = 'crokinole'; s.dispatchEvent(new Event('change'));""")
+    p.wait_css("#load-failed")
+    assert p.count("#history-list [data-match]") == 0
+    p.mend("history")
+    p.tap("#retry")
+    p.wait_text("#screen", "No match here")
+
+    # The leaderboard: refused, said in its place with its own Retry ("Loading…" for ever).
+    p.fail_command("rating_leaderboard", disk, times=1000)
+    p.go_hash("#/players")
+    p.wait_css("#load-failed-board")
+    assert p.text("#load-failed-board .warning") == failed
+    assert p.count("#load-failed") == 0
+    p.mend("rating_leaderboard")
+    p.tap("#retry-board")
+    p.wait_css("#leaderboard li")
+    assert p.count("#load-failed-board") == 0

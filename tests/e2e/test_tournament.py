@@ -592,6 +592,9 @@ def test_a_result_refused_as_already_in_closes_its_form_and_a_double_tap_undoes_
     p.wait_text("#toast-text", "That table already has a result")
     p.wait_until("return document.querySelector('[data-table=\"0\"]')?.classList.contains('done')", 5)
     assert p.count("#result-form-0") == 0
+    # The focus went on as after a result saved (to Pair: every table has its result), not to
+    # the top of the screen with the form's Save.
+    p.wait_until("return document.activeElement?.id === 'pair'", 5)
     assert p.text('[data-table="0"] .table-result') == "3 – 7"
     assert summary(p, "events") == 3
     # A double tap on Undo: the second tap comes as soon as the first undo is drawn.
@@ -611,6 +614,106 @@ def test_a_result_refused_as_already_in_closes_its_form_and_a_double_tap_undoes_
     p.tap("#undo-event")
     p.wait_until("return !document.querySelector('[data-table=\"1\"]').classList.contains('done')", 5)
     assert summary(p, "events") == 1
+
+
+HELD = """
+    const e = new KeyboardEvent('keydown', {key: 'Enter', repeat: arguments[1], bubbles: true, cancelable: true});
+    const el = document.querySelector(arguments[0]);
+    if (!el) return 'missing';
+    el.dispatchEvent(e);
+    return e.defaultPrevented;"""
+
+
+def test_back_never_comes_round_to_a_made_tournament_form_or_the_big_screen(partie):
+    """Back from a tournament just made goes to the club's list, not to an empty form that would
+    make it again; Leave on the big screen and then Back also reach the list (Back brought the
+    full-screen wall back, whose only way out was Leave, again and again)."""
+    p = partie
+    open_new_tournament(p)
+    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    p.wait_css("#round-title")
+    p.tap("#nav-back")
+    p.wait_css(f'[data-tournament="{tid}"]')
+    assert p.count("#entrant-name") == 0
+    p.tap(f'[data-tournament="{tid}"]')
+    pair(p, 1)
+    p.tap("#big-screen")
+    p.wait_css("#wall-tables")
+    p.tap("#leave-wall")
+    p.wait_css("#round-title")
+    p.tap("#nav-back")
+    p.wait_css(f'[data-tournament="{tid}"]')
+    assert p.count("#wall") == 0
+    # A big screen opened from elsewhere (a link kept): Leave goes to its tournament in its
+    # place, and Back from there does not open the wall again.
+    p.go_hash(f"#/wall/{tid}")
+    p.wait_css("#wall-tables")
+    p.tap("#leave-wall")
+    p.wait_css("#round-title")
+    p.tap("#nav-back")
+    p.wait_css(f'[data-tournament="{tid}"]')
+    assert p.count("#wall") == 0
+
+
+def test_a_big_screen_that_cannot_read_its_tournament_says_so_on_the_screen(partie):
+    """The big screen's first read refused: the reason stays on the screen, with Retry (the
+    message faded after a few seconds and left the projector blank); once the tournament can be
+    read, the wall shows it by itself."""
+    p = partie
+    open_new_tournament(p)
+    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    pair(p, 1)
+    p.fail_command("get_tournament", {"kind": "storage", "detail": "disk I/O error"}, times=1000)
+    p.go_hash(f"#/wall/{tid}")
+    p.wait_css("#wall #load-failed")
+    assert p.text("#load-failed .warning") == "The history could not be read. Nothing was changed. (disk I/O error)"
+    time.sleep(7)                            # the message at the foot has gone
+    assert p.count("#wall #load-failed") == 1
+    p.shot("43f-big-screen-read-failed")
+    p.mend("get_tournament")
+    p.wait_css("#wall-tables", timeout=5)     # tried again by itself
+    assert p.count("#load-failed") == 0
+
+
+def test_a_forfeit_takes_two_taps_and_a_held_enter_acts_once(partie):
+    """A forfeit sits under Save: its first tap asks again in words, the second saves it. On
+    the round's controls a held Enter's repeats are dropped: on the rounds − and + (each repeat
+    saved a change, and at the limit the focus moved to − and walked the rounds back), on
+    Enter result, Save, Forfeit, Start and Pair."""
+    p = partie
+    open_new_tournament(p)
+    p.tap("#t-system-swiss")
+    p.wait_pressed("#t-system-swiss")
+    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    pair(p, 1)
+    p.wait_css("#rounds-more")
+    names = summary(p)["pairings"][0]["sides"]
+    first = summary(p)["entrants"][names[0]]
+    p.tap("#enter-0")
+    p.wait_css("#result-form-0")
+    for sel in ("#rounds-more", "#rounds-less", "#enter-1", "#start-0", "#save-result-0", "#forfeit-0-0"):
+        assert p.d.execute_script(HELD, sel, True) is True, sel
+        assert p.d.execute_script(HELD, sel, False) is False, sel
+    assert summary(p, "events") == 1, "nothing was sent by the key presses"
+    p.tap("#forfeit-0-0")
+    p.wait_text("#forfeit-0-0", f"Tap again: {first} did not play")
+    assert p.text("#announce") == f"Tap again: {first} did not play"
+    p.shot("43e-forfeit-armed", at="#result-form-0")
+    time.sleep(0.6)
+    assert summary(p)["pairings"][0]["result"] is None
+    p.tap("#forfeit-0-0")
+    p.wait_until("return document.querySelector('[data-table=\"0\"]')?.classList.contains('done')")
+    assert summary(p)["pairings"][0]["result"]["forfeit"] == 0
+    # The focus went on to the next table still to be played.
+    p.wait_until("return document.activeElement?.id === 'enter-1'")
 
 
 def wall_of(p, setup):

@@ -23,6 +23,10 @@ const screens = {
   club, 'tournament-new': tournamentNew, tournament, wall,
 };
 let current = null;
+// Each history entry remembers the screen it was opened from (`history.state.from`), for
+// `app.back`; an entry put in place of another (`app.replace`) takes over the one it replaced.
+let lastRouted = null;
+let replacing = null;
 // Refusals that mean the screen showed a tournament as it no longer is: it is read again.
 const OUT_OF_DATE = ['tournament_changed', 'result_in', 'wrong_round', 'round_open', 'no_table'];
 // When each of the notes at the foot of the screen (error, notice, undo) goes away by itself.
@@ -32,10 +36,12 @@ let formRefusal = null;
 
 // What a screen shows when what it draws could not be read: why, in the user's words, and
 // Retry (never "Loading…" for ever).
-export function loadFailed(error, retry) {
-  return h('div', { class: 'load-failed', id: 'load-failed' },
+export function loadFailed(error, retry, key = null) {
+  // `key` names one of several on a screen (its ids are then `load-failed-KEY`, `retry-KEY`).
+  const id = (base) => (key ? `${base}-${key}` : base);
+  return h('div', { class: 'load-failed', id: id('load-failed') },
     h('p', { class: 'warning', role: 'alert', text: errorText(error, { reading: true }) }),
-    h('button', { class: 'btn primary', type: 'button', id: 'retry', onclick: retry }, t('retry')));
+    h('button', { class: 'btn primary', type: 'button', id: id('retry'), onclick: retry }, t('retry')));
 }
 
 export const app = {
@@ -47,6 +53,22 @@ export const app = {
   go(hash) {
     if (location.hash === hash) route();
     else location.hash = hash;
+  },
+
+  // Goes to `hash` in place of this screen's history entry: a form done with (a tournament
+  // created) is not come back to by Back, which goes where the form was opened from.
+  replace(hash) {
+    if (location.hash === hash) { route(); return; }
+    replacing = { from: history.state?.from ?? null };
+    location.replace(hash);
+  },
+
+  // Goes to `hash` as a step back: to the entry before this one when it is `hash` (Leave on
+  // the big screen opened from its tournament), else in place of this entry. Back from there
+  // never comes round to this screen again (the big screen, a finished table's match).
+  back(hash) {
+    if (history.state?.from === hash) history.back();
+    else app.replace(hash);
   },
 
   title(text) {
@@ -271,6 +293,9 @@ function parseHash() {
 }
 
 function route() {
+  if (history.state == null) history.replaceState(replacing ?? { from: lastRouted }, '');
+  replacing = null;
+  lastRouted = location.hash;
   const { name, args } = parseHash();
   const screen = screens[name] || home;
   current?.unmount?.();

@@ -24,7 +24,7 @@ export function endActions(matchId, undo, view) {
   return h('div', { class: 'end-actions', 'data-key': 'end-actions' },
     table ? h('button', {
       class: 'btn primary big', type: 'button', id: 'back-to-tournament', 'data-key': 'back-to-tournament',
-      onclick: () => app.go(`#/tournament/${table.tournament}`),
+      onclick: () => app.back(`#/tournament/${table.tournament}`),
     }, t('back_to_tournament')) : null,
     table ? null : h('button', {
       class: 'btn primary big', type: 'button', id: 'rematch', 'data-key': 'rematch',

@@ -1,9 +1,9 @@
 // The history: every match, newest first, filtered by game, player and status, a page at a time.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, names, latest, STALE } from '../dom.js';
+import { h, scheduler, names, latest, stillUp, onePerPress, STALE } from '../dom.js';
 import { t, ago } from '../i18n.js';
-import { app } from '../app.js';
+import { app, loadFailed } from '../app.js';
 import { games } from '../games.js';
 
 
@@ -21,23 +21,40 @@ export function mount(root, args = []) {
 
   // A page asked for under filters since changed is not shown.
   const pageAsked = latest();
+  const up = stillUp();
+  const PAGE = 30;
 
-  async function load(more = false, filtered = true) {
+  // `again`: the rows shown read again (back to the front), as many as were shown (and one
+  // more, to know whether More has more to give), so that the pages loaded with More and the
+  // place scrolled to stay.
+  async function load(more = false, filtered = true, again = false) {
     // More asks for the page after the rows shown: not while a filter's first page is coming.
     if (more && st.loading) return;
     st.loading = true;
     const last = st.items[st.items.length - 1];
-    const filter = { ...st.filter, limit: 30, ...(more && last ? { after: [last.started_at, last.id] } : {}) };
+    const limit = again ? Math.max(PAGE, st.items.length + 1) : PAGE;
+    const filter = { ...st.filter, limit, ...(more && last ? { after: [last.started_at, last.id] } : {}) };
     try {
       const items = await pageAsked(ipc.history(filter));
-      if (items === STALE) return;
+      if (items === STALE || !up()) return;
       st.items = more ? st.items.concat(items) : items;
-      st.done = items.length < 30;
-      // More goes once the last page is in: the keyboard goes on from the first match it added.
-      if (more && st.done && items.length) render.focusOn(`[data-match="${items[0].id}"]`);
+      st.done = items.length < limit;
+      st.failed = null;
+      // More goes once the last page is in: the keyboard goes on from the first match it added
+      // (from the last row when that page was empty: More went with nowhere else to go).
+      if (more && st.done) render.focusOn(`[data-match="${(items[0] ?? last).id}"]`);
       // What a filter changed is said, not only drawn.
       if (!more && filtered) app.announce(items.length ? t('history_shown', { n: st.items.length }) : t('none_found'));
-    } catch (e) { app.error(e, { reading: true }); }
+    } catch (e) {
+      if (!up()) return;
+      // A first page that cannot be read (a filter's, or the screen's own) says so in the
+      // list's place with Retry, not "No match here" nor the rows of the filter before.
+      if (more || (again && st.items.length)) app.error(e, { reading: true });
+      else {
+        st.items = [];
+        st.failed = { error: e, filtered };
+      }
+    }
     st.loading = false;
     render();
   }
@@ -71,11 +88,13 @@ export function mount(root, args = []) {
         (v) => { st.filter.status = v; load(); })),
     st.items.length
       ? h('ul', { class: 'match-list', id: 'history-list' }, st.items.map(row))
-      : h('p', { class: 'empty', text: st.loading ? t('loading') : t('none_found') }),
-    !st.done && st.items.length ? h('button', { class: 'btn', type: 'button', id: 'more', onclick: () => load(true) }, t('more')) : null);
+      : st.failed && !st.loading
+        ? loadFailed(st.failed.error, () => load(false, st.failed.filtered))
+        : h('p', { class: 'empty', text: st.loading ? t('loading') : t('none_found') }),
+    !st.done && st.items.length ? h('button', { class: 'btn', type: 'button', id: 'more', onclick: () => load(true), onkeydown: onePerPress }, t('more')) : null);
   const render = scheduler(root, draw);
   render();
-  ipc.searchPlayers('', true).then((p) => { st.players = p; render(); }).catch((e) => app.error(e, { reading: true }));
+  ipc.searchPlayers('', true).then((p) => { st.players = p; render(); }).catch((e) => { if (up()) app.error(e, { reading: true }); });
   load(false, false);
-  return { refresh: () => load(false, false) };
+  return { refresh: () => load(false, false, true) };
 }

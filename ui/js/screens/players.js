@@ -126,12 +126,18 @@ export function mount(root, [id]) {
   // The season: from the first day to the last day given, both included.
   const day = (text, plus = 0) => (text ? Date.parse(`${text}T00:00:00`) + plus * 86400000 : null);
 
+  // A leaderboard that cannot be read says so in its place, with Retry: not "Loading…" for
+  // ever, nor the rows of the game or season chosen before under the new choice.
   async function loadBoard() {
+    st.board.failed = null;
     try {
       const rows = await boardAsked(ipc.ratingLeaderboard(st.board.game, day(st.board.from), day(st.board.to, 1)));
       if (rows === STALE) return;
       st.board.rows = rows;
-    } catch (e) { app.error(e, { reading: true }); }
+    } catch (e) {
+      st.board.rows = null;
+      st.board.failed = e;
+    }
     render();
   }
 
@@ -145,7 +151,12 @@ export function mount(root, [id]) {
       const both = await asked;
       if (both === STALE) return;
       [st.versus.result, st.versus.expected] = both;
-    } catch (e) { app.error(e, { reading: true }); }
+    } catch (e) {
+      // Not the figures of the player chosen before under the new one's name.
+      st.versus.result = null;
+      st.versus.expected = null;
+      app.error(e, { reading: true });
+    }
     render();
   }
 
@@ -184,7 +195,8 @@ export function mount(root, [id]) {
           h('button', { class: 'link', type: 'button', onclick: () => app.go(`#/players/${r.player}`) }, r.name),
           r.provisional ? h('span', { class: 'tag', text: t('provisional') }) : null,
           h('span', { class: 'board-figures rating-figures', text: t('rating_line', { r: Math.round(r.rating), lo: Math.round(r.low), hi: Math.round(r.high), n: r.matches }) }))))
-        : h('p', { class: 'empty', text: rows ? t('no_finished_match') : t('loading') }));
+        : st.board.failed ? loadFailed(st.board.failed, () => { st.board.failed = null; render(); loadBoard(); }, 'board')
+          : h('p', { class: 'empty', text: rows ? t('no_finished_match') : t('loading') }));
   }
 
   // Results against people and against each computer level (Morris counts them apart, as
@@ -255,12 +267,13 @@ export function mount(root, [id]) {
       st.statsFailed ? loadFailed(st.statsFailed, () => { st.statsFailed = null; render(); loadList(); })
         : games().every((g) => !st.stats[g]?.matches) ? h('p', { class: 'empty', text: t('no_finished_match') }) : null,
       h('h2', { text: t('rename') }),
-      h('form', { class: 'add-player', onsubmit: async (ev) => {
+      h('form', { class: 'add-player', onsubmit: (ev) => {
         ev.preventDefault();
-        try { await ipc.renamePlayer(p.id, st.newName); app.announce(t('saved')); loadList(); } catch (e) { app.error(e); }
+        // One at a time, each press once: a held Enter renamed (and said so) at its repeat rate.
+        app.exclusive(st, render, async () => { await ipc.renamePlayer(p.id, st.newName); app.announce(t('saved')); loadList(); });
       } },
       h('input', { id: 'rename', type: 'text', maxlength: 60, value: st.newName, 'aria-label': t('rename'), oninput: (ev) => { st.newName = ev.target.value; } }),
-      h('button', { class: 'btn', type: 'submit', id: 'rename-save' }, t('save'))),
+      h('button', { class: 'btn', type: 'submit', id: 'rename-save', onkeydown: onePerPress }, t('save'))),
       twins(p).length ? h('p', { class: 'dupe-warning', id: 'dupe-warning', text: t('same_name_merge', { names: twins(p).map((o) => o.name).join(', ') }) }) : null,
       others.length ? [h('h2', { text: t('merge') }), h('p', { class: 'empty', text: t('merge_hint', { name: p.name }) }),
         h('div', { class: 'add-player' },
@@ -274,9 +287,11 @@ export function mount(root, [id]) {
       // Undo at once too.
       p.archived ? h('p', { class: 'hint', id: 'archived-note', text: t('archived_note') }) : null,
       p.archived
-        ? h('button', { class: 'btn', type: 'button', id: 'unarchive', onclick: async () => {
-          try { await ipc.archivePlayer(p.id, false); app.announce(t('player_back', { name: p.name })); loadList(); } catch (e) { app.error(e); }
-        } }, t('unarchive'))
+        ? h('button', { class: 'btn', type: 'button', id: 'unarchive', onkeydown: onePerPress, onclick: () => app.exclusive(st, render, async () => {
+          await ipc.archivePlayer(p.id, false);
+          app.announce(t('player_back', { name: p.name }));
+          loadList();
+        }) }, t('unarchive'))
         : h('button', { class: 'btn ghost', type: 'button', id: 'archive', onkeydown: onePerPress, onclick: () => app.exclusive(st, render, async () => {
           // One at a time: a double tap archived twice, and offered an Undo that undid nothing.
           await ipc.archivePlayer(p.id, true);

@@ -18,13 +18,14 @@ export function mount(root, [id]) {
     const mine = ++seq;
     try {
       const at = await ipc.summaryAt(matchId, step);
-      if (mine !== seq) return; // a later step was asked meanwhile
+      if (mine !== seq || !up()) return; // a later step was asked meanwhile, or the screen left
       st.step = step;
       st.at = at;
       const total = st.actions.length;
       app.announce(step ? t('replay_step_action', { n: step, total, what: describe(st.actions[step - 1]) }) : t('replay_step', { n: step, total }));
       render();
     } catch (e) {
+      if (!up()) return;
       // The first step not read: the screen says why, with Retry, not "Loading…" for ever
       // (said once, there, not also at the foot of the screen).
       if (!st.at) { st.failed = e; render(); } else app.error(e, { reading: true });
@@ -50,10 +51,10 @@ export function mount(root, [id]) {
     return h('section', { class: 'replay', 'data-step': st.step },
       h('p', { class: 'replay-step', id: 'replay-step', text: t('replay_step', { n: st.step, total: n }) }),
       h('div', { class: 'replay-controls' },
-        h('button', { class: 'btn', type: 'button', id: 'replay-first', 'aria-label': t('replay_first'), disabled: st.step === 0, onclick: () => go(0) }, '«'),
-        h('button', { class: 'btn', type: 'button', id: 'replay-prev', 'aria-label': t('replay_prev'), disabled: st.step === 0, onclick: () => go(st.step - 1) }, '‹'),
-        h('button', { class: 'btn', type: 'button', id: 'replay-next', 'aria-label': t('replay_next'), disabled: st.step === n, onclick: () => go(st.step + 1) }, '›'),
-        h('button', { class: 'btn', type: 'button', id: 'replay-last', 'aria-label': t('replay_last'), disabled: st.step === n, onclick: () => go(n) }, '»')),
+        h('button', { class: 'btn', type: 'button', id: 'replay-first', 'data-focus-next': '#replay-slider', 'aria-label': t('replay_first'), disabled: st.step === 0, onclick: () => go(0) }, '«'),
+        h('button', { class: 'btn', type: 'button', id: 'replay-prev', 'data-focus-next': '#replay-slider', 'aria-label': t('replay_prev'), disabled: st.step === 0, onclick: () => go(st.step - 1) }, '‹'),
+        h('button', { class: 'btn', type: 'button', id: 'replay-next', 'data-focus-next': '#replay-slider', 'aria-label': t('replay_next'), disabled: st.step === n, onclick: () => go(st.step + 1) }, '›'),
+        h('button', { class: 'btn', type: 'button', id: 'replay-last', 'data-focus-next': '#replay-slider', 'aria-label': t('replay_last'), disabled: st.step === n, onclick: () => go(n) }, '»')),
       h('input', {
         type: 'range', id: 'replay-slider', min: 0, max: n, value: st.step, 'aria-label': t('replay_slider'), 'aria-valuetext': t('replay_step', { n: st.step, total: n }),
         oninput: (ev) => go(Number(ev.target.value)),
@@ -65,9 +66,25 @@ export function mount(root, [id]) {
           h('td', { 'data-score': i, text: String(s.scores?.[i] ?? '') }))))),
       gameView(s),
       h('ol', { class: 'replay-list', id: 'replay-list' }, st.actions.map((a, i) => h('li', null,
-        h('button', { class: i + 1 === st.step ? 'link current' : 'link', type: 'button', 'data-key': `step-${i + 1}`, onclick: () => go(i + 1) }, describe(a))))));
+        h('button', {
+          class: i + 1 === st.step ? 'link current' : 'link', type: 'button', 'data-key': `step-${i + 1}`,
+          'aria-current': i + 1 === st.step ? 'step' : null, onclick: () => go(i + 1),
+        }, describe(a))))));
   }
-  const render = scheduler(root, draw);
+  const scheduled = scheduler(root, draw);
+  // The step shown is in view in its list (which scrolls on its own), however it was reached;
+  // the list alone scrolls, not the page under the finger on ›.
+  const render = () => {
+    scheduled();
+    requestAnimationFrame(() => {
+      const list = root.querySelector('#replay-list');
+      const cur = list?.querySelector('.current');
+      if (!cur) return;
+      const [c, l] = [cur.getBoundingClientRect(), list.getBoundingClientRect()];
+      if (c.top < l.top) list.scrollTop -= l.top - c.top;
+      else if (c.bottom > l.bottom) list.scrollTop += c.bottom - l.bottom;
+    });
+  };
 
   app.title(t('replay'));
   const up = stillUp();

@@ -3,7 +3,7 @@
 // Rust checks everything; this screen only collects it.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching } from '../dom.js';
+import { h, scheduler, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching, onePerPress } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { entrantOf, entrantProblem } from '../standings.js';
@@ -136,7 +136,9 @@ export function mount(root) {
     const up = stillUp();
     try {
       const view = await ipc.newTournament(setup());
-      if (up()) app.go(`#/tournament/${view.id}`);
+      // In the form's place: Back from the tournament goes where the form was opened from,
+      // not to an empty form that would make the same tournament again.
+      if (up()) app.replace(`#/tournament/${view.id}`);
     } catch (e) {
       app.error(e);
     } finally {
@@ -225,7 +227,7 @@ export function mount(root) {
           ] : null,
           h('ol', { class: 'sides', id: 'entrants' }, st.entrants.map(entrantRow)))),
       h('div', { class: 'sticky-actions' },
-        h('button', { class: 'btn primary big', type: 'button', id: 'create-tournament', disabled: st.entrants.length < 2, onclick: create },
+        h('button', { class: 'btn primary big', type: 'button', id: 'create-tournament', disabled: st.entrants.length < 2, onclick: create, onkeydown: onePerPress },
           st.entrants.length < 2 ? t('need_two_entrants') : t('create_tournament', { n: st.entrants.length }))));
   };
   const render = scheduler(root, draw);

@@ -15,9 +15,12 @@ const TABS = ['round', 'standings', 'bracket'];
 export function mount(root, [idText, tab = 'round']) {
   const id = Number(idText);
   const st = { view: null, tab: TABS.includes(tab) ? tab : 'round', entering: null, form: {}, busy: false, late: '' };
-  // Withdrawing takes two taps (render is made below, once draw is).
+  // Withdrawing and a forfeit take two taps (render is made below, once draw is).
   const confirm = twoTaps(() => render());
   const up = stillUp();
+  // The screen is named at once (the last screen's title would be read meanwhile), and by
+  // its game and system once they are read.
+  app.title(t('tournament'));
 
   // Views this screen took from its own events: a load asked for before one of them may read
   // the tournament as it was before it, and is not drawn over it; of loads asked again (a
@@ -25,7 +28,21 @@ export function mount(root, [idText, tab = 'round']) {
   const reloads = loads();
   const took = (view) => { st.view = view; reloads.took(); };
 
-  async function load() {
+  // The last load asked for: `settled()` waits for it, and for any asked while it ran.
+  let lastLoad = Promise.resolve();
+  function load() {
+    lastLoad = loadOnce();
+    return lastLoad;
+  }
+  async function settled() {
+    let seen;
+    do {
+      seen = lastLoad;
+      await seen;
+    } while (seen !== lastLoad);
+  }
+
+  async function loadOnce() {
     const still = reloads.asked();
     try {
       const view = await ipc.getTournament(id);
@@ -151,12 +168,26 @@ export function mount(root, [idText, tab = 'round']) {
         ? h('div', { class: 'field-row' }, num('twenties', 0, t('twenties_of', { name: names[0] })), num('twenties', 1, t('twenties_of', { name: names[1] })))
         : null,
       h('div', { class: 'end-row' },
-        h('button', { class: 'btn primary', type: 'button', id: `save-result-${p.table}`, onclick: save }, t('save_result')),
+        h('button', { class: 'btn primary', type: 'button', id: `save-result-${p.table}`, onclick: save, onkeydown: onePerPress }, t('save_result')),
         h('button', { class: 'btn ghost', type: 'button', id: `cancel-result-${p.table}`, onclick: () => { st.entering = null; render.focusOn(`#enter-${p.table}`); catchUp(); } }, t('cancel'))),
-      h('div', { class: 'end-row' }, [0, 1].map((s) => h('button', {
-        class: 'btn small foul', type: 'button', id: `forfeit-${p.table}-${s}`,
-        onclick: () => send({ result: { round: summary.round, table: p.table, forfeit: s } }, t('forfeit_by', { name: names[s] }), onToNext),
-      }, t('forfeit_of', { name: names[s] })))));
+      h('div', { class: 'end-row' }, [0, 1].map((s) => forfeitButton(p, summary, names, s))));
+  }
+
+  // A forfeit takes two taps, as a withdrawal does: one tap beside Save and Cancel would end
+  // the table, and Undo cannot always take it back (a phone's result may have come after it).
+  function forfeitButton(p, summary, names, side) {
+    const key = `forfeit-${p.table}-${side}`;
+    const armed = confirm.is(key);
+    const said = t(armed ? 'forfeit_of_again' : 'forfeit_of', { name: names[side] });
+    return h('button', {
+      class: `btn small foul${armed ? ' armed' : ''}`, type: 'button', id: key, 'data-key': key, onkeydown: onePerPress,
+      onclick: () => {
+        const tapped = confirm.tap(key);
+        if (tapped === 'armed') app.announce(t('forfeit_of_again', { name: names[side] }));
+        if (tapped !== 'confirmed') return;
+        send({ result: { round: summary.round, table: p.table, forfeit: side } }, t('forfeit_by', { name: names[side] }), onToNext);
+      },
+    }, said);
   }
 
   function tableCard(p, summary, board, linked, knockout) {
@@ -175,11 +206,11 @@ export function mount(root, [idText, tab = 'round']) {
       p.result || summary.status === 'finished' ? null : h('div', { class: 'end-row' },
         // Every card has the same two buttons: their names say which table they are for.
         h('button', {
-          class: 'btn primary', type: 'button', id: `start-${p.table}`, onclick: () => startTable(p.table),
+          class: 'btn primary', type: 'button', id: `start-${p.table}`, onclick: () => startTable(p.table), onkeydown: onePerPress,
           'aria-label': `${linked ? t('open_match') : t('start_match')}, ${t('table_n', { n: p.table + 1 })}`,
         }, linked ? t('open_match') : t('start_match')),
         st.view.hub ? null : h('button', {
-          class: 'btn', type: 'button', id: `enter-${p.table}`, 'aria-expanded': String(st.entering === p.table),
+          class: 'btn', type: 'button', id: `enter-${p.table}`, 'aria-expanded': String(st.entering === p.table), onkeydown: onePerPress,
           'aria-label': `${t('enter_result')}, ${t('table_n', { n: p.table + 1 })}`,
           onclick: () => { st.entering = st.entering === p.table ? null : p.table; st.form = {}; render(); catchUp(); },
         }, t('enter_result'))),
@@ -217,7 +248,7 @@ export function mount(root, [idText, tab = 'round']) {
         ? h('div', { class: 'end-screen champion', id: 'champion' }, h('h2', { tabindex: -1, 'data-focus': true, text: championText(s) }))
         : v.hub ? null : h('div', { class: 'sticky-actions' },
           h('button', {
-            class: 'btn primary big', type: 'button', id: 'pair', disabled: missing > 0, 'data-focus-next': '#round-title',
+            class: 'btn primary big', type: 'button', id: 'pair', disabled: missing > 0, 'data-focus-next': '#round-title', onkeydown: onePerPress,
             onclick: () => send({ pair: {} }, t('paired_round', { n: s.round + 1 })),
           }, missing > 0 ? t('results_missing', { n: missing }) : t('pair_round', { n: s.round + 1 }))),
       s.pairings.length ? h('div', { class: 'end-row' },
@@ -236,11 +267,11 @@ export function mount(root, [idText, tab = 'round']) {
     const least = s.round > 0 && missing === 0 ? Math.max(fewest, s.round + 1) : fewest;
     const set = (n) => send({ rounds: n }, t('rounds_set', { n }));
     return h('div', { class: 'rounds-row', id: 'rounds-row' },
-      h('span', { class: 'rounds-label', id: 'rounds-label', 'aria-live': 'polite', text: t('rounds_n', { n: s.rounds }) }),
-      h('button', { class: 'btn small step', type: 'button', id: 'rounds-less', 'aria-label': t('rounds_less'), disabled: s.rounds <= least, onclick: () => set(s.rounds - 1) }, '−'),
-      h('button', { class: 'btn small step', type: 'button', id: 'rounds-more', 'aria-label': t('rounds_more'), disabled: s.rounds >= most, onclick: () => set(s.rounds + 1) }, '+'),
+      h('span', { class: 'rounds-label', id: 'rounds-label', text: t('rounds_n', { n: s.rounds }) }),
+      h('button', { class: 'btn small step', type: 'button', id: 'rounds-less', 'aria-label': t('rounds_less'), disabled: s.rounds <= least, onclick: () => set(s.rounds - 1), onkeydown: onePerPress }, '−'),
+      h('button', { class: 'btn small step', type: 'button', id: 'rounds-more', 'aria-label': t('rounds_more'), disabled: s.rounds >= most, onclick: () => set(s.rounds + 1), onkeydown: onePerPress }, '+'),
       usual !== s.rounds && usual >= least && usual <= most
-        ? h('button', { class: 'btn small', type: 'button', id: 'rounds-usual', onclick: () => set(usual) }, t('rounds_usual', { n: usual, entrants: active }))
+        ? h('button', { class: 'btn small', type: 'button', id: 'rounds-usual', onclick: () => set(usual), onkeydown: onePerPress }, t('rounds_usual', { n: usual, entrants: active }))
         : null);
   }
 
@@ -359,9 +390,19 @@ export function mount(root, [idText, tab = 'round']) {
     // A refusal that says the screen was behind (a result came in from a phone while one was
     // typed here, a round paired elsewhere): the form it came from goes, the tournament is
     // read again.
-    outOfDate: () => {
+    outOfDate: async () => {
+      // The form and its buttons go: once the tournament is read again, the focus goes back
+      // to the button that opened it, or on as after a result saved when that table has one
+      // now (it fell to the top of the screen).
+      const was = st.entering;
       st.entering = null;
       load();
+      // The tournament as the last read has it (one from the 1.5 s poll may come after ours).
+      await settled();
+      if (was == null || !up() || !st.view) return;
+      const open = st.view.summary.pairings.some((q) => q.table === was && !q.result);
+      if (open) render.focusOn(`#enter-${was}`);
+      else onToNext();
     },
     onData: () => {
       st.missed = true;

@@ -5,7 +5,7 @@
 import { ipc } from '../ipc.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { app } from '../app.js';
+import { app, loadFailed } from '../app.js';
 import { standingsTable, entrantName, championText, resultText, wonMark, tableGroup, namesInPools } from '../standings.js';
 
 const REFRESH_MS = 2000;
@@ -26,7 +26,9 @@ export function mount(root, [idText]) {
   let timer = null;
   let last = '';
   const frame = h('section', { class: 'wall', id: 'wall' });
-  const leave = h('button', { class: 'btn small ghost wall-leave', type: 'button', id: 'leave-wall', onclick: () => app.go(`#/tournament/${id}`) }, t('leave_big_screen'));
+  const leave = h('button', { class: 'btn small ghost wall-leave', type: 'button', id: 'leave-wall', onclick: () => app.back(`#/tournament/${id}`) }, t('leave_big_screen'));
+  // Something on the screen from the start: "Loading…", then the round, or why not.
+  frame.replaceChildren(h('p', { class: 'empty', id: 'wall-empty', text: t('loading') }));
   root.replaceChildren(frame, leave);
   document.documentElement.requestFullscreen?.().catch(() => {});
 
@@ -126,7 +128,12 @@ export function mount(root, [idText]) {
       }
     } catch (e) {
       const said = JSON.stringify([e?.kind, e?.code, e?.detail]);
-      if (!gone && said !== failed) app.error(e, { reading: true });
+      if (!gone && said !== failed) {
+        app.error(e, { reading: true });
+        // Nothing shown yet: the reason stays on the screen once the message has gone (the
+        // projector stayed blank), and the wall tries again every two seconds.
+        if (!shown) frame.replaceChildren(loadFailed(e, () => { clearTimeout(timer); load(); }));
+      }
       failed = said;
     } finally {
       loading = false;

@@ -158,7 +158,7 @@ const FR: Words = Words {
     vs: "contre",
     result: "Résultat",
     bye: "Exempt",
-    walkover: "Qualifié d’office",
+    walkover: "Qualification d’office",
     forfeit: "forfait",
     no_round: "Aucune ronde n’est encore appariée.",
     pool: "Poule",

@@ -9,8 +9,10 @@ function invoke(cmd, args) {
   return tauri.core.invoke(cmd, args).catch((e) => {
     if (e && typeof e === 'object' && e.kind) throw e;
     // Not the core's typed refusal (the shell refused the call itself): said as such, not as
-    // a history that could not be saved.
-    throw { kind: 'storage', detail: String(e), code: 'fault' };
+    // a history that could not be saved. An argument of the wrong type (Tauri's "invalid args
+    // `x` for command `y`") is a call refused before it ran: nothing was touched.
+    const detail = String(e);
+    throw { kind: detail.startsWith('invalid args') ? 'bad_action' : 'storage', detail, code: 'fault' };
   });
 }
 

@@ -4,7 +4,6 @@
 
 use partie_core::Error;
 use serde_json::{json, Map, Value};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tauri::State;
@@ -31,21 +30,13 @@ fn read_file(path: &Path) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-/// Replaces the file with `all`: written beside it, synced, then renamed over it (and the folder
-/// synced), so that the old file stays whole until the new one is.
+/// Replaces the file with `all`, whole or not at all ([`partie_core::file::write_whole`]): the
+/// old file stays whole until the new one is.
 fn write_file(path: &Path, all: &Map<String, Value>) -> Result<(), Error> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     std::fs::create_dir_all(dir).map_err(store_error)?;
-    let tmp = path.with_extension("json.new");
-    let mut f = std::fs::File::create(&tmp).map_err(store_error)?;
-    f.write_all(&serde_json::to_vec_pretty(all).map_err(store_error)?)
-        .and_then(|()| f.sync_all())
-        .map_err(store_error)?;
-    std::fs::rename(&tmp, path).map_err(store_error)?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    let bytes = serde_json::to_vec_pretty(all).map_err(store_error)?;
+    partie_core::file::write_whole(path, &bytes)
 }
 
 /// Checks a setting's value; the UI never writes anything else.
@@ -174,7 +165,7 @@ mod tests {
         all.insert("theme".into(), json!("dark"));
         write_file(&path, &all).unwrap();
         assert_eq!(read_file(&path), all);
-        assert!(!path.with_extension("json.new").exists());
+        assert!(!partie_core::file::part_of(&path).exists());
         // A file cut short (written by a plugin of before that was killed while saving) reads as
         // the defaults, never as an error that stops the app.
         std::fs::write(&path, b"{\"theme\": \"da").unwrap();
@@ -184,7 +175,7 @@ mod tests {
         let blocked = dir.path().join("a-file");
         std::fs::write(&blocked, b"").unwrap();
         assert!(write_file(&blocked.join("settings.json"), &Map::new()).is_err());
-        std::fs::create_dir(path.with_extension("json.new")).unwrap();
+        std::fs::create_dir(partie_core::file::part_of(&path)).unwrap();
         let mut other = all.clone();
         other.insert("theme".into(), json!("light"));
         let e = write_file(&path, &other).unwrap_err();

@@ -38,6 +38,19 @@ def open_new_tournament(p):
     p.wait_css("#entrant-name")
 
 
+def made_tournament(p, *names, system=None):
+    """A tournament of `names` made through the new-tournament screen (a Swiss, pools… when
+    `system` says so), its screen open: its id."""
+    open_new_tournament(p)
+    if system:
+        p.tap(f"#t-system-{system}")
+        p.wait_pressed(f"#t-system-{system}")
+    add_entrants(p, *names)
+    p.tap("#create-tournament")
+    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    return int(p.d.execute_script("return location.hash.split('/')[2]"))
+
+
 def drag(p, handle, rows):
     """Drags a row by its handle `rows` rows up (negative) or down, as a finger does."""
     x, y = p._centre(handle)
@@ -510,10 +523,7 @@ def test_the_big_screen_left_during_a_load_stops_loading(partie):
     it loads no more (the load used to start its loop again after the screen had gone, for as
     long as the app ran)."""
     p = partie
-    open_new_tournament(p)
-    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
-    p.tap("#create-tournament")
-    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    made_tournament(p, "Anna", "Bea", "Cyril", "Dora")
     pair(p, 1)
     p.tap("#big-screen")
     p.wait_css("#wall-tables")
@@ -532,11 +542,7 @@ def test_a_result_that_came_while_a_form_was_open_is_shown_once_it_is_closed(par
     is closed, the screen catches up by itself: the table shows it and the round can be paired
     (the screen used to stay behind until some other change came)."""
     p = partie
-    open_new_tournament(p)
-    add_entrants(p, "Anna", "Bea", "Cyril")
-    p.tap("#create-tournament")
-    p.wait_until("return location.hash.startsWith('#/tournament/')")
-    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    tid = made_tournament(p, "Anna", "Bea", "Cyril")
     # Cyril withdraws before round 1 (from another screen): not counted among those to pair,
     # and marked in the list (he was counted and listed as any other).
     p.wait_text(".status-line", "3 entrants registered")
@@ -572,11 +578,7 @@ def test_a_result_refused_as_already_in_closes_its_form_and_a_double_tap_undoes_
     double tap on Undo takes back one event, not two (the second tap came once the first undo
     had answered, a few milliseconds on); a deliberate second tap takes back the next."""
     p = partie
-    open_new_tournament(p)
-    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
-    p.tap("#create-tournament")
-    p.wait_until("return location.hash.startsWith('#/tournament/')")
-    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    tid = made_tournament(p, "Anna", "Bea", "Cyril", "Dora")
     pair(p, 1)
     enter_result(p, 1, 7, 3)
     p.tap("#enter-0")
@@ -629,11 +631,7 @@ def test_back_never_comes_round_to_a_made_tournament_form_or_the_big_screen(part
     make it again; Leave on the big screen and then Back also reach the list (Back brought the
     full-screen wall back, whose only way out was Leave, again and again)."""
     p = partie
-    open_new_tournament(p)
-    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
-    p.tap("#create-tournament")
-    p.wait_until("return location.hash.startsWith('#/tournament/')")
-    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    tid = made_tournament(p, "Anna", "Bea", "Cyril", "Dora")
     p.wait_css("#round-title")
     p.tap("#nav-back")
     p.wait_css(f'[data-tournament="{tid}"]')
@@ -663,11 +661,7 @@ def test_a_big_screen_that_cannot_read_its_tournament_says_so_on_the_screen(part
     message faded after a few seconds and left the projector blank); once the tournament can be
     read, the wall shows it by itself."""
     p = partie
-    open_new_tournament(p)
-    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
-    p.tap("#create-tournament")
-    p.wait_until("return location.hash.startsWith('#/tournament/')")
-    tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
+    tid = made_tournament(p, "Anna", "Bea", "Cyril", "Dora")
     pair(p, 1)
     p.fail_command("get_tournament", {"kind": "storage", "detail": "disk I/O error"}, times=1000)
     p.go_hash(f"#/wall/{tid}")
@@ -687,12 +681,7 @@ def test_a_forfeit_takes_two_taps_and_a_held_enter_acts_once(partie):
     saved a change, and at the limit the focus moved to − and walked the rounds back), on
     Enter result, Save, Forfeit, Start and Pair."""
     p = partie
-    open_new_tournament(p)
-    p.tap("#t-system-swiss")
-    p.wait_pressed("#t-system-swiss")
-    add_entrants(p, "Anna", "Bea", "Cyril", "Dora")
-    p.tap("#create-tournament")
-    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    made_tournament(p, "Anna", "Bea", "Cyril", "Dora", system="swiss")
     pair(p, 1)
     p.wait_css("#rounds-more")
     names = summary(p)["pairings"][0]["sides"]
@@ -814,12 +803,7 @@ def test_a_swiss_filled_at_the_door_is_given_its_rounds(partie):
     one tap, or one more or fewer; Undo takes a change back; round 1 is paired of the rounds
     set, and − does not go below the round being played."""
     p = partie
-    open_new_tournament(p)
-    p.tap("#t-system-swiss")
-    p.wait_pressed("#t-system-swiss")
-    add_entrants(p, "Anna", "Bea", "Cyril")
-    p.tap("#create-tournament")
-    p.wait_until("return location.hash.startsWith('#/tournament/')")
+    made_tournament(p, "Anna", "Bea", "Cyril", system="swiss")
     p.wait_text("#rounds-label", "Rounds: 2")
     for name in ("Dora", "Emil", "Farid", "Gina", "Hugo"):
         p.type("#late-name", name)

@@ -270,7 +270,7 @@ fn stop_thinking(state: State<'_, AppState>) {
 async fn hint<R: Runtime>(app: tauri::AppHandle<R>, match_id: i64) -> Result<Value, Error> {
     off_the_workers(app, move |state| {
         let turn = state.with(|s| s.computer_turn(match_id))?;
-        partie_core::computer::think(&turn.state, 4, None)
+        partie_core::computer::hint(&turn.state)
     })
     .await
 }

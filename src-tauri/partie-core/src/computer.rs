@@ -32,6 +32,20 @@ pub fn think_seeded(
     state.think(level, seed, stop)
 }
 
+/// The level a hint is thought at: a strong one that answers within a second or so.
+pub const HINT_LEVEL: u8 = 4;
+
+/// A good action for the side to act, as a hint (nothing is played): thought at
+/// [`HINT_LEVEL`], or at the game's strongest level when it has fewer; `illegal_action`
+/// (`no_hint`) in a game the computer does not play.
+pub fn hint(state: &MatchState) -> Result<Value, Error> {
+    let levels = crate::games::computer_levels(state.game());
+    if levels == 0 {
+        return Err(Error::illegal(format!("no hint in {}", state.game())).with_code("no_hint"));
+    }
+    think(state, levels.min(HINT_LEVEL), None)
+}
+
 /// Whether the computer playing `side` accepts a draw offered now (Morris: when it is not
 /// better off than a little, by its own evaluation).
 pub fn accepts_draw(state: &MatchState, side: usize) -> bool {

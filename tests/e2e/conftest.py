@@ -42,8 +42,12 @@ def pytest_runtest_protocol(item, nextitem):
     item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
     reports = runtestprotocol(item, nextitem=nextitem, log=False)
     if any(r.failed and ENGINE_CRASH in str(r.longrepr) for r in reports):
-        print(f"\n{item.nodeid}: the WebKit page crashed under the test; running it once more",
-              flush=True)
+        # Said on the terminal (pytest holds what a hook prints).
+        said = f"{item.nodeid}: the WebKit page crashed under the test; running it once more"
+        reporter = item.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter:
+            reporter.write_line("")
+            reporter.write_line(said, yellow=True)
         reports = runtestprotocol(item, nextitem=nextitem, log=False)
     for r in reports:
         item.ihook.pytest_runtest_logreport(report=r)

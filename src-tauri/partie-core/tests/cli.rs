@@ -494,7 +494,7 @@ fn a_tournament_event_is_written_only_when_its_paper_is() {
         );
         assert_eq!(std::fs::read_to_string(&file).unwrap(), record, "{out}");
         assert!(
-            !std::path::Path::new(&format!("{out}.tmp")).exists(),
+            !partie_core::file::part_of(std::path::Path::new(out)).exists(),
             "{out}"
         );
     }

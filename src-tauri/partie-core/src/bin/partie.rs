@@ -401,17 +401,8 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
             (state, Some(value))
         }
     };
-    // Written beside the file, then renamed over it: a kill leaves the old or the new.
-    let write = |path: &str, bytes: &[u8]| {
-        let tmp = format!("{path}.tmp");
-        std::fs::write(&tmp, bytes)
-            .map_err(|e| Error::storage(format!("cannot write {path}: {e}")))?;
-        Ok::<_, Error>(tmp)
-    };
-    let put = |tmp: String, path: &str| {
-        std::fs::rename(&tmp, path).map_err(|e| Error::storage(format!("cannot write {path}: {e}")))
-    };
-    // The paper first: a paper that cannot be written (a folder that is not there, a name
+    // Each file written whole or not at all (partie_core::file): a kill leaves the old or the
+    // new. The paper first: a paper that cannot be written (a folder that is not there, a name
     // that is a folder) leaves the record as it was. Nothing is written on an error.
     let written = match &pdf {
         Some((kind, out)) => {
@@ -420,18 +411,14 @@ fn tournament(mut args: Vec<String>) -> Result<String, partie_core::Error> {
             } else {
                 paper::standings_pdf(&state, lang)
             };
-            let tmp = write(out, &bytes)?;
-            if let Err(e) = put(tmp.clone(), out) {
-                let _ = std::fs::remove_file(&tmp);
-                return Err(e);
-            }
+            partie_core::file::write_whole(std::path::Path::new(out), &bytes)?;
             Some(format!("{kind} written to {out}"))
         }
         None => None,
     };
     if let Some(value) = added {
         let text = serde_json::to_string_pretty(&value).expect("JSON");
-        write(file, text.as_bytes()).and_then(|tmp| put(tmp, file))?;
+        partie_core::file::write_whole(std::path::Path::new(file), text.as_bytes())?;
     }
     if let Some(said) = written {
         return Ok(said);

@@ -708,6 +708,41 @@ fn replay_steps_charts_and_files_through_the_commands() {
         e["kind"], "bad_record",
         "a JSON export is not a backup: nothing restored"
     );
+
+    // The long file commands run on the threads kept for blocking work: each still answers,
+    // and a refusal is typed as before.
+    let t = h
+        .call(
+            "new_tournament",
+            json!({"setup": {"game": "molkky", "system": "round_robin",
+                "entrants": [["Anna"], ["Bea"], ["Cyril"]]}}),
+        )
+        .unwrap();
+    let tid = t["id"].as_i64().unwrap();
+    let paper = h
+        .call(
+            "export_tournament_pdf",
+            json!({"tournamentId": tid, "which": "standings", "lang": "fr"}),
+        )
+        .unwrap();
+    let bytes = std::fs::read(dir.path().join(paper["name"].as_str().unwrap())).unwrap();
+    assert!(bytes.starts_with(b"%PDF"), "a PDF is written whole");
+    let e = h
+        .call(
+            "export_tournament_pdf",
+            json!({"tournamentId": tid, "which": "menu", "lang": "fr"}),
+        )
+        .unwrap_err();
+    assert!(e["kind"].is_string() && e["detail"].is_string(), "{e}");
+    let backup = h.call("backup_file", json!({})).unwrap();
+    h.call("delete_tournament", json!({"tournamentId": tid}))
+        .unwrap();
+    h.call("restore_file", json!({"name": backup["name"]}))
+        .unwrap();
+    let t = h
+        .call("get_tournament", json!({"tournamentId": tid}))
+        .unwrap();
+    assert_eq!(t["id"], tid, "the backup brought the tournament back");
 }
 
 #[test]

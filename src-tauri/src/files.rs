@@ -8,7 +8,7 @@ use partie_core::store::ImportReport;
 use partie_core::Error;
 use serde::Serialize;
 use std::path::PathBuf;
-use tauri::{Manager, Runtime, State};
+use tauri::{Manager, Runtime};
 
 /// The folder exports and backups go to, created on demand.
 pub(crate) fn folder<R: Runtime>(app: &tauri::AppHandle<R>) -> Result<PathBuf, Error> {
@@ -64,14 +64,16 @@ pub struct Written {
 
 /// Writes an export ([`partie_core::store::Store::export_named`]: `all`, `csv`, a match's id,
 /// `tournament-ID`, `tournament-ID-csv`), whole or not at all.
-#[tauri::command(async)]
-pub fn export_file<R: Runtime>(
+#[tauri::command]
+pub async fn export_file<R: Runtime>(
     app: tauri::AppHandle<R>,
-    state: State<'_, AppState>,
     what: String,
 ) -> Result<Written, Error> {
-    let (name, text) = state.with(|s| s.export_named(&what, &stamp()))?;
-    put(&app, name, text.as_bytes())
+    crate::off_the_workers(app.clone(), move |state| {
+        let (name, text) = state.with(|s| s.export_named(&what, &stamp()))?;
+        put(&app, name, text.as_bytes())
+    })
+    .await
 }
 
 /// Writes `bytes` as the file `name` of the folder ([`partie_core::file::write_whole`]).
@@ -107,13 +109,22 @@ pub fn list_files<R: Runtime>(app: tauri::AppHandle<R>) -> Result<Vec<String>, E
 }
 
 /// Imports the records of a file of the folder.
-#[tauri::command(async)]
-pub fn import_file<R: Runtime>(
+#[tauri::command]
+pub async fn import_file<R: Runtime>(
     app: tauri::AppHandle<R>,
-    state: State<'_, AppState>,
     name: String,
 ) -> Result<ImportReport, Error> {
-    let path = named(&folder(&app)?, &name)?;
+    crate::off_the_workers(app.clone(), move |state| import_named(&app, state, &name)).await
+}
+
+/// [`import_file`]'s work, on a thread kept for blocking work: a file of hundreds of MiB is
+/// read and checked there.
+fn import_named<R: Runtime>(
+    app: &tauri::AppHandle<R>,
+    state: &AppState,
+    name: &str,
+) -> Result<ImportReport, Error> {
+    let path = named(&folder(app)?, name)?;
     let meta = std::fs::metadata(&path)
         .map_err(|_| Error::not_found(format!("no file {name:?}")).with_code("no_file"))?;
     // What the core would refuse, refused before the file is read into memory.
@@ -137,25 +148,24 @@ pub fn import_file<R: Runtime>(
 }
 
 /// A full copy of the database in the folder.
-#[tauri::command(async)]
-pub fn backup_file<R: Runtime>(
-    app: tauri::AppHandle<R>,
-    state: State<'_, AppState>,
-) -> Result<Written, Error> {
-    let name = format!("partie-{}.partie-backup", stamp());
-    let path = folder(&app)?.join(&name);
-    state.with(|s| s.backup_to(&path))?;
-    Ok(Written { path, name })
+#[tauri::command]
+pub async fn backup_file<R: Runtime>(app: tauri::AppHandle<R>) -> Result<Written, Error> {
+    crate::off_the_workers(app.clone(), move |state| {
+        let name = format!("partie-{}.partie-backup", stamp());
+        let path = folder(&app)?.join(&name);
+        state.with(|s| s.backup_to(&path))?;
+        Ok(Written { path, name })
+    })
+    .await
 }
 
 /// Replaces the history with a backup of the folder (checked first; nothing changes on a
 /// refusal).
-#[tauri::command(async)]
-pub fn restore_file<R: Runtime>(
-    app: tauri::AppHandle<R>,
-    state: State<'_, AppState>,
-    name: String,
-) -> Result<(), Error> {
-    let path = named(&folder(&app)?, &name)?;
-    state.with(|s| s.restore_from(&path))
+#[tauri::command]
+pub async fn restore_file<R: Runtime>(app: tauri::AppHandle<R>, name: String) -> Result<(), Error> {
+    crate::off_the_workers(app.clone(), move |state| {
+        let path = named(&folder(&app)?, &name)?;
+        state.with(|s| s.restore_from(&path))
+    })
+    .await
 }

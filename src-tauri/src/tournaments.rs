@@ -92,15 +92,17 @@ pub fn player_tournaments(
 
 /// Writes the round's pairings with a score sheet per table, or the standings, as a PDF in the
 /// exports folder, in the app's language.
-#[tauri::command(async)]
-pub fn export_tournament_pdf<R: Runtime>(
+#[tauri::command]
+pub async fn export_tournament_pdf<R: Runtime>(
     app: tauri::AppHandle<R>,
-    state: State<'_, AppState>,
     tournament_id: i64,
     which: String,
     lang: String,
 ) -> Result<Written, Error> {
-    let bytes = state.with(|s| s.tournament_paper(tournament_id, &which, &lang))?;
-    let name = format!("partie-{which}-{tournament_id}-{}.pdf", stamp());
-    crate::files::put(&app, name, &bytes)
+    crate::off_the_workers(app.clone(), move |state| {
+        let bytes = state.with(|s| s.tournament_paper(tournament_id, &which, &lang))?;
+        let name = format!("partie-{which}-{tournament_id}-{}.pdf", stamp());
+        crate::files::put(&app, name, &bytes)
+    })
+    .await
 }

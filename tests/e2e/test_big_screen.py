@@ -60,16 +60,25 @@ class Hub:
                     self.answer_json(401, {"kind": "unauthorized", "detail": "token"})
                     return
                 if self.path.startswith("/v1/events"):
+                    hub.listens += 1
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
                     self.end_headers()
                     end = time.time() + 60
+                    pinged = 0
                     while time.time() < end and not hub.closed and not hub.refuse:
                         try:
                             hub.events.get(timeout=0.2)
                             self.wfile.write(b"event: record\ndata: {}\n\n")
                         except queue.Empty:
-                            self.wfile.write(b": still here\n\n")
+                            if hub.silent:
+                                # A network gone quiet: not a byte, and no error either.
+                                continue
+                            if hub.every and time.time() - pinged >= hub.every:
+                                pinged = time.time()
+                                self.wfile.write(f'event: ping\ndata: {{"every": {hub.every}}}\n\n'.encode())
+                            else:
+                                self.wfile.write(b": still here\n\n")
                         self.wfile.flush()
                     return
                 if self.path.startswith("/v1/tournaments/current"):
@@ -93,6 +102,11 @@ class Hub:
                 self.wfile.write(PAGE)
 
         self.closed = False
+        self.listens = 0
+        # Seconds between the stream's pings (None: comments only, as an older hub), and a
+        # stream that sends nothing at all.
+        self.every = None
+        self.silent = False
         self.refuse = False
         self.hold = False
         self.delay = 0
@@ -448,6 +462,34 @@ def test_long_names_and_a_long_champion_stay_on_the_screen():
         bottom = b.execute_script("""return Math.max(...[...document.querySelectorAll('main tr, #bye, #walkovers')]
                                         .map((e) => e.getBoundingClientRect().bottom))""")
         assert bottom <= BIG[1], f"the next page runs to {bottom}px"
+    finally:
+        b.quit()
+        hub.stop()
+
+
+def test_a_stream_gone_silent_is_opened_again():
+    """The hub pings a silent stream every `every` seconds. A stream that then sends nothing
+    (a TV's Wi-Fi lost and back: the browser sees no error for many minutes) is opened again
+    after two and a half of those silences, and the results it announces reach the screen. The
+    page waited on the dead stream before, its results a minute late at best."""
+    hub = Hub()
+    hub.every = 1
+    b = chromium()
+    try:
+        opened(b, hub)
+        time.sleep(5)
+        assert hub.listens == 1, f"a stream that pings is kept: opened {hub.listens} times"
+        hub.silent = True
+        WebDriverWait(b, 12).until(lambda _: hub.listens >= 3)
+        hub.silent = False
+        listens = hub.listens
+        time.sleep(5)
+        assert hub.listens <= listens + 1, "a stream that pings again is kept"
+        hub.answer = leading(1)
+        hub.tell()
+        leader = "return document.querySelector('#standings td:nth-child(2)').textContent"
+        WebDriverWait(b, 5).until(lambda b: b.execute_script(leader) == "Lead 1")
+        assert not b.execute_script("return document.body.classList.contains('stale')")
     finally:
         b.quit()
         hub.stop()

@@ -482,10 +482,20 @@ async fn events(State(hub): State<Arc<Hub>>) -> Response {
         };
         Ok::<_, std::convert::Infallible>(event)
     });
+    // A named event, not a comment: a page cannot see comments, and without something it can
+    // hear a stream whose network went silent (a TV's Wi-Fi gone and back) looks open for as
+    // long as the system keeps the dead connection.
+    let ping = Event::default()
+        .event("ping")
+        .data(json!({ "every": PING_EVERY.as_secs() }).to_string());
     Sse::new(stream)
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .keep_alive(KeepAlive::new().interval(PING_EVERY).event(ping))
         .into_response()
 }
+
+/// How long the event stream stays silent at most: a `ping` is sent after this long without
+/// an event, saying this interval, so that a watcher can hold a longer silence a lost stream.
+pub const PING_EVERY: Duration = Duration::from_secs(15);
 
 async fn page() -> Response {
     let mut r = Html(PAGE).into_response();
@@ -632,6 +642,31 @@ mod tests {
             let sent: Value = serde_json::from_slice(&bytes).unwrap();
             assert_eq!(sent, whole, "{n} refused");
         }
+    }
+
+    /// A stream with nothing to tell sends a `ping` after [`PING_EVERY`], saying that
+    /// interval: the big-screen page holds a far longer silence a lost connection (a comment,
+    /// which it cannot hear, was sent before).
+    #[test]
+    fn a_silent_stream_pings_saying_how_often() {
+        use http_body_util::BodyExt;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let hub = Hub::new(Store::open_in_memory().unwrap(), "t").unwrap();
+            // Held as the server holds it: the stream ends with the hub.
+            let mut body = events(State(hub.clone())).await.into_body();
+            let start = tokio::time::Instant::now();
+            for n in 1..=2u32 {
+                let frame = body.frame().await.unwrap().unwrap();
+                let text = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
+                assert_eq!(text, "event: ping\ndata: {\"every\":15}\n\n");
+                assert_eq!(start.elapsed(), PING_EVERY * n, "ping {n}");
+            }
+        });
     }
 
     /// A watcher that fell behind the stream's buffer is told how many changes it missed,

@@ -265,12 +265,14 @@ fn stop_thinking(state: State<'_, AppState>) {
     state.stop_thinks();
 }
 
-/// A good move for the side to act, suggested by a strong level (nothing is played).
+/// A good move for the side to act, suggested by a strong level (nothing is played). Stopped
+/// as the computer's thinking is (`stop_thinking`: leaving the screen, an undo).
 #[tauri::command]
 async fn hint<R: Runtime>(app: tauri::AppHandle<R>, match_id: i64) -> Result<Value, Error> {
+    let stop = app.state::<AppState>().new_think();
     off_the_workers(app, move |state| {
         let turn = state.with(|s| s.computer_turn(match_id))?;
-        partie_core::computer::hint(&turn.state)
+        partie_core::computer::hint(&turn.state, Some(stop))
     })
     .await
 }

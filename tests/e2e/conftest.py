@@ -199,7 +199,17 @@ class Partie:
         el = WebDriverWait(self.d, 10).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector)))
         self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
         self._settled(el)
+        self._past_double_tap(el)
         el.click()
+
+    def _past_double_tap(self, el):
+        """Waits (half a second at most) while the Morris board would take a tap on `el` for
+        the second of a double tap (its frame's `data-calm`: the point just played). A person's
+        next tap there comes later than the answer; the driver's can come the moment it is
+        drawn."""
+        WebDriverWait(self.d, 2).until(lambda d: d.execute_script("""
+            const el = arguments[0], frame = el.closest('[data-calm]');
+            return !frame || el.closest('[data-point]')?.dataset.point !== frame.dataset.calm;""", el))
 
     def _settled(self, el):
         """Waits until an element has stood still for two frames (at most a second): the
@@ -254,6 +264,7 @@ class Partie:
         interactable"."""
         self.wait_css(selector)
         x, y = self._centre(selector)
+        self._past_double_tap(self.css(selector))
         actions = ActionBuilder(self.d)
         actions.pointer_action.move_to_location(x, y).click()
         actions.perform()

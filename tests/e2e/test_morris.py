@@ -495,3 +495,117 @@ def test_the_computer_chosen_benches_the_other_players_and_a_person_brings_them_
     add_players(p, "Cyril")
     assert p.texts("#sides .chip-name") == ["Anna", "Cyril"]
     p.wait_until("return document.querySelector('#announce').textContent === 'Added: Cyril, in place of Bea'")
+
+
+def test_an_undo_back_to_the_computers_first_move_asks_it_again(partie):
+    """Alice plays dark: the computer opens. Undo before her first move takes the record back to
+    its start, the computer to play; the computer is asked again and the board is Alice's (it
+    stayed frozen: nothing asked the computer, Undo greyed, no way on but leaving). A computer's
+    move that fails offers Retry."""
+    p = new_game(partie, ["Alice"], computer=1, colour=1)
+    p.begin()
+    p.wait_css("#mor-board")
+    wait_actions(p, 1)
+    p.wait_until("return document.querySelectorAll('#mor-board .target').length > 0")
+    p.slow_command("computer_move", 800, before=False)
+    p.tap("#undo")
+    wait_actions(p, 0)
+    wait_actions(p, 1)
+    p.wait_until("return document.querySelectorAll('#mor-board .target').length > 0")
+    assert p.text("#status-line") == "Alice to place a piece"
+    # The next computer's move fails once: said, and Retry asks it again.
+    p.fail_command("computer_move", {"kind": "storage", "detail": "disk full"})
+    play(p, p.d.execute_script("return document.querySelector('#mor-board .target').dataset.point"))
+    p.wait_css("#retry-computer")
+    assert actions(p) == 2
+    assert p.count("#mor-board .target") == 0, "the board waits for the computer"
+    p.shot("47-morris-computer-failed")
+    p.tap("#retry-computer")
+    wait_actions(p, 3)
+    assert p.count("#retry-computer") == 0
+
+
+def click_twice(p, selector, gap_ms=100):
+    """Two clicks on the node `selector` finds at each moment, `gap_ms` apart, timed in the
+    page: a finger's double tap on one place (the second lands on what the first's answer
+    put there)."""
+    p.d.execute_async_script("""
+        const [sel, gap] = arguments, done = arguments[arguments.length - 1];
+        const click = () => document.querySelector(sel)?.dispatchEvent(new MouseEvent('click', {bubbles: true, detail: 1}));
+        click();
+        setTimeout(() => { click(); setTimeout(done, 50); }, gap);
+    """, selector, gap_ms)
+
+
+def test_a_double_tap_or_a_held_key_is_one_move(partie):
+    """Alice closes a mill and takes Bruno's piece with Enter held down: its repeats land on the
+    point just emptied, Bruno's to place on, and are no taps. Her next mill's removal is a
+    double tap: the second tap lands there too and is not a move of Bruno's. A deliberate tap
+    on that point later plays."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    for t in ["a7", "b6", "d7", "c5", "g7"]:
+        play(p, t)
+    assert p.count("#mor-board .removable") == 2
+    p.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const g = document.querySelector('#mor-board [data-point="b6"]');
+        g.focus();
+        const key = (repeat) => g.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', repeat, bubbles: true}));
+        key(false);
+        // A key held: its repeats come after the system's delay, the removal answered by then.
+        setTimeout(() => { key(true); key(true); key(true); setTimeout(done, 300); }, 700);""")
+    assert actions(p) == 6, "one removal, not a piece placed for Bruno on top"
+    assert "b6" not in board(p)
+    for t in ["b4", "a4", "c4", "a1"]:
+        play(p, t)
+    assert p.count("#mor-board .removable") == 3
+    p.slow_command("play", 150, before=False)
+    click_twice(p, point("c5"), 300)
+    time.sleep(0.8)
+    assert actions(p) == 11, "one removal, not a piece placed for Bruno on top"
+    assert "c5" not in board(p)
+    # Later, a tap on the point emptied is a move of its own.
+    play(p, "c5")
+    assert board(p).get("c5") == 1
+
+
+def test_the_resign_question_goes_with_a_move_and_a_hint_is_asked_once(partie):
+    """Resign asked, then a move played instead of Cancel: the question was Alice's and goes
+    (it stayed, and then asked Bruno to resign). Hint is greyed while its search runs, so that
+    taps on it start no more searches, and says it is looking."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.begin()
+    p.wait_css("#mor-board")
+    p.tap("#resign")
+    p.wait_css("[role=alertdialog]")
+    play(p, "d6")
+    p.wait_until("return document.querySelectorAll('[role=alertdialog]').length === 0")
+    p.slow_command("hint", 1500, before=True)
+    p.tap("#hint")
+    p.wait_until("return document.querySelector('#hint').disabled")
+    assert p.text("#hint") == "Looking for a hint…"
+    p.double_tap("#hint")
+    p.wait_until("return document.querySelectorAll('#mor-board .hint').length > 0", 10)
+    assert p.asked("hint") == 1, "one search for several taps"
+    assert not p.d.execute_script("return document.querySelector('#hint').disabled")
+
+
+def test_leaving_a_board_lets_the_screen_sleep(partie):
+    """The board keeps the screen awake while a game is on; leaving it lets it go (the screen
+    stayed lit on Home for as long as the app was in front)."""
+    p = new_game(partie, ["Alice", "Bruno"])
+    p.d.execute_script("""
+        window.__locks = 0;
+        Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
+          request: async () => { window.__locks += 1; const l = { released: false,
+            release: async () => { if (!l.released) { l.released = true; window.__locks -= 1; } },
+            addEventListener() {} }; return l; } }});""")
+    p.begin()
+    p.wait_css("#mor-board")
+    play(p, "d6")
+    p.wait_until("return window.__locks === 1")
+    p.d.execute_script("history.back()")
+    p.wait_until("return !document.querySelector('section.morris')")
+    p.wait_until("return window.__locks === 0")

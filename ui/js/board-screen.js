@@ -16,10 +16,13 @@
 //   undone({view, taken}),         undo back to a person's turn happened
 //   pause,                         ms before the computer's answer is asked (to follow it)
 // }
+// `send(action, opts, place)`: `place` names what was tapped (a Morris point);
+// `doubled(place)` says whether a tap there now is the second of a double tap (within
+// TAP_CALM_MS of the answer to the last intent sent from the same place): the screen drops it.
 // Returns the screen: {st, sum, over, isComputer, humanTurn, send, undo, render, after, ...}.
 
 import { ipc } from './ipc.js';
-import { h, scheduler, patchChildren, loads, names, onePerPress, UNDO_CALM_MS } from './dom.js';
+import { h, scheduler, patchChildren, loads, names, onePerPress, UNDO_CALM_MS, TAP_CALM_MS } from './dom.js';
 import { t } from './i18n.js';
 import { app, keepAwake } from './app.js';
 
@@ -43,6 +46,10 @@ export function boardScreen(root, matchId, initial, spec) {
   function after(view, opts = {}) {
     reloads.took();
     st.view = view;
+    st.computerFailed = false;
+    // An answer that comes after the person left: kept, but said and shown to no one (the
+    // next screen's error or its quiet stay as they are, and its wake lock is its own).
+    if (gone) return;
     spec.after?.(view, opts);
     app.clearError();
     keepAwake(!over());
@@ -50,9 +57,32 @@ export function boardScreen(root, matchId, initial, spec) {
     maybeComputer();
   }
 
-  function send(action, opts) {
+  // The point or button of the last intent sent, and when its answer came: the second tap of
+  // a double tap lands on what that answer put under the finger (the opponent's point a piece
+  // was just removed from, the next turn's button), and is not another intent.
+  let lastIntent = { at: -Infinity, place: null };
+  const doubled = (place) => place != null && place === lastIntent.place && performance.now() - lastIntent.at < TAP_CALM_MS;
+
+  // The frame says while a second tap on `place` would be dropped (data-calm: for styles and
+  // for the tests, which tap as fast as the answers come).
+  let calmTimer = null;
+  function calmMark(place) {
+    if (place == null || !shell) return;
+    shell.section.dataset.calm = place;
+    clearTimeout(calmTimer);
+    calmTimer = setTimeout(() => { delete shell.section.dataset.calm; }, TAP_CALM_MS);
+  }
+
+  function send(action, opts, place = null) {
     if (st.thinking || gone) return undefined;
-    return app.exclusive(st, render, async () => after(await ipc.play(matchId, action), opts));
+    return app.exclusive(st, render, async () => {
+      try {
+        after(await ipc.play(matchId, action), opts);
+      } finally {
+        lastIntent = { at: performance.now(), place };
+        calmMark(place);
+      }
+    });
   }
 
   // Which turn of the computer's is current: an undo ends the one on its way.
@@ -81,9 +111,22 @@ export function boardScreen(root, matchId, initial, spec) {
       // An answer to a position the user has since changed (undo, leaving) is dropped.
       if (gone || mine !== turnNo) return;
       st.thinking = false;
-      if (e?.code !== 'stale' && e?.code !== 'stopped') app.error(e);
+      if (e?.code !== 'stale' && e?.code !== 'stopped') {
+        app.error(e);
+        // The computer is not asked again by itself: the panel offers to (else the board
+        // would wait for a move that never comes, Undo greyed before the first).
+        st.computerFailed = true;
+      }
       render();
     }
+  }
+
+  // Offered while the computer's last try failed: asks it again.
+  function retryComputer() {
+    return h('button', {
+      class: 'btn primary', type: 'button', id: 'retry-computer', 'data-key': 'retry-computer',
+      onclick: () => { st.computerFailed = false; render.focusOn('#status-line'); maybeComputer(); },
+    }, t('retry_computer'));
   }
 
   // Back to a position where a person acts, the computer's moves with it, in one commit. A
@@ -98,11 +141,17 @@ export function boardScreen(root, matchId, initial, spec) {
       const undone = await ipc.undoToPerson(matchId);
       reloads.took();
       st.view = undone.view;
+      st.computerFailed = false;
+      if (gone) return;
       spec.undone?.(undone);
       app.clearError();
       app.announce(t('undone'));
       keepAwake(!over());
       undoCalmUntil = performance.now() + UNDO_CALM_MS;
+    }).then(() => {
+      // Back to the start of a match the computer opens, or an undo refused after its think
+      // was stopped: the computer is to play, and is asked (nothing else would ask it).
+      if (!gone) maybeComputer();
     });
   }
 
@@ -129,7 +178,8 @@ export function boardScreen(root, matchId, initial, spec) {
   }
   const render = scheduler(root, draw);
 
-  Object.assign(screen, { sum, over, computer, isComputer, sideName, humanTurn, send, undo, render, after, maybeComputer });
+  Object.assign(screen, { sum, over, computer, isComputer, sideName, humanTurn, send, undo, render, after, maybeComputer, doubled,
+    retry: () => (st.computerFailed && !over() && isComputer(sum().turn) ? retryComputer() : null) });
   app.title(spec.title);
   keepAwake(!over());
   // The board can be made once its geometry is there: then the computer may play at once.
@@ -144,6 +194,8 @@ export function boardScreen(root, matchId, initial, spec) {
     },
     unmount() {
       gone = true;
+      // The screen no longer needs to stay lit (Mölkky's and Crokinole's let it go too).
+      keepAwake(false);
       if (st.thinking) ipc.stopThinking().catch(() => {});
       extra.unmount?.();
     },

@@ -145,6 +145,11 @@ const CONFIRM_CALM_MS = 500;
 // How long a screen takes no tap after an undo ([`app.exclusive`]'s `calm`): a double tap on
 // Undo takes back one action.
 export const UNDO_CALM_MS = 600;
+
+// How long after an answer a tap on the same place as the one that was answered is taken for
+// the second tap of a double tap (dom.js's board screens): a person's double tap is under it,
+// a second deliberate tap on one place (placing where a piece was just taken) well over it.
+export const TAP_CALM_MS = 450;
 export function twoTaps(render, lapseMs = 4000) {
   let armed = null;
   let since = 0;

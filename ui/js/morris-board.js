@@ -49,7 +49,9 @@ export function createBoard(setup) {
     const g = el('g', { 'data-point': p, 'data-key': `point-${p}`, role: 'button', tabindex: -1 }, Object.values(parts));
     g.addEventListener('click', () => setup.onTap(p));
     g.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); setup.onTap(p); }
+      // A held key repeats: one press is one tap (a repeat would place on the point a
+      // removal just emptied, for the opponent).
+      if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); if (!ev.repeat) setup.onTap(p); }
     });
     svg.append(g);
     points.set(p, { g, ...parts });

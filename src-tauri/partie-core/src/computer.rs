@@ -38,12 +38,12 @@ pub const HINT_LEVEL: u8 = 4;
 /// A good action for the side to act, as a hint (nothing is played): thought at
 /// [`HINT_LEVEL`], or at the game's strongest level when it has fewer; `illegal_action`
 /// (`no_hint`) in a game the computer does not play.
-pub fn hint(state: &MatchState) -> Result<Value, Error> {
+pub fn hint(state: &MatchState, stop: Option<Arc<AtomicBool>>) -> Result<Value, Error> {
     let levels = crate::games::computer_levels(state.game());
     if levels == 0 {
         return Err(Error::illegal(format!("no hint in {}", state.game())).with_code("no_hint"));
     }
-    think(state, levels.min(HINT_LEVEL), None)
+    think(state, levels.min(HINT_LEVEL), stop)
 }
 
 /// Whether the computer playing `side` accepts a draw offered now (Morris: when it is not

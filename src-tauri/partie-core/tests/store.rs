@@ -370,20 +370,20 @@ fn the_computer_seats_are_kept_and_a_stale_answer_is_not_played() {
     // A hint is a legal move of the side to act, at the level hints are thought at; in a
     // game with fewer levels, at its strongest (it asked for level 4 and was refused); none
     // in a game the computer does not play.
-    let hinted = partie_core::computer::hint(&turn.state).unwrap();
+    let hinted = partie_core::computer::hint(&turn.state, None).unwrap();
     assert!(turn.state.clone().play(&hinted).is_ok(), "{hinted}");
     let dice = store
         .new_match("boulomania", &Map::new(), &sides(&[&["Ann"], &["Bea"]]))
         .unwrap();
     let b = store.computer_turn(dice.id).unwrap();
     assert!(partie_core::games::computer_levels("boulomania") < partie_core::computer::HINT_LEVEL);
-    let hinted = partie_core::computer::hint(&b.state).unwrap();
+    let hinted = partie_core::computer::hint(&b.state, None).unwrap();
     assert!(b.state.clone().play(&hinted).is_ok(), "{hinted}");
     let scorepad = store
         .new_match("molkky", &Map::new(), &sides(&[&["Ann"], &["Bea"]]))
         .unwrap();
-    let e =
-        partie_core::computer::hint(&store.computer_turn(scorepad.id).unwrap().state).unwrap_err();
+    let e = partie_core::computer::hint(&store.computer_turn(scorepad.id).unwrap().state, None)
+        .unwrap_err();
     assert_eq!(
         (e.kind, e.code),
         (ErrorKind::IllegalAction, Some("no_hint"))

@@ -53,7 +53,10 @@ export function mount(root, [id], initial, info) {
   const { st, sum, over, isComputer, humanTurn, send, undo, render } = screen;
   const computer = () => st.view.computer || {};
   const teamName = screen.sideName;
-  const teamLabel = (i) => t(i === 0 ? 'bou_team_a' : 'bou_team_b');
+  // (Not "team A (starts)": after the first mène the last mène's winner starts.)
+  const teamLabel = (i) => t(i === 0 ? 'bou_team_a_plain' : 'bou_team_b');
+  // A team of several players win; one player, or the computer, wins.
+  const winnerText = (i) => t(!isComputer(i) && st.view.sides[i].length > 1 ? 'winner' : 'winner_one', { names: teamName(i) });
   const diceMode = () => localStorage.getItem(`partie.dice.${st.view.uid}`) || 'app';
 
   function explain(s) {
@@ -61,6 +64,8 @@ export function mount(root, [id], initial, info) {
     for (const e of s.events || []) {
       const key = `bou_ev_${e.event}`;
       if (e.event === 'mene_end') parts.push(t(`bou_mene_${e.reason}`, { name: e.winner != null ? teamName(e.winner) : '', n: e.points ?? 0 }));
+      // A ball grazed in a jack square stays where it is (the board's jack squares are Rust's).
+      else if (e.event === 'graze' && info.board.jack_squares[e.square] != null) parts.push(t('bou_ev_graze_stays', { square: e.square }));
       else parts.push(t(key, { square: e.square, sum: e.sum, die: e.die, from: e.from, to: e.to }));
     }
     return parts.join(' · ');
@@ -224,7 +229,7 @@ export function mount(root, [id], initial, info) {
 
   function statusLine() {
     const s = sum();
-    if (over()) return t('winner_one', { names: teamName(s.winner) });
+    if (over()) return winnerText(s.winner);
     const who = isComputer(s.turn) ? teamName(s.turn) : st.view.sides[s.turn][s.thrower] ?? teamName(s.turn);
     if (st.thinking) return t('mor_thinking', { name: teamName(s.turn) });
     const holder = s.holder == null ? t('bou_no_holder') : t('bou_holds', { name: teamName(s.holder) });
@@ -247,7 +252,7 @@ export function mount(root, [id], initial, info) {
           onclick: () => { ui.entry[k] = d; render(); },
         }, String(d))))),
         h('div', { class: 'mor-tools' },
-          h('button', { class: 'btn primary', type: 'button', id: 'dice-ok', disabled: ui.entry.some((v) => v == null), onclick: () => rolled(ui.entry.slice()) }, t('confirm')),
+          h('button', { class: 'btn primary', type: 'button', id: 'dice-ok', disabled: ui.entry.some((v) => v == null), onclick: () => ui.entry && rolled(ui.entry.slice()) }, t('confirm')),
           h('button', { class: 'btn ghost', type: 'button', onclick: () => { ui.entry = null; ui.plan = null; render(); } }, t('cancel'))));
     }
     if (ui.options) {
@@ -286,7 +291,7 @@ export function mount(root, [id], initial, info) {
 
   function panel() {
     const s = sum();
-    return [actions(),
+    return [screen.retry(), actions(),
       // Keyed rows: the turn's buttons coming and going above them do not shift them.
       over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools', 'data-key': 'tools' },
         h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, glyph('↶'), t('undo')),

@@ -25,6 +25,7 @@ export function mount(root, [id], initial, info) {
     hint: null,        // a suggested token
     redo: [],          // tokens taken back, newest last
     confirm: null,     // 'resign' | 'draw' while a confirmation is asked
+    hinting: false,    // a hint asked for and not yet answered
     turned: false,
     showList: false,
   };
@@ -43,6 +44,9 @@ export function mount(root, [id], initial, info) {
     after(view, { keepRedo = false } = {}) {
       ui.selected = null;
       ui.hint = null;
+      // A question asked before the move was for the side that was to play: after it, Yes
+      // would resign or offer for the other one.
+      ui.confirm = null;
       if (!keepRedo) ui.redo = [];
       announceLast();
     },
@@ -52,6 +56,7 @@ export function mount(root, [id], initial, info) {
       ui.redo.push(...taken);
       ui.selected = null;
       ui.hint = null;
+      ui.confirm = null;
     },
   });
   const { st, sum, over, isComputer, humanTurn, send, undo, render } = screen;
@@ -84,8 +89,12 @@ export function mount(root, [id], initial, info) {
   }
 
   async function hint() {
+    // One search at a time: each tap started another, on a phone's two cores.
+    if (ui.hinting) return;
     const asked = st.view;
     const up = stillUp();
+    ui.hinting = true;
+    render();
     try {
       const token = await ipc.hint(matchId);
       // The search takes a while and the board stays in play: a hint for a position since
@@ -94,14 +103,19 @@ export function mount(root, [id], initial, info) {
       if (st.view !== asked || !up()) return;
       ui.hint = token;
       app.announce(t('mor_hint_is', { token: ui.hint }));
-      render();
-    } catch (e) { if (up()) app.error(e); }
+    } catch (e) {
+      // Stopped by an undo or by leaving: nothing to say.
+      if (up() && e?.code !== 'stopped') app.error(e);
+    } finally {
+      ui.hinting = false;
+      if (up()) render();
+    }
   }
 
   function tap(p) {
     if (!humanTurn()) return;
     const hit = removeAt(p) || placeAt(p) || (ui.selected && moveTo(ui.selected, p));
-    if (hit) return send(hit.token);
+    if (hit) return screen.doubled(p) ? undefined : send(hit.token, undefined, p);
     if (movesFrom(p).length) { ui.selected = ui.selected === p ? null : p; render(); return; }
     if (sum().pending_removal) app.announce(t('mor_remove_first'));
     ui.selected = null;
@@ -110,7 +124,7 @@ export function mount(root, [id], initial, info) {
 
   function drag(from, to) {
     const m = humanTurn() && moveTo(from, to);
-    if (m) send(m.token);
+    if (m) send(m.token, undefined, to);
   }
 
   function endText() {
@@ -205,7 +219,9 @@ export function mount(root, [id], initial, info) {
       onkeydown: (ev) => { if (ev.key === 'Escape' && ui.confirm) { ev.preventDefault(); no(); } },
     },
       h('span', { text }),
-      h('button', { class: 'btn primary', type: 'button', id: 'confirm-yes', onclick: yes }, t('mor_yes')),
+      // Nothing can be resigned or offered while the computer thinks: Yes waits for its move
+      // (tapped then, it closed the question and did nothing).
+      h('button', { class: 'btn primary', type: 'button', id: 'confirm-yes', disabled: st.thinking, onclick: yes }, t('mor_yes')),
       h('button', { class: 'btn ghost', type: 'button', id: 'confirm-no', onclick: no }, t('cancel')));
   }
 
@@ -234,12 +250,12 @@ export function mount(root, [id], initial, info) {
   // another's places (a finger on Undo as the question closes would land on a node replaced).
   function panel() {
     const s = sum();
-    return [confirmBar(),
+    return [screen.retry(), confirmBar(),
       over() ? endActions(matchId, undo, st.view) : null,
       h('div', { class: 'mor-tools', 'data-key': 'tools' },
         over() ? null : h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, glyph('↶'), t('undo')),
         h('button', { class: 'btn', type: 'button', id: 'redo', 'data-key': 'redo', disabled: !ui.redo.length || over() || st.thinking, onclick: redo }, glyph('↷'), t('mor_redo')),
-        h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn(), onclick: hint }, t('mor_hint')),
+        h('button', { class: 'btn', type: 'button', id: 'hint', 'data-key': 'hint', disabled: !humanTurn() || ui.hinting, 'aria-busy': String(ui.hinting), onclick: hint }, ui.hinting ? t('mor_hint_searching') : t('mor_hint')),
         h('button', { class: 'btn', type: 'button', id: 'turn-board', 'data-key': 'turn-board', 'aria-pressed': String(ui.turned), onclick: () => { ui.turned = !ui.turned; render(); } }, glyph('⟲'), t('mor_turn_board'))),
       !over() ? h('div', { class: 'mor-tools', 'data-key': 'game-tools' },
         h('button', { class: 'btn ghost', type: 'button', id: 'offer-draw', 'data-key': 'offer-draw', disabled: st.thinking, onclick: () => { ui.confirm = 'draw'; render.focusOn('#confirm-yes'); } }, t('mor_offer_draw')),
@@ -251,13 +267,27 @@ export function mount(root, [id], initial, info) {
         h('textarea', { id: 'mor-move-list', readonly: true, rows: 3, 'aria-label': t('mor_moves') }, s.move_list),
         h('button', {
           class: 'btn small', type: 'button', id: 'copy-moves',
-          onclick: () => navigator.clipboard?.writeText(s.move_list).then(() => app.announce(t('copied')), () => app.announce(t('copy_failed'))),
+          onclick: () => copyMoves(s.move_list),
         }, t('copy'))),
       over() ? (notes ||= notesForm(st.view, () => st.view)) : null];
   }
 
+  // Said on screen as well as aloud; where the system gives no clipboard, the list is
+  // selected for the person to copy.
+  function copyMoves(text) {
+    const failed = () => {
+      document.getElementById('mor-move-list')?.select();
+      app.notice(t('copy_failed'));
+    };
+    if (!navigator.clipboard?.writeText) return failed();
+    return navigator.clipboard.writeText(text).then(() => app.notice(t('copied')), failed);
+  }
+
   screen.start();
-  return screen.handle();
+  return screen.handle({
+    // A hint still searching is stopped with the screen (it ran on for seconds).
+    unmount() { if (ui.hinting) ipc.stopThinking().catch(() => {}); },
+  });
 }
 
 // Against the computer: its level and the person's colour; or a move list to import.

@@ -146,14 +146,20 @@ pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
     Ok(info)
 }
 
-/// Stops this device's hub; phones keep their outbox until it is back.
-#[tauri::command(async)]
-pub fn host_stop(state: State<'_, AppState>) {
-    let running = lock(&state.club.host).take();
-    let _ = std::fs::remove_file(state.club.hub_on_file());
-    if let Some((host, _)) = running {
-        host.stop();
-    }
+/// Stops this device's hub; phones keep their outbox until it is back. The hub's work in
+/// progress (a push merging, a page read) ends first: that waits on a thread kept for
+/// blocking work, not on one of the few that run every other command.
+#[tauri::command]
+pub async fn host_stop<R: Runtime>(app: tauri::AppHandle<R>) -> Result<(), Error> {
+    crate::off_the_workers(app, move |state| {
+        let running = lock(&state.club.host).take();
+        let _ = std::fs::remove_file(state.club.hub_on_file());
+        if let Some((host, _)) = running {
+            host.stop();
+        }
+        Ok(())
+    })
+    .await
 }
 
 /// Joins a club hub: the join link of its QR code, or its address and token typed. The hub is

@@ -570,7 +570,32 @@ async fn post_records(join: &ClubJoin, records: &[Value]) -> Result<Value, Failu
         )
         .await?,
     )?;
+    a_push_answer(&answer, records.len())?;
     Ok(answer)
+}
+
+/// Whether `answer` is a hub's answer to a push of `sent` records: a count for each record
+/// (accepted, updated, already, or a refusal). Any other 200 (another program now at the
+/// hub's address, something in front of it) took nothing that can be counted on: taken for
+/// "all taken", the records would never be sent again.
+fn a_push_answer(answer: &Value, sent: usize) -> Result<(), Failure> {
+    let count = |k: &str| answer.get(k).and_then(Value::as_u64);
+    let refused = answer
+        .get("refused")
+        .and_then(Value::as_array)
+        .map(|r| r.len() as u64);
+    match (
+        count("accepted"),
+        count("updated"),
+        count("already"),
+        refused,
+    ) {
+        (Some(a), Some(u), Some(al), Some(r)) if a + u + al + r == sent as u64 => Ok(()),
+        _ => Err(Failure::Refused(format!(
+            "the hub's address answered a push of {sent} records with something else than \
+             a Partie hub's account of them"
+        ))),
+    }
 }
 
 /// The `id` of each record.

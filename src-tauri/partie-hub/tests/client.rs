@@ -1124,3 +1124,41 @@ fn a_hub_that_does_not_move_its_cursor_does_not_hold_the_round_for_ever() {
     host.stop();
     drop(rt);
 }
+
+/// Something at the hub's address answers a push `200 {}` (another program there now, a proxy
+/// in front): no account of the records, so none was taken. They stay waiting, the state says
+/// the address is no hub, and once the hub answers again they reach it. The answer counted as
+/// "all taken": the records were marked pushed and never sent again.
+#[test]
+fn a_push_answered_without_an_account_of_its_records_takes_none() {
+    let rt = one_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
+    let info = host.info();
+    let ids = three_matches(&mut phone);
+    let mended = Arc::new(AtomicBool::new(false));
+    let (proxy, answered) = rt.block_on(troubled_proxy(
+        host.addr(),
+        ids.clone(),
+        ("200 OK", "{}"),
+        mended.clone(),
+    ));
+    let hub = format!("http://{proxy}");
+    let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);
+    assert!(answered.load(Ordering::SeqCst) >= 1);
+    for id in &ids {
+        assert_eq!(hub_revision(&desk_db, id), None);
+    }
+    assert_eq!(phone.club_waiting(&hub).unwrap(), ids.len());
+    assert_eq!(
+        state_and_code(&syncer),
+        ("refused".to_string(), Some("not_a_hub"))
+    );
+    mended.store(true, Ordering::SeqCst);
+    one_round(&syncer);
+    for id in &ids {
+        assert_eq!(hub_revision(&desk_db, id), Some(1), "{id}");
+    }
+    assert_eq!(phone.club_waiting(&hub).unwrap(), 0);
+    assert_eq!(state_and_code(&syncer).0, "ok");
+}

@@ -239,6 +239,36 @@ fn a_finished_table_match_enters_its_result_once_and_an_undo_takes_it_back() {
     );
 }
 
+/// The organiser undoes the pairing and pairs again the same way while a table's match is
+/// played: the match's link went with the undone pairing, and the phone still says its table.
+/// Its next push links it again and goes on (it was refused as another setup, push after push,
+/// so its later throws and its result never reached the hub); finished, its result enters.
+#[test]
+fn a_table_match_unlinked_by_an_undone_pairing_is_linked_again_by_its_next_push() {
+    let (mut hub, tid, summary) = hub_with_tournament();
+    let r = push(&mut hub, &[table_match(&tid, &summary, 0, "t0", 3, 3)]);
+    assert_eq!(counts(&r), (1, 0, 0, vec![]));
+    let id = hub.tournament_by_uid(&tid).unwrap().unwrap();
+    hub.undo_tournament(id).unwrap();
+    hub.tournament_event(id, &json!({"pair": {}})).unwrap();
+    let again = hub.tournament_summary(&tid).unwrap();
+    assert_eq!(
+        again["pairings"], summary["pairings"],
+        "paired the same way"
+    );
+    assert_eq!(again["live"].as_array().map(Vec::len), Some(0), "unlinked");
+    let r = push(&mut hub, &[table_match(&tid, &summary, 0, "t0", 5, 5)]);
+    assert_eq!(counts(&r), (0, 1, 0, vec![]));
+    assert_eq!(
+        hub.tournament_summary(&tid).unwrap()["live"][0]["match"],
+        "t0"
+    );
+    let r = push(&mut hub, &[table_match(&tid, &summary, 0, "t0", 9, 9)]);
+    assert_eq!(counts(&r), (0, 1, 0, vec![]));
+    let s = hub.tournament_summary(&tid).unwrap();
+    assert_eq!(s["pairings"][0]["result"]["match"], "t0", "{s}");
+}
+
 #[test]
 fn pages_of_changes_give_each_record_once_in_order_of_its_latest_change() {
     let mut hub = Store::open_in_memory().unwrap();

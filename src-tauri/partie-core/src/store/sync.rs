@@ -284,7 +284,7 @@ fn write_match(tx: &Transaction, id: i64, m: &IncomingMatch, from: usize) -> Res
 
 fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken, Refused> {
     // A known match is decided by its revision and setup before it is replayed (docs/hub.md).
-    let pushed = PushedMatch::read(value)?;
+    let mut pushed = PushedMatch::read(value)?;
     let Some(old) = stored_match(tx, &pushed.uid)? else {
         let state = pushed.replay()?;
         let m = IncomingMatch { pushed, state };
@@ -342,7 +342,27 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         }
         return Ok(Taken::Accepted);
     };
-    let link = stored_link(tx, old.id)?;
+    let mut link = stored_link(tx, old.id)?;
+    // The match as replayed when it was linked again below.
+    let mut relinked = None;
+    if source == Source::Device && link.is_none() {
+        if let Some(table) = pushed.link.clone() {
+            // Its link went with a pairing undone here (the organiser undid Pair and paired
+            // again), and the device that plays it still says its table: linked again when
+            // that table is still these sides' and no other match's, as on its first push.
+            // Refused as another setup, the match's later throws and its result never came.
+            let state = pushed.replay()?;
+            let m = IncomingMatch { pushed, state };
+            let (tid, _) = check_table(tx, &m, &table)?;
+            tx.execute(
+                "INSERT INTO tournament_match (match_id, tournament_id, round, tab) VALUES (?1, ?2, ?3, ?4)",
+                params![old.id, tid, table.round, table.table],
+            )?;
+            pushed = m.pushed;
+            relinked = Some(m.state);
+            link = Some(table);
+        }
+    }
     // The record as played: a rename here since does not make it another setup.
     let sides = super::played_sides_of(tx, old.id)?;
     let actions = stored_actions(tx, old.id)?;
@@ -355,13 +375,20 @@ fn merge_match(tx: &Transaction, value: &Value, source: Source) -> Result<Taken,
         actions: &actions,
     };
     let from = match decide_match(&held, &pushed, source).map_err(conflict)? {
-        Decision::Already => return Ok(Taken::Already),
+        Decision::Already => {
+            // Linked again as it stands: a finished match's result is its table's now.
+            if let Some(state) = relinked.filter(|s| s.is_over()) {
+                Store::enter_table_result(tx, old.id, &state)?;
+            }
+            return Ok(Taken::Already);
+        }
         Decision::Replace { from } => from,
     };
     let state = pushed.replay()?;
     let m = IncomingMatch { pushed, state };
     // What a finished table match entered changes only when its result does.
-    let old_result = if old.status != "playing" {
+    // (Linked again just now: no result of its was in the tournament.)
+    let old_result = if old.status != "playing" && relinked.is_none() {
         held_result(&m, &actions)
     } else {
         None

@@ -407,6 +407,8 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             st.last_try = Some(partie_core::time::now_ms());
         });
         let outcome = rt.block_on(round(s, &join, &status));
+        // Pages left for the next round, which comes at once (after its push).
+        let more = matches!(outcome, Ok(Pulled::More));
         // Kept in the database, so that they are still listed after a restart.
         let refused = s.club_refusals(&join.hub, REFUSALS_SHOWN);
         set(&status, |st| {
@@ -417,7 +419,11 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             }
         });
         set(&status, |st| match outcome {
-            Ok(()) => {
+            Ok(Pulled::More) => {
+                st.state = "syncing";
+                st.error = None;
+            }
+            Ok(_) => {
                 st.state = "ok";
                 st.error = None;
                 st.last_sync = Some(partie_core::time::now_ms());
@@ -432,7 +438,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
                 st.error = Some(f.to_error(&join.hub));
             }
         });
-        wait = PULL_EVERY;
+        wait = if more { Duration::ZERO } else { PULL_EVERY };
     }
 }
 
@@ -441,16 +447,25 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
 /// refuses this device's cursor as not its own is another database at this address (or this
 /// one from an older copy): the device forgets what it was said to hold and does the round
 /// again, once, from the start both ways.
-async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Result<(), Failure> {
+///
+/// A round pulls [`PAGES_A_ROUND`] pages at most ([`Pulled::More`]: the next round goes on
+/// at once): while other devices push as fast as pages come, a round that pulled until a page
+/// came empty never ended, and this device's own throws waited unsent.
+async fn round(
+    s: &mut Store,
+    join: &ClubJoin,
+    status: &Mutex<SyncStatus>,
+) -> Result<Pulled, Failure> {
     let pushed = held_over(push_all(s, join, status).await)?;
     match pull_pages(s, join, status).await? {
+        Pulled::More => pushed.map(|()| Pulled::More),
         Pulled::All => {
             // What an older version of the app could not take from the hub, this one may:
             // tried once the hub has taken this device's cursor, so that they go to the
             // database they came from.
             s.club_refused_again(&join.hub, partie_core::store::APP_VERSION)
                 .map_err(storage)?;
-            pushed
+            pushed.map(|()| Pulled::All)
         }
         Pulled::NotItsCursor => {
             // Pulled from the start first: what the hub runs comes back from it, and leaves
@@ -458,12 +473,13 @@ async fn round(s: &mut Store, join: &ClubJoin, status: &Mutex<SyncStatus>) -> Re
             // is never replaced by this device's); then the others go back to it, before the
             // matches of their tables.
             s.club_forget(&join.hub).map_err(storage)?;
-            if let Pulled::NotItsCursor = pull_pages(s, join, status).await? {
+            let pulled = pull_pages(s, join, status).await?;
+            if let Pulled::NotItsCursor = pulled {
                 return Err(Failure::Refused(
                     "the hub refuses the cursor it gave from the start".into(),
                 ));
             }
-            push_all(s, join, status).await
+            push_all(s, join, status).await.map(|()| pulled)
         }
     }
 }
@@ -756,7 +772,12 @@ enum Pulled {
     All,
     /// The hub refused the cursor as one it never gave.
     NotItsCursor,
+    /// [`PAGES_A_ROUND`] pages, and the hub may have more.
+    More,
 }
+
+/// The pages a round pulls at most ([`round`]).
+pub const PAGES_A_ROUND: usize = 20;
 
 /// Pulls every page the hub has after this device's cursor.
 async fn pull_pages(
@@ -764,7 +785,7 @@ async fn pull_pages(
     join: &ClubJoin,
     status: &Mutex<SyncStatus>,
 ) -> Result<Pulled, Failure> {
-    loop {
+    for _ in 0..PAGES_A_ROUND {
         let since = s.sync_pulled(&join.hub).map_err(storage)?;
         let path = match &since {
             Some(c) => format!("/v1/records?since={}", query_escape(c)),
@@ -807,6 +828,7 @@ async fn pull_pages(
             .map_err(storage)?;
         set(status, |st| st.pulled += records.len());
     }
+    Ok(Pulled::More)
 }
 
 /// A cursor as a query value: what is not unreserved is percent-encoded.

@@ -1162,3 +1162,77 @@ fn a_push_answered_without_an_account_of_its_records_takes_none() {
     assert_eq!(phone.club_waiting(&hub).unwrap(), 0);
     assert_eq!(state_and_code(&syncer).0, "ok");
 }
+
+/// A [`stand_in`] before a hub whose log never stops moving (other phones pushing as fast as
+/// pages come): each page asked for holds one new record under a new cursor, `pages` of them;
+/// then pages are empty. Pushes go on to the hub. It counts the pages given.
+async fn endless_proxy(
+    hub: SocketAddr,
+    template: serde_json::Value,
+    pages: usize,
+) -> (SocketAddr, Arc<AtomicUsize>) {
+    stand_in(hub, Duration::from_secs(10), move |hub, mut phone, request, counted| {
+        let template = template.clone();
+        async move {
+            if !request.starts_with(b"GET /v1/records") {
+                let answer = hub_answer(hub, &request).await?;
+                return phone.write_all(&answer).await.ok();
+            }
+            let n = counted.fetch_add(1, Ordering::SeqCst);
+            let body = if n < pages {
+                let mut record = template;
+                record["id"] = json!(format!("endless-{n}"));
+                json!({"records": [record], "cursor": format!("c{n}")})
+            } else {
+                json!({"records": [], "cursor": format!("c{pages}")})
+            }
+            .to_string();
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            phone.write_all(head.as_bytes()).await.ok()?;
+            phone.write_all(body.as_bytes()).await.ok()
+        }
+    })
+    .await
+}
+
+/// While the hub's pages keep coming, a throw made on the phone still reaches the hub within
+/// a few pages: a round pulls a bounded number of pages, and the next one pushes first. A
+/// round pulled until a page came empty, and the phone's throws waited for as long as the
+/// others pushed.
+#[test]
+fn a_hub_whose_pages_never_run_out_still_gets_this_phones_throws() {
+    const PAGES: usize = 3000;
+    let rt = one_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let (host, desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
+    let info = host.info();
+    let template = {
+        let mut other = Store::open_in_memory().unwrap();
+        let m = other
+            .new_match("molkky", &Default::default(), &anna_and_bea())
+            .unwrap();
+        other.play(m.id, &json!({"pins": [3]})).unwrap();
+        other.export_match(m.id).unwrap()
+    };
+    let (proxy, pages) = rt.block_on(endless_proxy(host.addr(), template, PAGES));
+    phone
+        .join_club(&format!("http://{proxy}"), &info.token)
+        .unwrap();
+    let syncer = Syncer::start(phone_db.clone());
+    syncer.poke();
+    eventually("pages come", || pages.load(Ordering::SeqCst) > 5);
+    let id = three_matches(&mut phone).remove(0);
+    syncer.poke();
+    eventually("the phone's match reached the hub", || {
+        hub_revision(&desk_db, &id).is_some()
+    });
+    let given = pages.load(Ordering::SeqCst);
+    assert!(
+        given < PAGES,
+        "reached it only once the pages ran out ({given})"
+    );
+    assert!(holds(&phone, "endless-3"));
+}

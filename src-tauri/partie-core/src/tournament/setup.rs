@@ -81,6 +81,45 @@ pub fn number(map: &Map<String, Value>, key: &str, lo: u64, hi: u64) -> Result<O
     }
 }
 
+/// Whether the game seats any two of `entrants` against each other: a side it cannot seat (a
+/// Crokinole team of three, a Boulomania team too large) is refused here, as the game would
+/// refuse it, not at the first table it is paired to, which nothing could then start. The
+/// game's shapes depend only on how many players each side has, so one entrant of each size
+/// (two of a size, for the matches between them) stands for them all.
+fn seatable(game: &str, rules: &Map<String, Value>, entrants: &[Vec<String>]) -> Result<(), Error> {
+    let mut by_size: std::collections::BTreeMap<usize, Vec<&Vec<String>>> = Default::default();
+    for e in entrants {
+        let of_size = by_size.entry(e.len()).or_default();
+        if of_size.len() < 2 {
+            of_size.push(e);
+        }
+    }
+    let sizes: Vec<&Vec<&Vec<String>>> = by_size.values().collect();
+    for (i, a) in sizes.iter().enumerate() {
+        for b in &sizes[i..] {
+            let pair = if std::ptr::eq(*a, *b) {
+                match a.as_slice() {
+                    [one, two] => [*one, *two],
+                    _ => continue,
+                }
+            } else {
+                [a[0], b[0]]
+            };
+            let sides = [pair[0].clone(), pair[1].clone()];
+            if let Err(e) = crate::MatchState::setup(game, rules, &sides) {
+                // The side the game cannot seat is the larger one (the error says why).
+                let side = pair.iter().max_by_key(|e| e.len()).unwrap_or(&pair[0]);
+                let refused = bad(format!("{}: {}", side.join(" · "), e.detail));
+                return Err(match e.code {
+                    Some(code) => refused.with_code(code),
+                    None => refused,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Setup {
     /// Checks a setup object; `bad_setup` with the reason when it is not valid.
     pub fn parse(value: &Value) -> Result<Self, Error> {
@@ -127,6 +166,7 @@ impl Setup {
                 return Err(bad(format!("{name:?} is entered twice")));
             }
         }
+        seatable(&game, &rules, &entrants)?;
         let boards = number(map, "boards", 1, MAX_BOARDS)?.map(|b| b as usize);
         let system_name = map
             .get("system")
@@ -203,5 +243,35 @@ mod tests {
             crokinole(json!({"format": "rounds", "target": 150}))["format"],
             "rounds"
         );
+    }
+
+    /// Entrants the game cannot seat are refused when the tournament is made, with the game's
+    /// reason and the entrant's names: a Crokinole team of three was taken, and every table it
+    /// was paired to then refused to start. Sides of sizes the game takes, mixed, are taken.
+    #[test]
+    fn entrants_the_game_cannot_seat_are_refused_at_the_setup() {
+        let setup = |game: &str, entrants: Value| {
+            Setup::parse(&json!({"game": game, "system": "round_robin", "entrants": entrants}))
+        };
+        let e = setup("crokinole", json!([["Ann", "Al", "Abe"], ["Bob"], ["Cyd"]])).unwrap_err();
+        assert_eq!(e.code, Some("crokinole_sides"));
+        assert!(e.detail.starts_with("Ann · Al · Abe: "), "{}", e.detail);
+        setup("crokinole", json!([["Ann", "Al"], ["Bob"], ["Cyd", "Cy"]])).unwrap();
+        setup("molkky", json!([["Ann", "Al", "Abe", "Ada"], ["Bob"]])).unwrap();
+        let e = setup(
+            "boulomania",
+            json!([["A1", "A2", "A3", "A4", "A5", "A6", "A7"], ["B"]]),
+        );
+        let t = crate::MatchState::setup(
+            "boulomania",
+            &Map::new(),
+            &[
+                ["A1", "A2", "A3", "A4", "A5", "A6", "A7"]
+                    .map(String::from)
+                    .to_vec(),
+                vec!["B".to_string()],
+            ],
+        );
+        assert_eq!(e.is_ok(), t.is_ok(), "as the game seats them");
     }
 }

@@ -317,8 +317,10 @@ impl Store {
             [hub],
         )?;
         tx.execute(
-            "INSERT INTO sync_peer (hub, pushed, pulled) VALUES (?1, 0, '0')
-             ON CONFLICT (hub) DO UPDATE SET pushed = 0, pulled = '0'",
+            // No cursor, not one made up: a page asked without one starts from the start
+            // (docs/hub.md), and a hub need not take a cursor it never gave.
+            "INSERT INTO sync_peer (hub, pushed, pulled) VALUES (?1, 0, NULL)
+             ON CONFLICT (hub) DO UPDATE SET pushed = 0, pulled = NULL",
             [hub],
         )?;
         tx.commit()?;
@@ -379,6 +381,16 @@ impl Store {
         hub: &str,
         records: &[Value],
         cursor: &str,
+    ) -> Result<MergeReport, Error> {
+        self.pulled_under(hub, records, Some(cursor))
+    }
+
+    /// [`Store::club_pulled`], the cursor kept as it is given (`None`: none yet).
+    fn pulled_under(
+        &mut self,
+        hub: &str,
+        records: &[Value],
+        cursor: Option<&str>,
     ) -> Result<MergeReport, Error> {
         let report = self.merge_records(records, Source::Hub)?;
         let tx = self.conn.transaction()?;
@@ -477,7 +489,7 @@ impl Store {
         let cursor = self.sync_pulled(hub)?;
         if !kept.is_empty() {
             // Merged as a page is, with the cursor where it is.
-            self.club_pulled(hub, &kept, cursor.as_deref().unwrap_or("0"))?;
+            self.pulled_under(hub, &kept, cursor.as_deref())?;
         }
         let tx = self.conn.transaction()?;
         // Tried by this version: not again until the next one (those refused again were noted
@@ -493,7 +505,7 @@ impl Store {
                 "DELETE FROM club_refused WHERE hub = ?1 AND by = 'device' AND record IS NULL",
                 [hub],
             )?;
-            tx.execute("UPDATE sync_peer SET pulled = '0' WHERE hub = ?1", [hub])?;
+            tx.execute("UPDATE sync_peer SET pulled = NULL WHERE hub = ?1", [hub])?;
         }
         tx.commit()?;
         Ok(rows.len())

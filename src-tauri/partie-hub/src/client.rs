@@ -176,6 +176,14 @@ async fn answered(
     if status == StatusCode::UNAUTHORIZED {
         return Err(Failure::Unauthorized);
     }
+    if status == StatusCode::PAYLOAD_TOO_LARGE && serde_json::from_slice::<Value>(&bytes).is_err() {
+        // A proxy in front of the hub with a smaller limit answers a page of its own: the body
+        // is too large all the same, and a push goes again in halves.
+        return Ok((
+            status,
+            json!({"kind": "too_large", "detail": "a body too large for what is in front of the hub"}),
+        ));
+    }
     let value: Value = serde_json::from_slice(&bytes).map_err(|_| {
         // A proxy or a server restarting in front of the hub answers a 502 or 503 page.
         if status.is_server_error() {
@@ -672,6 +680,13 @@ async fn push_outbox(
                 let two = s.club_outbox(&join.hub, 2).map_err(storage)?;
                 if two.records.is_empty() {
                     return Err(Failure::Failing(why));
+                }
+                if ids_of(&two.records[..1]) != ids_of(&outbox.records) {
+                    // The record failed on changed meanwhile (a throw on it moved it later in
+                    // the outbox): the first now is another, never tried. Tried alone first,
+                    // rather than held without a try.
+                    batch = 1;
+                    continue;
                 }
                 let mut refused = vec![held_refusal(&two.records[..1], &why)];
                 match two.records.get(1) {

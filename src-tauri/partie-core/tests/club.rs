@@ -220,6 +220,14 @@ fn a_refused_record_leaves_the_outbox_and_the_others_are_held() {
     // Taken this time: it leaves the list.
     phone.club_pushed(HUB, &again, &[]).unwrap();
     assert!(phone.club_refusals(HUB, 20).unwrap().is_empty());
+    // Refused, then deleted here: nothing left to act on, and not listed.
+    phone.play(b.id, &json!({"pins": [4]})).unwrap();
+    let with_b = phone.club_outbox(HUB, 200).unwrap();
+    let refused_b = json!({"id": b.uid, "kind": "conflict", "detail": "another setup"});
+    phone.club_pushed(HUB, &with_b, &[refused_b]).unwrap();
+    assert_eq!(phone.club_refusals(HUB, 20).unwrap().len(), 1);
+    phone.delete_match(b.id).unwrap();
+    assert!(phone.club_refusals(HUB, 20).unwrap().is_empty());
 }
 
 #[test]
@@ -450,9 +458,6 @@ fn a_hub_that_turned_out_to_be_another_database_gets_its_tournaments_back() {
     assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
     phone.club_restored(HUB, &[], &[]).unwrap();
     assert_eq!(phone.club_restoring(HUB, 10).unwrap().len(), 1);
-    phone.delete_tournament(here).unwrap();
-    assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
-
     // Refused whole on its way back: listed, until the hub sends that tournament (it is never
     // pushed again, so no push would take it off the list).
     let refusal = json!({"id": t.uid, "kind": "too_large", "detail": "413"});
@@ -466,6 +471,18 @@ fn a_hub_that_turned_out_to_be_another_database_gets_its_tournaments_back() {
     assert_eq!(phone.club_refusals(HUB, 20).unwrap().len(), 1);
     let page = new_hub.records_since(None, 500).unwrap();
     phone.club_pulled(HUB, &page.records, &page.cursor).unwrap();
+    assert!(phone.club_refusals(HUB, 20).unwrap().is_empty());
+    phone.club_forget(HUB).unwrap();
+    phone.delete_tournament(here).unwrap();
+    assert!(phone.club_restoring(HUB, 10).unwrap().is_empty());
+    // Refused, then deleted here: nothing left to act on, and not listed.
+    phone
+        .club_restored(
+            HUB,
+            std::slice::from_ref(&t.uid),
+            std::slice::from_ref(&refusal),
+        )
+        .unwrap();
     assert!(phone.club_refusals(HUB, 20).unwrap().is_empty());
 }
 

@@ -516,7 +516,11 @@ impl Store {
     /// `device` (this device refused one of its pages' records).
     pub fn club_refusals(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT uid, by, kind, detail, at FROM club_refused WHERE hub = ?1
+            // What the hub refused of this device's own records is listed while the record is
+            // here: a match deleted since is nothing to act on (it stayed listed for ever).
+            "SELECT uid, by, kind, detail, at FROM club_refused r WHERE hub = ?1
+               AND (by = 'device' OR EXISTS (SELECT 1 FROM match m WHERE m.uid = r.uid)
+                    OR EXISTS (SELECT 1 FROM tournament t WHERE t.uid = r.uid))
              ORDER BY at DESC, rowid DESC LIMIT ?2",
         )?;
         let rows = stmt

@@ -360,6 +360,8 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
     let Ok(rt) = runtime() else { return };
     let mut store: Option<Store> = None;
     let mut wait = Duration::ZERO;
+    // How long the timer waits while the hub is away ([`QUIET_AT_MOST`] at most).
+    let mut quiet = PULL_EVERY;
     loop {
         match rx.recv_timeout(wait) {
             Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,
@@ -417,6 +419,10 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
         let outcome = rt.block_on(round(s, &join, &status));
         // Pages left for the next round, which comes at once (after its push).
         let more = matches!(outcome, Ok(Pulled::More));
+        // A hub away or in trouble is looked at less and less often while nothing changes
+        // here (a phone left joined after the club night, a hub down): a change still pushes
+        // at once.
+        let away = matches!(outcome, Err(Failure::Unreachable(_) | Failure::Failing(_)));
         // Kept in the database, so that they are still listed after a restart.
         let refused = s.club_refusals(&join.hub, REFUSALS_SHOWN);
         set(&status, |st| {
@@ -446,8 +452,30 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
                 st.error = Some(f.to_error(&join.hub));
             }
         });
-        wait = if more { Duration::ZERO } else { PULL_EVERY };
+        wait = if more {
+            Duration::ZERO
+        } else if away {
+            quiet = (quiet * 2).min(QUIET_AT_MOST);
+            spread(quiet)
+        } else {
+            quiet = PULL_EVERY;
+            PULL_EVERY
+        };
     }
+}
+
+/// The longest wait between two looks at a hub that is away or in trouble ([`run`]).
+pub const QUIET_AT_MOST: Duration = Duration::from_secs(30);
+
+/// `wait`, give or take a fifth: the phones of a club that lost its hub at one moment do not
+/// all come back to it at the same one.
+fn spread(wait: Duration) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    // From 0.8 to 1.2 times the wait.
+    wait.mul_f64(0.8 + f64::from(nanos % 1000) / 2500.0)
 }
 
 /// One round: the whole outbox out, then every page the hub has for this device (after a push

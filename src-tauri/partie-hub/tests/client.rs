@@ -1333,3 +1333,37 @@ fn a_record_that_changes_while_the_hub_fails_on_it_holds_no_other() {
         "the one at fault is held"
     );
 }
+
+/// A hub that answers nothing but 503 (down behind its proxy), and a phone left joined that
+/// plays nothing: the phone looks at it less and less often, not every 2 s all night.
+#[test]
+fn a_hub_in_trouble_is_looked_at_less_and_less_often() {
+    let rt = one_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let (host, _desk_db, mut phone, phone_db) = desk_and_unjoined_phone(dir.path());
+    let info = host.info();
+    let (proxy, asked) = rt.block_on(stand_in(
+        host.addr(),
+        Duration::from_secs(10),
+        |_, mut phone, _, counted| async move {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let page = "<html>503 Service Unavailable</html>";
+            let head = format!(
+                "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                page.len()
+            );
+            phone.write_all(head.as_bytes()).await.ok()?;
+            phone.write_all(page.as_bytes()).await.ok()
+        },
+    ));
+    let syncer = first_round_through(&mut phone, &phone_db, proxy, &info.token);
+    assert_eq!(state_and_code(&syncer).0, "failing");
+    let first = asked.load(Ordering::SeqCst);
+    std::thread::sleep(Duration::from_secs(12));
+    let rounds = asked.load(Ordering::SeqCst) - first;
+    // Every 2 s: six rounds; waiting twice as long each time (4, 8, then 16 s, give or take
+    // a fifth): two or three.
+    assert!((1..=3).contains(&rounds), "{rounds} rounds in 12 s");
+    drop(syncer);
+    host.stop();
+}

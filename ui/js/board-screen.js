@@ -11,6 +11,8 @@
 //   below: [nodes],                under the board, made once
 //   ready() -> bool,               whether the board can be made (its geometry has come)
 //   head(screen) -> [nodes], panel(screen) -> [nodes],   drawn on each redraw
+//   above(screen) -> [nodes]       optional, drawn on each redraw: the turn's actions, before
+//                                  the board (above it on a phone, beside it on a wide screen)
 //   dataset(screen) -> {}          extra data-* on the frame (for tests and styles)
 //   after(view, opts),             a new answer came (reset selections, announce)
 //   undone({view, taken}),         undo back to a person's turn happened
@@ -160,11 +162,15 @@ export function boardScreen(root, matchId, initial, spec) {
     const board = spec.board(screen);
     const head = h('div', { class: 'mor-head' });
     const panel = h('aside', { class: 'mor-panel' });
+    // What is acted on each turn, before the board in the page (so on a phone above it, in
+    // reach, and first from the keyboard), beside it on a wide screen.
+    const above = spec.above ? h('div', { class: 'mor-above' }) : null;
     // A held Enter on a focused control (a point, Resign, then the Yes it moves to) is one
     // press, not a run of them.
     const section = h('section', { class: spec.className, onkeydown: onePerPress }, head,
-      h('div', { class: 'mor-layout' }, h('div', { class: 'mor-board-wrap' }, board.svg, spec.below || []), panel));
-    return { section, head, panel, board };
+      h('div', { class: `mor-layout${above ? ' with-above' : ''}` }, above,
+        h('div', { class: 'mor-board-wrap' }, board.svg, spec.below || []), panel));
+    return { section, head, panel, board, above };
   }
 
   function draw() {
@@ -172,6 +178,7 @@ export function boardScreen(root, matchId, initial, spec) {
     shell ||= makeShell();
     Object.assign(shell.section.dataset, { actions: st.view.actions, status: sum().status }, spec.dataset?.(screen) || {});
     patchChildren(shell.head, spec.head(screen).flat(Infinity).filter(Boolean));
+    if (shell.above) patchChildren(shell.above, spec.above(screen).flat(Infinity).filter(Boolean));
     shell.board.update();
     patchChildren(shell.panel, spec.panel(screen).flat(Infinity).filter(Boolean));
     return shell.section;

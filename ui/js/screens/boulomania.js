@@ -38,6 +38,7 @@ export function mount(root, [id], initial, info) {
       h('p', { class: `mor-status${over() ? ' over' : ''}`, id: 'status-line', 'aria-live': 'polite', text: statusLine() }),
       ui.line ? h('p', { class: 'bou-line', id: 'outcome-line', text: ui.line }) : null,
       meneBanner()],
+    above: () => above(),
     panel,
     after(view) {
       const dice = ui.dice;
@@ -289,11 +290,16 @@ export function mount(root, [id], initial, info) {
     return h('p', { class: 'bou-mene-end', id: 'mene-end', text: t(`bou_mene_${m.reason}`, { name: m.winner != null ? teamName(m.winner) : '', n: m.points ?? 0 }) });
   }
 
+  // The turn's actions, before the board.
+  function above() {
+    return [screen.retry(), actions(), over() ? endActions(matchId, undo, st.view) : null];
+  }
+
   function panel() {
     const s = sum();
-    return [screen.retry(), actions(),
+    return [
       // Keyed rows: the turn's buttons coming and going above them do not shift them.
-      over() ? endActions(matchId, undo, st.view) : h('div', { class: 'mor-tools', 'data-key': 'tools' },
+      over() ? null : h('div', { class: 'mor-tools', 'data-key': 'tools' },
         h('button', { class: 'btn', type: 'button', id: 'undo', 'data-key': 'undo', disabled: st.view.actions === 0, onclick: undo }, glyph('↶'), t('undo')),
         h('button', {
           // (Its label says the mode it is in: no aria-pressed, which would read the opposite.)

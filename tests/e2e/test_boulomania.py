@@ -54,6 +54,12 @@ def test_a_whole_game_with_the_apps_dice_on_a_fixed_seed(partie, monkeypatch):
         new_game(p, "app", target=5, balls=4)
         assert p.text("#status-line") == "Mène 1 · Anne rolls for the jack"
         p.shot("50-boulomania-start")
+        # On a phone the turn's button comes first, the board right under it and mostly on
+        # the screen (it began near the bottom, under the whole panel).
+        r = p.d.execute_script("""
+            const box = (s) => document.querySelector(s).getBoundingClientRect();
+            return {button: box('#roll-jack'), board: box('#bou-board'), height: innerHeight};""")
+        assert r["button"]["bottom"] <= r["board"]["top"] <= 0.55 * r["height"], r
         for turn in range(400):
             if p.attr("section.boulomania", "data-status") == "won":
                 break

@@ -558,6 +558,12 @@ def test_a_double_tap_or_a_held_key_is_one_move(partie):
         setTimeout(() => { key(true); key(true); key(true); setTimeout(done, 300); }, 700);""")
     assert actions(p) == 6, "one removal, not a piece placed for Bruno on top"
     assert "b6" not in board(p)
+    # The turn shows whole: the piece placed, the point it took marked, said at once.
+    classes = "return document.querySelector(arguments[0]).getAttribute('class')"
+    assert "last" in p.d.execute_script(classes, point("g7")).split()
+    assert "taken" in p.d.execute_script(classes, point("b6")).split()
+    assert "taken last turn" in p.attr(point("b6"), "aria-label")
+    p.wait_until("return document.querySelector('#announce').textContent === 'Alice: g7xb6'")
     for t in ["b4", "a4", "c4", "a1"]:
         play(p, t)
     assert p.count("#mor-board .removable") == 3

@@ -44,6 +44,7 @@ export function createBoard(setup) {
       target: el('circle', { cx: x, cy: y, r: 22, class: 'mor-target' }),
       piece: el('circle', { cx: x, cy: y, r: 33, class: 'mor-piece' }),
       mark: el('circle', { cx: x, cy: y, r: 18, class: 'mor-piece-mark' }),
+      taken: el('circle', { cx: x, cy: y, r: 27, class: 'mor-taken' }),
       cross: el('path', { d: `M${x - 14} ${y - 14}L${x + 14} ${y + 14}M${x + 14} ${y - 14}L${x - 14} ${y + 14}`, class: 'mor-cross' }),
     };
     const g = el('g', { 'data-point': p, 'data-key': `point-${p}`, role: 'button', tabindex: -1 }, Object.values(parts));
@@ -90,6 +91,8 @@ export function createBoard(setup) {
       if (view.hint.has(p)) classes.push('hint');
       if (view.mills.has(p)) classes.push('in-mill');
       if (view.last?.at(-1) === p) classes.push('last');
+      const taken = side == null && view.taken?.has(p);
+      if (taken) classes.push('taken');
       const active = view.targets.has(p) || view.removable.has(p) || view.movable.has(p) || view.selected === p;
       attr(pt.g, 'class', classes.join(' '));
       attr(pt.g, 'tabindex', active ? 0 : -1);
@@ -100,6 +103,7 @@ export function createBoard(setup) {
       shown(pt.piece, side != null);
       shown(pt.mark, side === 1);
       shown(pt.cross, view.removable.has(p));
+      shown(pt.taken, taken);
     }
   }
 

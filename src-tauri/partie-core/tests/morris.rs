@@ -353,3 +353,34 @@ fn a_move_list_refused_names_the_word_and_keeps_the_reason() {
         (Some("result_differs"), Some("0-1"))
     );
 }
+
+/// The summary's last turn is the whole of it: the placement or move and the points its mills
+/// took (the screen shows the computer's move and what it took once its removal has come, and
+/// the move alone while the removal is due); none after a resignation.
+#[test]
+fn the_last_turn_is_the_move_with_its_removals() {
+    let turn = |tokens: &[&str]| {
+        serde_json::to_value(game(json!({}), tokens).summary()).unwrap()["last_turn"].clone()
+    };
+    assert_eq!(turn(&[]), Value::Null);
+    assert_eq!(
+        turn(&["a7"]),
+        json!({"side": 0, "from": null, "to": "a7", "removes": []})
+    );
+    let mill = ["a7", "b6", "d7", "c5", "g7"];
+    assert_eq!(
+        turn(&mill),
+        json!({"side": 0, "from": null, "to": "g7", "removes": []})
+    );
+    let taken = [&mill[..], &["xb6"]].concat();
+    assert_eq!(
+        turn(&taken),
+        json!({"side": 0, "from": null, "to": "g7", "removes": ["b6"]})
+    );
+    let next = [&taken[..], &["b6"]].concat();
+    assert_eq!(
+        turn(&next),
+        json!({"side": 1, "from": null, "to": "b6", "removes": []})
+    );
+    assert_eq!(turn(&[&next[..], &["1-0"]].concat()), Value::Null);
+}

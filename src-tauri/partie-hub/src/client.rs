@@ -464,8 +464,10 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
     }
 }
 
-/// The longest wait between two looks at a hub that is away or in trouble ([`run`]).
-pub const QUIET_AT_MOST: Duration = Duration::from_secs(30);
+/// The longest wait between two looks at a hub that is away or in trouble ([`run`]): a fourth
+/// of the looks, and a hub started again is still found within ten seconds (the club night's
+/// results waiting on the phones go out by themselves).
+pub const QUIET_AT_MOST: Duration = Duration::from_secs(8);
 
 /// `wait`, give or take a fifth: the phones of a club that lost its hub at one moment do not
 /// all come back to it at the same one.

@@ -73,7 +73,12 @@ export function mount(root, [id], initial, info) {
   function announceLast() {
     const s = sum();
     if (over()) app.announce(endText());
-    else if (s.last) app.announce(t('mor_played', { name: sideName(s.last.side), token: s.last.token }));
+    // A mill closed, its removal still to come: the turn is said once whole, below (the
+    // status line says the mill meanwhile).
+    else if (s.pending_removal && s.turn === s.last?.side) return;
+    // The turn whole ("a1-a4xb4"), said once: the computer's move and its removal come one
+    // after the other, and the second cut the first short.
+    else if (s.last) app.announce(t('mor_played', { name: sideName(s.last.side), token: s.turns.at(-1) ?? s.last.token }));
   }
 
   async function redo() {
@@ -137,6 +142,7 @@ export function mount(root, [id], initial, info) {
   function pointLabel(p) {
     const side = sum().board[p];
     const parts = [p, side == null ? t('mor_empty') : colour(side)];
+    if (side == null && sum().last_turn?.removes.includes(p)) parts.push(t('mor_taken_here'));
     if (removeAt(p)) parts.push(t('mor_can_remove'));
     else if (placeAt(p)) parts.push(t('mor_can_place'));
     else if (ui.selected && moveTo(ui.selected, p)) parts.push(t('mor_can_move_here'));
@@ -230,7 +236,10 @@ export function mount(root, [id], initial, info) {
     const mine = humanTurn() ? moves() : [];
     const targets = ui.selected ? mine.filter((m) => m.from === ui.selected).map((m) => m.to) : mine.filter((m) => !m.from && m.to).map((m) => m.to);
     const hinted = moves().find((m) => m.token === ui.hint);
-    const last = s.last_move?.to ? (s.last_move.from ? [s.last_move.from, s.last_move.to] : [s.last_move.to]) : null;
+    // The last turn whole: the computer's move still shows once its removal has come, and
+    // the point it took is marked.
+    const turn = s.last_turn;
+    const last = turn?.to ? (turn.from ? [turn.from, turn.to] : [turn.to]) : null;
     return {
       board: s.board,
       targets: new Set(targets),
@@ -240,6 +249,7 @@ export function mount(root, [id], initial, info) {
       hint: new Set(hinted ? [hinted.from, hinted.to, hinted.removes].filter(Boolean) : []),
       mills: new Set(s.mills.flat()),
       last,
+      taken: new Set(turn?.removes || []),
       turned: ui.turned,
       title: t('mor_board'),
       label: pointLabel,
@@ -326,7 +336,7 @@ register('morris', {
   replay: (s, info) => h('div', { class: 'mor-board-wrap replay-board' }, drawBoard({
     points: info.points, lines: lines(info, s.rules),
     board: s.board, targets: new Set(), removable: new Set(), movable: new Set(), hint: new Set(),
-    mills: new Set(s.mills.flat()), selected: null, last: null, turned: false,
+    mills: new Set(s.mills.flat()), selected: null, last: null, taken: new Set(), turned: false,
     title: t('mor_board'), label: (p) => p, onTap: () => {}, onDrag: () => {},
   })),
   chart: ['chart_removed', (c) => c.removed ?? null],

@@ -405,6 +405,7 @@ impl Serialize for MorrisSummary<'_> {
             _ => None,
         };
         m.serialize_entry("last_move", &last_move)?;
+        m.serialize_entry("last_turn", &LastTurn::of(&g.played))?;
         m.serialize_entry("move_list", &notation::move_list(&turns, g.result()))?;
         m.serialize_entry("turns", &turns)?;
         m.serialize_entry("result", &g.result())?;
@@ -431,6 +432,46 @@ impl Serialize for Action {
 struct Last {
     side: u8,
     token: Action,
+}
+
+/// The last turn (a placement or a move, and the removals its mills gave), for the screen to
+/// show whole: the computer's turn comes as one token after another, and the move it closed a
+/// mill with would be gone from the board once its removal came.
+#[derive(Serialize)]
+struct LastTurn {
+    side: u8,
+    from: Option<&'static str>,
+    to: Option<&'static str>,
+    removes: Vec<&'static str>,
+}
+
+impl LastTurn {
+    fn of(played: &[(u8, Action)]) -> Option<LastTurn> {
+        let &(side, Action::Token(_)) = played.last()? else {
+            return None;
+        };
+        let mut turn = LastTurn {
+            side,
+            from: None,
+            to: None,
+            removes: Vec::new(),
+        };
+        for (by, action) in played.iter().rev() {
+            let Action::Token(t) = action else { break };
+            if *by != side {
+                break;
+            }
+            let parts = Parts::of(t);
+            match parts.removes {
+                Some(q) => turn.removes.insert(0, q),
+                None => {
+                    (turn.from, turn.to) = (parts.from, parts.to);
+                    break;
+                }
+            }
+        }
+        Some(turn)
+    }
 }
 
 /// The board: each occupied point's name with the side on it.

@@ -817,3 +817,107 @@ fn a_pool_cut_by_a_page_is_headed_again_on_the_next() {
         assert!(page[after].starts_with("Pool "), "{page:#?}");
     }
 }
+
+/// The font each piece of text of `pdf` is shown in: (text, bold).
+fn fonts(pdf: &[u8]) -> Vec<(String, bool)> {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let mut out = Vec::new();
+    for (_, id) in doc.get_pages() {
+        let fonts = doc.get_page_fonts(id).unwrap();
+        let content = lopdf::content::Content::decode(&doc.get_page_content(id)).unwrap();
+        let mut bold = false;
+        for op in &content.operations {
+            match op.operator.as_str() {
+                "Tf" => {
+                    let name = op.operands[0].as_name().unwrap();
+                    let base = fonts[name].get(b"BaseFont").unwrap().as_name().unwrap();
+                    bold = base.ends_with(b"Bold");
+                }
+                "Tj" => {
+                    // (The names looked for are ASCII: their bytes are their letters.)
+                    let bytes = op.operands[0].as_str().unwrap();
+                    out.push((String::from_utf8_lossy(bytes).into_owned(), bold));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The round's list says a draw in words and marks each winner in bold (the scores alone do
+/// not say who won: a Morris game won by a blockade with fewer pieces taken).
+#[test]
+fn the_list_says_a_draw_and_marks_the_winner() {
+    let setup = json!({"game": "morris", "system": "round_robin",
+                       "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]});
+    let mut events = vec![json!({"pair": {}})];
+    let t = replay(&setup, &events).unwrap();
+    let tables: Vec<[usize; 2]> = t.field().rounds[0]
+        .matches
+        .iter()
+        .map(|m| m.sides)
+        .collect();
+    events.push(json!({"result": {"round": 1, "table": 0, "winner": 0, "scores": [2, 4]}}));
+    events.push(json!({"result": {"round": 1, "table": 1, "winner": null, "scores": [3, 3]}}));
+    let t = replay(&setup, &events).unwrap();
+    let pdf = pairings_pdf(&t, Lang::En);
+    assert_has(&lines(&pdf), &["2 – 4", "3 – 3 · Draw"]);
+    assert_has(&lines(&pairings_pdf(&t, Lang::Fr)), &["3 – 3 · Nul"]);
+    let name = |e: usize| t.field().name(e).to_string();
+    let shown = fonts(&pdf);
+    let bold = |text: &str| shown.iter().find(|(s, _)| s == text).map(|(_, b)| *b);
+    assert_eq!(
+        bold(&name(tables[0][0])),
+        Some(true),
+        "the winner by blockade"
+    );
+    assert_eq!(bold(&name(tables[0][1])), Some(false));
+    assert_eq!(
+        bold(&name(tables[1][0])),
+        Some(false),
+        "a draw has no winner"
+    );
+    assert_eq!(bold(&name(tables[1][1])), Some(false));
+}
+
+/// Six Crokinole rounds and their total row take a whole page each: on half a page the total
+/// ran into the result box.
+#[test]
+fn six_crokinole_rounds_take_a_page_a_sheet() {
+    let pages_for = |rounds: u32| {
+        let setup = json!({"game": "crokinole", "system": "round_robin",
+                           "rules": {"format": "rounds", "rounds": rounds},
+                           "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"]]});
+        pages(&pairings_pdf(
+            &replay(&setup, &[json!({"pair": {}})]).unwrap(),
+            Lang::En,
+        ))
+        .len()
+    };
+    // The list, then two sheets: on one page at 5 rounds, on two from 6.
+    assert_eq!(pages_for(5), 2);
+    assert_eq!(pages_for(6), 3);
+}
+
+/// A finished pools-then-knockout tournament's table counts every match, the pools' too: it
+/// is not called the final standings (its champion, named above it, need not top it).
+#[test]
+fn a_finished_pools_knockout_table_is_not_called_final() {
+    let setup = json!({"game": "molkky", "system": "pools_knockout", "pool_size": 3,
+                       "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"], ["Emil"], ["Farid"]]});
+    let mut events = vec![];
+    let mut t = replay(&setup, &events).unwrap();
+    while t.status() != partie_core::tournament::Status::Finished {
+        events.push(json!({"pair": {}}));
+        t = replay(&setup, &events).unwrap();
+        for m in &t.field().rounds.last().unwrap().matches {
+            events.push(json!({"result": {"round": t.round(), "table": m.table,
+                                          "winner": 0, "scores": [1, 0]}}));
+        }
+        t = replay(&setup, &events).unwrap();
+    }
+    let en = lines(&standings_pdf(&t, Lang::En));
+    assert!(en.iter().any(|l| l == "Mölkky — Standings"), "{en:#?}");
+    assert!(!en.iter().any(|l| l.contains("Final standings")));
+}

@@ -660,6 +660,8 @@ impl Style {
 const TITLE: Style = Style::bold(20.0);
 const SUBTITLE: Style = Style::regular(11.0).grey(0.3);
 const BODY: Style = Style::regular(11.0);
+/// [`BODY`] in bold: a table's winner.
+const BODY_BOLD: Style = Style::bold(11.0);
 const LABEL: Style = Style::bold(11.0);
 const HINT: Style = Style::regular(9.0).grey(0.35);
 const COLUMN: Style = Style::bold(8.5).center();
@@ -873,6 +875,11 @@ fn board_label(t: &Tournament, w: &Words, table: usize, short: bool) -> Option<S
 
 fn result_label(t: &Tournament, w: &Words, sides: [usize; 2], r: &Outcome) -> String {
     match r {
+        Outcome::Played {
+            scores,
+            winner: None,
+            ..
+        } => format!("{} – {} · {}", scores[0], scores[1], w.draw),
         Outcome::Played { scores, .. } => format!("{} – {}", scores[0], scores[1]),
         Outcome::Forfeit { forfeit } => {
             format!("{} ({})", w.forfeit, entrant_name(t, sides[*forfeit]))
@@ -916,7 +923,8 @@ impl Sheet {
     /// Whether a sheet takes a whole page rather than half of one.
     fn full_page(&self) -> bool {
         match self {
-            Sheet::CrokinoleRounds(n) => *n > 6,
+            // Six rounds and their total row run into the result box of half a page.
+            Sheet::CrokinoleRounds(n) => *n > 5,
             Sheet::CrokinolePoints(_) | Sheet::Molkky(_) => true,
             Sheet::Result => false,
         }
@@ -948,7 +956,8 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
     let x_board = MARGIN + 50.0;
     let x_a = x_board + if waves { 110.0 } else { 70.0 };
     let result_w = 80.0;
-    let name_w = (RIGHT - result_w - x_a - 40.0) / 2.0;
+    // (8 pt kept between side B's name and the result: they ran into each other.)
+    let name_w = (RIGHT - result_w - x_a - 48.0) / 2.0;
     let x_vs = x_a + name_w + 30.0;
     let x_b = x_vs + 10.0;
     let header = |doc: &mut Doc, y: f32| {
@@ -996,9 +1005,19 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
             doc.text(x_board, y, BODY, &board);
         }
         let [a, b] = m.sides.map(|e| entrant_name(t, e));
-        doc.text_fit(x_a, y, BODY, name_w, &a);
+        // The winner in bold, as the app marks it: the scores alone do not say it (a Morris
+        // game won by a blockade with fewer pieces taken, a knockout tie).
+        let won = |side: usize| match &m.result {
+            Some(Outcome::Played {
+                winner: Some(w), ..
+            }) => *w == side,
+            Some(Outcome::Forfeit { forfeit }) => *forfeit != side,
+            _ => false,
+        };
+        let style = |side: usize| if won(side) { BODY_BOLD } else { BODY };
+        doc.text_fit(x_a, y, style(0), name_w, &a);
         doc.text(x_vs, y, Style::regular(9.0).right().grey(0.4), w.vs);
-        doc.text_fit(x_b, y, BODY, name_w, &b);
+        doc.text_fit(x_b, y, style(1), name_w, &b);
         if let Some(r) = &m.result {
             let result = result_label(t, w, m.sides, r);
             doc.text_fit(RIGHT - 4.0, y, BODY.right(), result_w, &result);
@@ -1427,7 +1446,9 @@ fn standing_groups<'a>(
 /// The standings with every figure, then what the abbreviations mean and the ranking keys.
 pub fn standings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
     let w = Words::of(lang);
-    let heading = if t.status() == Status::Finished {
+    // A pools-then-knockout tournament's table counts every match, pools and knockout: the
+    // champion need not top it, so it is not called its final ranking.
+    let heading = if t.status() == Status::Finished && system_name(t) != "pools_knockout" {
         w.final_standings
     } else {
         w.standings

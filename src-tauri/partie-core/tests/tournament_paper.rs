@@ -413,17 +413,7 @@ fn the_standings_print_every_figure_of_every_entrant() {
 fn a_finished_tournament_prints_its_final_standings_and_champion() {
     let setup = json!({"game": "morris", "system": "round_robin",
                        "entrants": [["Zoé"], ["Jürgen"], ["Ana", "Ñuño"]]});
-    let mut events = vec![];
-    let mut t = replay(&setup, &events).unwrap();
-    while t.status() != partie_core::tournament::Status::Finished {
-        events.push(json!({"pair": {}}));
-        t = replay(&setup, &events).unwrap();
-        for m in &t.field().rounds.last().unwrap().matches {
-            events.push(json!({"result": {"round": t.round(), "table": m.table,
-                                          "winner": 0, "scores": [7, 3]}}));
-        }
-        t = replay(&setup, &events).unwrap();
-    }
+    let t = finished(&setup, [7, 3]);
     let champion = t.field().name(t.champion().unwrap());
     let en = lines(&standings_pdf(&t, Lang::En));
     assert_has(
@@ -906,18 +896,24 @@ fn six_crokinole_rounds_take_a_page_a_sheet() {
 fn a_finished_pools_knockout_table_is_not_called_final() {
     let setup = json!({"game": "molkky", "system": "pools_knockout", "pool_size": 3,
                        "entrants": [["Anna"], ["Bea"], ["Cyril"], ["Dora"], ["Emil"], ["Farid"]]});
-    let mut events = vec![];
-    let mut t = replay(&setup, &events).unwrap();
-    while t.status() != partie_core::tournament::Status::Finished {
-        events.push(json!({"pair": {}}));
-        t = replay(&setup, &events).unwrap();
-        for m in &t.field().rounds.last().unwrap().matches {
-            events.push(json!({"result": {"round": t.round(), "table": m.table,
-                                          "winner": 0, "scores": [1, 0]}}));
-        }
-        t = replay(&setup, &events).unwrap();
-    }
+    let t = finished(&setup, [1, 0]);
     let en = lines(&standings_pdf(&t, Lang::En));
     assert!(en.iter().any(|l| l == "Mölkky — Standings"), "{en:#?}");
     assert!(!en.iter().any(|l| l.contains("Final standings")));
+}
+
+/// The tournament of `setup` played to its end, side 0 winning every match by `scores`.
+fn finished(setup: &Value, scores: [u32; 2]) -> Tournament {
+    let mut events = vec![];
+    let mut t = replay(setup, &events).unwrap();
+    while t.status() != partie_core::tournament::Status::Finished {
+        events.push(json!({"pair": {}}));
+        t = replay(setup, &events).unwrap();
+        for m in &t.field().rounds.last().unwrap().matches {
+            events.push(json!({"result": {"round": t.round(), "table": m.table,
+                                          "winner": 0, "scores": scores}}));
+        }
+        t = replay(setup, &events).unwrap();
+    }
+    t
 }

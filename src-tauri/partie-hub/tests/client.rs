@@ -409,33 +409,43 @@ async fn troubled_proxy(
     refusal: (&'static str, &'static str),
     mended: Arc<AtomicBool>,
 ) -> (SocketAddr, Arc<AtomicUsize>) {
-    stand_in(hub, Duration::from_secs(10), move |hub, mut phone, request, counted| {
-        let refused = refused.clone();
-        let mended = mended.clone();
-        async move {
-            let head_end = request.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
-            let body: serde_json::Value =
-                serde_json::from_slice(&request[head_end..]).unwrap_or_default();
-            let holds = body["records"].as_array().is_some_and(|rs| {
-                rs.iter()
-                    .any(|r| refused.iter().any(|id| r["id"] == id.as_str()))
-            });
-            if request.starts_with(b"POST /v1/records") && holds && !mended.load(Ordering::SeqCst)
-            {
-                counted.fetch_add(1, Ordering::SeqCst);
-                let (line, answer) = refusal;
-                let head = format!(
-                    "HTTP/1.1 {line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                    answer.len()
-                );
-                phone.write_all(head.as_bytes()).await.ok()?;
-                return phone.write_all(answer.as_bytes()).await.ok();
+    stand_in(
+        hub,
+        Duration::from_secs(10),
+        move |hub, mut phone, request, counted| {
+            let refused = refused.clone();
+            let mended = mended.clone();
+            async move {
+                let head_end = request.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+                let body: serde_json::Value =
+                    serde_json::from_slice(&request[head_end..]).unwrap_or_default();
+                let holds = body["records"].as_array().is_some_and(|rs| {
+                    rs.iter()
+                        .any(|r| refused.iter().any(|id| r["id"] == id.as_str()))
+                });
+                if request.starts_with(b"POST /v1/records")
+                    && holds
+                    && !mended.load(Ordering::SeqCst)
+                {
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    return answer_with(&mut phone, refusal).await;
+                }
+                let answer = hub_answer(hub, &request).await?;
+                phone.write_all(&answer).await.ok()
             }
-            let answer = hub_answer(hub, &request).await?;
-            phone.write_all(&answer).await.ok()
-        }
-    })
+        },
+    )
     .await
+}
+
+/// Answers `phone` with `answer` (its status line and a JSON body), as a stand-in's own.
+async fn answer_with(phone: &mut TcpStream, (line, body): (&str, &str)) -> Option<()> {
+    let head = format!(
+        "HTTP/1.1 {line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    phone.write_all(head.as_bytes()).await.ok()?;
+    phone.write_all(body.as_bytes()).await.ok()
 }
 
 /// A [`stand_in`] before a hub gone wrong: a page asked after a cursor gives `record` again
@@ -1303,13 +1313,7 @@ fn a_record_that_changes_while_the_hub_fails_on_it_holds_no_other() {
                         let (mut s, _) = Store::open(&db).unwrap();
                         s.play(bad_id, &json!({"pins": [7]})).unwrap();
                     }
-                    let (line, answer) = DISK_FULL;
-                    let head = format!(
-                        "HTTP/1.1 {line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                        answer.len()
-                    );
-                    phone.write_all(head.as_bytes()).await.ok()?;
-                    return phone.write_all(answer.as_bytes()).await.ok();
+                    return answer_with(&mut phone, DISK_FULL).await;
                 }
                 let answer = hub_answer(hub, &request).await?;
                 phone.write_all(&answer).await.ok()

@@ -451,29 +451,28 @@ async fn answer_with(phone: &mut TcpStream, (line, body): (&str, &str)) -> Optio
 /// A [`stand_in`] before a hub gone wrong: a page asked after a cursor gives `record` again
 /// under that same cursor, so that the next page would be the same; it counts those pages.
 async fn stuck_proxy(hub: SocketAddr, record: serde_json::Value) -> (SocketAddr, Arc<AtomicUsize>) {
-    stand_in(hub, Duration::from_secs(10), move |hub, mut phone, request, counted| {
-        let record = record.clone();
-        async move {
-            let line = request.split(|&b| b == b'\r').next()?;
-            let since = std::str::from_utf8(line)
-                .ok()?
-                .strip_prefix("GET /v1/records?since=")
-                .and_then(|rest| rest.split(' ').next())
-                .map(str::to_string);
-            let Some(since) = since else {
-                let answer = hub_answer(hub, &request).await?;
-                return phone.write_all(&answer).await.ok();
-            };
-            counted.fetch_add(1, Ordering::SeqCst);
-            let body = json!({"records": [record], "cursor": since}).to_string();
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                body.len()
-            );
-            phone.write_all(head.as_bytes()).await.ok()?;
-            phone.write_all(body.as_bytes()).await.ok()
-        }
-    })
+    stand_in(
+        hub,
+        Duration::from_secs(10),
+        move |hub, mut phone, request, counted| {
+            let record = record.clone();
+            async move {
+                let line = request.split(|&b| b == b'\r').next()?;
+                let since = std::str::from_utf8(line)
+                    .ok()?
+                    .strip_prefix("GET /v1/records?since=")
+                    .and_then(|rest| rest.split(' ').next())
+                    .map(str::to_string);
+                let Some(since) = since else {
+                    let answer = hub_answer(hub, &request).await?;
+                    return phone.write_all(&answer).await.ok();
+                };
+                counted.fetch_add(1, Ordering::SeqCst);
+                let body = json!({"records": [record], "cursor": since}).to_string();
+                answer_with(&mut phone, ("200 OK", &body)).await
+            }
+        },
+    )
     .await
 }
 
@@ -1206,30 +1205,29 @@ async fn endless_proxy(
     template: serde_json::Value,
     pages: usize,
 ) -> (SocketAddr, Arc<AtomicUsize>) {
-    stand_in(hub, Duration::from_secs(10), move |hub, mut phone, request, counted| {
-        let template = template.clone();
-        async move {
-            if !request.starts_with(b"GET /v1/records") {
-                let answer = hub_answer(hub, &request).await?;
-                return phone.write_all(&answer).await.ok();
+    stand_in(
+        hub,
+        Duration::from_secs(10),
+        move |hub, mut phone, request, counted| {
+            let template = template.clone();
+            async move {
+                if !request.starts_with(b"GET /v1/records") {
+                    let answer = hub_answer(hub, &request).await?;
+                    return phone.write_all(&answer).await.ok();
+                }
+                let n = counted.fetch_add(1, Ordering::SeqCst);
+                let body = if n < pages {
+                    let mut record = template;
+                    record["id"] = json!(format!("endless-{n}"));
+                    json!({"records": [record], "cursor": format!("c{n}")})
+                } else {
+                    json!({"records": [], "cursor": format!("c{pages}")})
+                }
+                .to_string();
+                answer_with(&mut phone, ("200 OK", &body)).await
             }
-            let n = counted.fetch_add(1, Ordering::SeqCst);
-            let body = if n < pages {
-                let mut record = template;
-                record["id"] = json!(format!("endless-{n}"));
-                json!({"records": [record], "cursor": format!("c{n}")})
-            } else {
-                json!({"records": [], "cursor": format!("c{pages}")})
-            }
-            .to_string();
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                body.len()
-            );
-            phone.write_all(head.as_bytes()).await.ok()?;
-            phone.write_all(body.as_bytes()).await.ok()
-        }
-    })
+        },
+    )
     .await
 }
 

@@ -65,8 +65,6 @@ export function mount(root, [id], initial, info) {
     for (const e of s.events || []) {
       const key = `bou_ev_${e.event}`;
       if (e.event === 'mene_end') parts.push(t(`bou_mene_${e.reason}`, { name: e.winner != null ? teamName(e.winner) : '', n: e.points ?? 0 }));
-      // A ball grazed in a jack square stays where it is (the board's jack squares are Rust's).
-      else if (e.event === 'graze' && info.board.jack_squares[e.square] != null) parts.push(t('bou_ev_graze_stays', { square: e.square }));
       else parts.push(t(key, { square: e.square, sum: e.sum, die: e.die, from: e.from, to: e.to }));
     }
     return parts.join(' · ');

@@ -91,6 +91,13 @@ pub enum Event {
         /// The target's square.
         square: u8,
     },
+    /// A shot grazed a target lying in a jack square, which does not move (a 4).
+    GrazeStays {
+        /// The die.
+        die: u8,
+        /// The target's square.
+        square: u8,
+    },
     /// A shot knocked its target off the field (a 5).
     ShotOut {
         /// The die.
@@ -475,10 +482,15 @@ impl Boulomania {
                 match die {
                     1..=3 => self.events.push(Event::Miss { die: *die }),
                     4 => {
-                        self.events.push(Event::Graze { die: 4, square: t });
+                        // A ball lying in a jack square does not move on a 4: said apart.
+                        self.events.push(if Board::is_jack_square(t) {
+                            Event::GrazeStays { die: 4, square: t }
+                        } else {
+                            Event::Graze { die: 4, square: t }
+                        });
                         let jack = self.jack.expect("play phase");
                         if Board::is_jack_square(t) {
-                            // A ball lying in a jack square does not move on a 4.
+                            // (It stays.)
                         } else if board.carry[t as usize].contains(&jack) {
                             match board.jack_ahead[jack as usize] {
                                 None => {

@@ -845,6 +845,43 @@ fn a_joined_phone_syncs_after_a_write_not_after_a_read() {
     host.call("host_stop", json!({})).unwrap();
 }
 
+/// A hub that was on when the app ended and cannot start again (its port taken meanwhile) is
+/// said on the club-night screen with why, and Start tries the same address again; a start
+/// that fails for the token file says so by its own code, not as a storage failure.
+#[test]
+fn a_hub_that_does_not_start_says_why() {
+    std::env::set_var("PARTIE_HUB_LISTEN", "127.0.0.1:0");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listen = taken.local_addr().unwrap().to_string();
+    let h = harness_with(|db| {
+        std::fs::write(db.parent().unwrap().join("hub-on"), &listen).unwrap();
+    });
+    let status = h.call("club_status", json!({})).unwrap();
+    assert_eq!(status["host"], Value::Null);
+    assert_eq!(status["host_error"]["code"], "hub_port_taken", "{status}");
+    drop(taken);
+    let info = h.call("host_start", json!({})).unwrap();
+    assert_eq!(info["address"], format!("http://{listen}"));
+    assert_eq!(
+        h.call("club_status", json!({})).unwrap()["host_error"],
+        Value::Null
+    );
+    h.call("host_stop", json!({})).unwrap();
+
+    let empty = harness_with(|db| {
+        std::fs::write(db.parent().unwrap().join("hub-token"), "  \n").unwrap();
+    });
+    let refused = empty.call("host_start", json!({})).unwrap_err();
+    assert_eq!(
+        (refused["kind"].as_str(), refused["code"].as_str()),
+        (Some("storage"), Some("hub_token_file"))
+    );
+    assert_eq!(
+        empty.call("club_status", json!({})).unwrap()["host"],
+        Value::Null
+    );
+}
+
 #[test]
 fn the_club_night_through_the_commands() {
     std::env::set_var("PARTIE_HUB_LISTEN", "127.0.0.1:0");
@@ -903,6 +940,34 @@ fn the_club_night_through_the_commands() {
     assert_eq!(
         host.call("club_status", json!({})).unwrap()["host"]["address"],
         address.as_str()
+    );
+    // The screen warns where phones could not come in: here the loopback (this machine only);
+    // the token is one a phone takes.
+    assert_eq!(
+        (&info["this_device_only"], &info["phones_can_join"]),
+        (&json!(true), &json!(true))
+    );
+    // One club night at a time: the joined phone starts no hub, and the device running the hub
+    // joins none (its own hub included), each refusal typed and changing nothing.
+    let refused = phone.call("host_start", json!({})).unwrap_err();
+    assert_eq!(
+        (refused["kind"].as_str(), refused["code"].as_str()),
+        (Some("illegal_action"), Some("joined_elsewhere"))
+    );
+    assert_eq!(
+        phone.call("club_status", json!({})).unwrap()["host"],
+        Value::Null
+    );
+    let refused = host
+        .call("club_join", json!({"link": info["link"], "token": null}))
+        .unwrap_err();
+    assert_eq!(
+        (refused["kind"].as_str(), refused["code"].as_str()),
+        (Some("illegal_action"), Some("hosting"))
+    );
+    assert_eq!(
+        host.call("club_status", json!({})).unwrap()["joined"],
+        Value::Null
     );
 
     host.call("host_stop", json!({})).unwrap();

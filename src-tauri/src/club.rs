@@ -19,10 +19,14 @@ const DEFAULT_LISTEN: &str = "0.0.0.0:7878";
 /// A device's club night: the hub it runs, if any, and its sync thread.
 pub struct Club {
     db: PathBuf,
-    host: Mutex<Option<(Host, HostInfo)>>,
+    host: Mutex<Option<Host>>,
     /// Where the last hub listened: a hub started again keeps its address, so phones that
     /// joined it find it again.
     last_listen: Mutex<Option<String>>,
+    /// Why the hub that was on when the app last ended could not start again: said on the
+    /// club-night screen (the phones lose it, and nothing else would tell), until a start or a
+    /// stop.
+    host_error: Mutex<Option<Error>>,
     syncer: Option<Syncer>,
 }
 
@@ -35,6 +39,7 @@ impl Club {
             db,
             host: Mutex::new(None),
             last_listen: Mutex::new(None),
+            host_error: Mutex::new(None),
             syncer,
         };
         // The app ended (or was killed) with its hub on: the club night goes on, on the same
@@ -42,10 +47,16 @@ impl Club {
         if syncing {
             if let Ok(listen) = std::fs::read_to_string(club.hub_on_file()) {
                 let listen = listen.trim().to_string();
-                if let Ok(host) = Host::start(&club.db, &listen, &club.token_file()) {
-                    *lock(&club.last_listen) = Some(host.addr().to_string());
-                    let info = host.info();
-                    *lock(&club.host) = Some((host, info));
+                match Host::start(&club.db, &listen, &club.token_file()) {
+                    Ok(host) => {
+                        *lock(&club.last_listen) = Some(host.addr().to_string());
+                        *lock(&club.host) = Some(host);
+                    }
+                    // Start tries that address again: the phones know that one.
+                    Err(e) => {
+                        *lock(&club.last_listen) = Some(listen);
+                        *lock(&club.host_error) = Some(e);
+                    }
                 }
             }
         }
@@ -83,6 +94,8 @@ pub struct ClubStatus {
     pub sync: SyncStatus,
     /// The hub this device runs.
     pub host: Option<HostInfo>,
+    /// Why the hub that was on when the app last ended did not start again.
+    pub host_error: Option<Error>,
 }
 
 /// Where sync and the hub stand.
@@ -106,7 +119,10 @@ fn status(state: &AppState) -> Result<ClubStatus, Error> {
         waiting,
         data_seq,
         sync: club.syncer.as_ref().map(Syncer::status).unwrap_or_default(),
-        host: lock(&club.host).as_ref().map(|(_, info)| info.clone()),
+        // Worked out at each look: the address phones reach changes with the network (the
+        // Wi-Fi coming up after the hub started).
+        host: lock(&club.host).as_ref().map(Host::info),
+        host_error: lock(&club.host_error).clone(),
     })
 }
 
@@ -117,11 +133,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Starts this device's hub on its database (or gives the running one).
 #[tauri::command(async)]
 pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
-    state.read(|_| Ok(()))?;
+    let joined = state.read(|s| s.joined_club())?;
     let club = &state.club;
     let mut host = lock(&club.host);
-    if let Some((_, info)) = host.as_ref() {
-        return Ok(info.clone());
+    if let Some(running) = host.as_ref() {
+        return Ok(running.info());
+    }
+    // Its hub would serve what it pulls from another: one club night at a time.
+    if let Some(j) = joined {
+        return Err(Error::illegal(format!(
+            "this device is joined to the hub at {}: leave it first",
+            j.hub
+        ))
+        .with_code("joined_elsewhere"));
     }
     let asked = std::env::var("PARTIE_HUB_LISTEN").unwrap_or_else(|_| DEFAULT_LISTEN.into());
     let again = lock(&club.last_listen).clone();
@@ -139,10 +163,11 @@ pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
         }),
     }?;
     *lock(&club.last_listen) = Some(started.addr().to_string());
+    *lock(&club.host_error) = None;
     // Best effort: without it, a restarted app only waits for the button.
     let _ = std::fs::write(club.hub_on_file(), started.addr().to_string());
     let info = started.info();
-    *host = Some((started, info.clone()));
+    *host = Some(started);
     Ok(info)
 }
 
@@ -153,8 +178,9 @@ pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
 pub async fn host_stop<R: Runtime>(app: tauri::AppHandle<R>) -> Result<(), Error> {
     crate::off_the_workers(app, move |state| {
         let running = lock(&state.club.host).take();
+        *lock(&state.club.host_error) = None;
         let _ = std::fs::remove_file(state.club.hub_on_file());
-        if let Some((host, _)) = running {
+        if let Some(host) = running {
             host.stop();
         }
         Ok(())
@@ -172,6 +198,14 @@ pub async fn club_join<R: Runtime>(
 ) -> Result<ClubStatus, Error> {
     crate::off_the_workers(app, move |state| {
         let (hub, token) = read_join(&link, token.as_deref())?;
+        // A device that runs the club's hub pushing to a hub (its own, or another's) would
+        // send the phones' records round in a loop.
+        if lock(&state.club.host).is_some() {
+            return Err(Error::illegal(
+                "this device runs the club's hub: stop it first to join another",
+            )
+            .with_code("hosting"));
+        }
         check_hub(&hub, &token).map_err(|f| f.to_error(&hub))?;
         state.with(|s| s.join_club(&hub, &token))?;
         status(state)

@@ -455,14 +455,18 @@ def test_records_refused_either_way_are_listed_apart_in_words(partie):
     p = partie
     p.start()
     joined_as(p, "{}", """{ state: 'ok', last_sync: Date.now(), refused: [
+        { id: 'm-3', by: 'hub', kind: 'conflict', detail: 'another setup', at: 3, record: 'match', game: 'molkky', names: 'Anna · Bea' },
         { id: 'm-1', by: 'hub', kind: 'not_found', detail: 'no tournament t-9', at: 2 },
         { id: 'm-2', by: 'device', kind: 'bad_setup', detail: 'unknown game "petanque"', at: 1 },
     ] }""")
     p.tap("#open-club")
     p.wait_css("#sync-not-taken")
     assert p.text("#sync-refused h3") == "Refused by the hub"
-    assert p.texts("#sync-refused .refused-what") == ["m-1: its tournament is not on the hub"]
-    assert p.texts("#sync-refused .refused-detail") == ["no tournament t-9"]
+    # A record on this device is named by its game and players; one known by its id alone
+    # (the status gives no more) by that id.
+    assert p.texts("#sync-refused .refused-what") == [
+        "Mölkky · Anna · Bea: the hub holds another version of it", "m-1: its tournament is not on the hub"]
+    assert p.texts("#sync-refused .refused-detail") == ["another setup", "no tournament t-9"]
     assert p.text("#sync-not-taken h3") == "Not taken from the hub"
     assert p.texts("#sync-not-taken .refused-what") == [
         "m-2: this app does not know its game or rules (an update may)"]
@@ -492,3 +496,53 @@ def test_a_hub_in_trouble_is_said_as_trouble_not_as_a_refusal(partie):
     p.tap("#nav-settings")
     p.tap("#set-language-fr")
     p.wait_text("#sync-chip", "Erreur du hub · 3 en attente")
+
+
+def test_this_devices_own_trouble_is_not_blamed_on_the_hub_and_leaving_says_what_waits(partie):
+    """The sync thread stopped on this device (its database, a crash of its own) is said as
+    this device's trouble, on the chip and the club screen, not as "Hub refused a sync". With
+    results still waiting, the second tap of Leave says how many stay behind. The chip, tapped
+    on the club screen itself, leads to the status line instead of loading the screen again."""
+    p = partie
+    p.start()
+    joined_as(p, "{ waiting: 2 }", """{ state: 'device', refused: [], error: { kind: 'storage', code: 'sync_crashed',
+        detail: 'the sync stopped on an error inside the app: a bug' } }""")
+    p.wait_text("#sync-chip", "Sync stopped")
+    assert "on this device" not in p.text("#sync-chip"), "the chip's short words fit a phone's title bar"
+    assert p.d.execute_script("return document.querySelector('#sync-chip').dataset.state") == "bad"
+    p.tap("#open-club")
+    p.wait_css("#sync-error")
+    assert p.text("#sync-state") == "Sync stopped on this device"
+    assert p.text("#sync-error").startswith("Sync stopped on an error inside the app. Nothing on this device is lost")
+    p.d.execute_script("document.querySelector('#leave-hub').dataset.mark = 'still'")
+    p.tap("#sync-chip")
+    p.wait_until("return document.activeElement?.id === 'sync-state'")
+    assert p.attr("#leave-hub", "data-mark") == "still", "the screen was loaded again"
+    p.tap("#leave-hub")
+    p.wait_text("#leave-hub", "2 results have not reached the hub yet: tap again to leave anyway")
+    p.shot("73e-club-device-trouble-leave-armed", at="#leave-hub")
+
+
+def test_a_device_running_the_hub_offers_no_join_and_says_why_phones_may_not_reach_it():
+    """The device that runs the hub offers no join form (it would push to a hub, its own
+    included, what the phones push to it), says so, and warns that its address works on this
+    machine only (the hub here listens on the loopback)."""
+    p = Partie(env={"PARTIE_HUB_LISTEN": f"127.0.0.1:{free_port()}"})
+    try:
+        p.start()
+        p.tap("#open-club")
+        p.wait_css("#join-hub")
+        p.tap("#host-start")
+        p.wait_css("#host-qr")
+        assert p.count("#join-hub") == 0
+        assert p.text("#host-no-join") == "While this device runs the hub it does not join another."
+        assert p.text("#host-loopback").startswith("No network found: this address only works on this computer.")
+        p.shot("70c-club-host-loopback", at="#host-loopback")
+        p.tap("#host-stop")
+        p.wait_text("#host-stop", "Tap again to stop the hub for every phone")
+        time.sleep(0.6)
+        p.tap("#host-stop")
+        p.wait_css("#join-hub")
+        assert p.count("#host-loopback") == 0
+    finally:
+        p.close()

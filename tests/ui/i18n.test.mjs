@@ -128,7 +128,7 @@ function inFrench(body) {
 test('errors read in the user language, by code first', () => {
   inFrench(() => {
     assert.equal(errorText({ kind: 'illegal_action', code: 'game_over', detail: 'x' }), S.fr['code.game_over']);
-    assert.equal(errorText({ kind: 'bad_action', code: 'unknown', detail: 'pin 13' }), 'Ce lancer n’est pas possible : pin 13');
+    assert.equal(errorText({ kind: 'bad_action', code: 'unknown', detail: 'pin 13' }), 'Ce n’est pas possible : pin 13');
     // A word of a typed move list is named before the reason, never Rust's English detail.
     assert.equal(errorText({ kind: 'bad_record', code: 'not_a_move', subject: 'z9', detail: '"z9" is not a Morris move' }),
       `z9 — ${S.fr['code.not_a_move']}`);

@@ -266,7 +266,13 @@ function showUndo(focus) {
 function showNote(el, ms) {
   el.hidden = false;
   clearTimeout(noteTimers.get(el));
-  noteTimers.set(el, setTimeout(() => hideNote(el), ms));
+  // Not while the focus is in it: someone who reached the bar's Undo from the keyboard or a
+  // screen reader is not beaten to it by its clock (it went, and the focus with it).
+  const due = () => {
+    if (!el.hidden && el.contains(document.activeElement)) noteTimers.set(el, setTimeout(due, 2000));
+    else hideNote(el);
+  };
+  noteTimers.set(el, setTimeout(due, ms));
   layoutNotes();
 }
 
@@ -331,8 +337,8 @@ async function pollClub() {
       if (mine !== pollNo) return;
       app.club = s;
       showSyncChip(s);
-      const key = JSON.stringify([s.joined?.hub, s.sync.state, s.waiting, s.sync.error, s.sync.refused.length,
-        Math.floor((s.sync.last_sync ?? 0) / 60000), s.host?.address]);
+      const key = JSON.stringify([s.joined?.hub, s.sync.state, s.waiting, s.sync.error, s.sync.refused.map((r) => `${r.id}:${r.kind}`),
+        Math.floor((s.sync.last_sync ?? 0) / 60000), s.host?.address, s.host?.this_device_only, s.host_error]);
       if (key !== clubKey) { clubKey = key; current?.onClub?.(s); }
       if (clubSeq !== null && s.data_seq !== clubSeq) current?.onData?.();
       clubSeq = s.data_seq;
@@ -356,10 +362,11 @@ function showSyncChip(s) {
   const text = syncText(s, true);
   chip.hidden = !text;
   if (!text) return;
-  const bad = s.joined && ['unreachable', 'unauthorized', 'failing', 'refused'].includes(s.sync.state);
+  const bad = s.joined && ['unreachable', 'unauthorized', 'failing', 'refused', 'device'].includes(s.sync.state);
   // A sync that starts or stops failing is said aloud: the chip changing colour is not heard.
+  // (Not on the club-night screen, whose own status line says it.)
   const state = bad ? s.sync.state : 'ok';
-  if (syncSaid !== null && state !== syncSaid) app.announce(syncText(s));
+  if (syncSaid !== null && state !== syncSaid && document.body.dataset.screen !== 'club') app.announce(syncText(s));
   syncSaid = state;
   chip.dataset.state = s.joined ? (bad ? 'bad' : s.waiting > 0 ? 'waiting' : 'ok') : 'host';
   if (chip.textContent !== text) chip.textContent = text;
@@ -410,7 +417,13 @@ async function start() {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') current?.refresh?.();
   });
-  document.getElementById('sync-chip').addEventListener('click', () => app.go('#/club'));
+  // On the club-night screen the chip leads to its status line (going there again would
+  // reload the screen: a half-typed link lost, a join under way asked twice).
+  document.getElementById('sync-chip').addEventListener('click', () => {
+    const here = document.body.dataset.screen === 'club'
+      && (document.getElementById('sync-state') ?? document.getElementById('host-title'));
+    if (here) { here.setAttribute('tabindex', '-1'); here.focus(); } else app.go('#/club');
+  });
   window.addEventListener('hashchange', route);
   // The games' own modules (their screens, setup blocks, replay) register before any screen.
   try { await loadGames(); } catch (e) { app.error(e); }

@@ -6,6 +6,9 @@ import { ipc } from './ipc.js';
 // The width frames are read at: enough for a QR code held at arm's length, small to send.
 const WIDTH = 480;
 const EVERY_MS = 250;
+// Frames in a row whose reading failed (not "no code in view": an error) before the scan stops
+// and says so.
+const MISSES_AT_MOST = 12;
 
 export const canScan = () => !!navigator.mediaDevices?.getUserMedia;
 
@@ -39,6 +42,7 @@ export function startScan(video, found, failed) {
   let stream = null;
   let timer = null;
   let stopped = false;
+  let misses = 0;
   const stop = () => {
     stopped = true;
     clearTimeout(timer);
@@ -54,8 +58,12 @@ export function startScan(video, found, failed) {
         if (stopped) return;
         if (text && text.startsWith('partie://join?')) { stop(); found(text); return; }
       }
-    } catch {
-      // A frame that could not be read: the next one may.
+      misses = 0;
+    } catch (e) {
+      // A frame that could not be read: the next one may. Many in a row is the reading that
+      // fails, not the frame: said, rather than a camera running for ever and reading nothing.
+      misses += 1;
+      if (misses >= MISSES_AT_MOST && !stopped) { stop(); failed(e); return; }
     }
     if (!stopped) timer = setTimeout(look, EVERY_MS);
   };
@@ -67,6 +75,11 @@ export function startScan(video, found, failed) {
       video.play().catch(() => {});
       look();
     })
-    .catch((e) => { stop(); failed(e); });
+    .catch((e) => {
+      // Cancelled (or the screen left) before the camera was refused: nothing to say.
+      if (stopped) return;
+      stop();
+      failed(e);
+    });
   return stop;
 }

@@ -195,6 +195,15 @@ fn a_refused_record_leaves_the_outbox_and_the_others_are_held() {
             &json!("no tournament t-1")
         )
     );
+    // Named as a person knows it: its game and its players, not only its id.
+    assert_eq!(
+        (
+            &listed[0]["record"],
+            &listed[0]["game"],
+            &listed[0]["names"]
+        ),
+        (&json!("match"), &json!("molkky"), &json!("A · B"))
+    );
     assert!(phone
         .club_refusals("http://10.0.0.9:7878", 20)
         .unwrap()

@@ -259,7 +259,8 @@ pub fn check_hub(hub: &str, token: &str) -> Result<Value, Failure> {
 pub struct SyncStatus {
     /// `idle` (not joined), `syncing` (joined, no round ended yet), `ok` (the last round went
     /// through) or `unreachable`, `unauthorized`, `failing` (the hub answered a 5xx: its
-    /// own trouble, tried again), `refused` (the last round failed, with `error`). It changes
+    /// own trouble, tried again), `refused` (the last round failed, with `error`), `device`
+    /// (this device's own trouble: its database, the sync thread; with `error`). It changes
     /// when a round ends, so a hub away reads as away while the next try is under way.
     pub state: &'static str,
     /// Whether a round is under way.
@@ -313,7 +314,7 @@ impl Syncer {
         let shared = status.clone();
         let thread = std::thread::Builder::new()
             .name("partie-sync".into())
-            .spawn(move || run(db, rx, shared))
+            .spawn(move || guarded(&rx, &shared, || run(&db, &rx, &shared)))
             .ok();
         Syncer { tx, status, thread }
     }
@@ -341,11 +342,11 @@ impl Drop for Syncer {
     }
 }
 
-/// The sync thread could not read this device's own database: the status says so (`refused`,
+/// The sync thread could not read this device's own database: the status says so (`device`,
 /// with the error), and the thread tries again.
 fn device_failed(status: &Mutex<SyncStatus>, e: Error) {
     set(status, |st| {
-        st.state = "refused";
+        st.state = "device";
         st.busy = false;
         st.error = Some(e);
         st.looks += 1;
@@ -356,7 +357,39 @@ fn set(status: &Mutex<SyncStatus>, f: impl FnOnce(&mut SyncStatus)) {
     f(&mut status.lock().unwrap_or_else(|p| p.into_inner()));
 }
 
-fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>) {
+/// Runs the sync loop `body` again after it panicked (a bug, a library's assertion): the
+/// status says so at once (`device`, code `sync_crashed`; it said `busy` for ever before),
+/// and the loop starts over after [`QUIET_AT_MOST`], with a fresh store and runtime, unless
+/// asked to stop. Nothing is lost by it: a round's writes are each one transaction.
+fn guarded(rx: &mpsc::Receiver<Message>, status: &Mutex<SyncStatus>, mut body: impl FnMut()) {
+    loop {
+        let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&mut body)) else {
+            return;
+        };
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
+        set(status, |st| {
+            st.state = "device";
+            st.busy = false;
+            st.looks += 1;
+            st.error = Some(
+                Error::storage(format!(
+                    "the sync stopped on an error inside the app: {why}"
+                ))
+                .with_code("sync_crashed"),
+            );
+        });
+        match rx.recv_timeout(QUIET_AT_MOST) {
+            Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+            Ok(Message::Poke) | Err(RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
+fn run(db: &std::path::Path, rx: &mpsc::Receiver<Message>, status: &Mutex<SyncStatus>) {
     let Ok(rt) = runtime() else { return };
     let mut store: Option<Store> = None;
     let mut wait = Duration::ZERO;
@@ -374,10 +407,10 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             }
         }
         if store.is_none() {
-            match Store::open(&db) {
+            match Store::open(db) {
                 Ok((s, _)) => store = Some(s),
                 // Said, not shown as "not joined": the device may well be joined.
-                Err(e) => device_failed(&status, e),
+                Err(e) => device_failed(status, e),
             }
         }
         let Some(s) = store.as_mut() else {
@@ -387,13 +420,13 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
         let joined = match s.joined_club() {
             Ok(j) => j,
             Err(e) => {
-                device_failed(&status, e);
+                device_failed(status, e);
                 wait = PULL_EVERY;
                 continue;
             }
         };
         let Some(join) = joined else {
-            set(&status, |st| {
+            set(status, |st| {
                 *st = SyncStatus {
                     state: "idle",
                     looks: st.looks + 1,
@@ -404,7 +437,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             wait = Duration::from_secs(3600);
             continue;
         };
-        set(&status, |st| {
+        set(status, |st| {
             if st.hub.as_deref() != Some(join.hub.as_str()) {
                 *st = SyncStatus {
                     state: "syncing",
@@ -416,7 +449,7 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
             st.busy = true;
             st.last_try = Some(partie_core::time::now_ms());
         });
-        let outcome = rt.block_on(round(s, &join, &status));
+        let outcome = rt.block_on(round(s, &join, status));
         // Pages left for the next round, which comes at once (after its push).
         let more = matches!(outcome, Ok(Pulled::More));
         // A hub away or in trouble is looked at less and less often while nothing changes
@@ -425,14 +458,14 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
         let away = matches!(outcome, Err(Failure::Unreachable(_) | Failure::Failing(_)));
         // Kept in the database, so that they are still listed after a restart.
         let refused = s.club_refusals(&join.hub, REFUSALS_SHOWN);
-        set(&status, |st| {
+        set(status, |st| {
             st.busy = false;
             st.looks += 1;
             if let Ok(refused) = refused {
                 st.refused = refused;
             }
         });
-        set(&status, |st| match outcome {
+        set(status, |st| match outcome {
             Ok(Pulled::More) => {
                 st.state = "syncing";
                 st.error = None;
@@ -447,7 +480,8 @@ fn run(db: PathBuf, rx: mpsc::Receiver<Message>, status: Arc<Mutex<SyncStatus>>)
                     Failure::Unreachable(_) => "unreachable",
                     Failure::Unauthorized => "unauthorized",
                     Failure::Failing(_) => "failing",
-                    Failure::Refused(_) | Failure::Hub { .. } | Failure::Device(_) => "refused",
+                    Failure::Refused(_) | Failure::Hub { .. } => "refused",
+                    Failure::Device(_) => "device",
                 };
                 st.error = Some(f.to_error(&join.hub));
             }
@@ -892,6 +926,41 @@ fn query_escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_in_the_sync_loop_is_said_and_the_loop_starts_again() {
+        let (tx, rx) = mpsc::channel();
+        let status = Mutex::new(SyncStatus {
+            state: "ok",
+            busy: true,
+            ..SyncStatus::default()
+        });
+        // Wakes the wait after the panic at once.
+        tx.send(Message::Poke).unwrap();
+        let mut calls = 0;
+        guarded(&rx, &status, || {
+            calls += 1;
+            if calls == 1 {
+                panic!("a bug");
+            }
+        });
+        assert_eq!(calls, 2, "the loop started again after the panic");
+        let st = status.lock().unwrap();
+        assert_eq!((st.state, st.busy, st.looks), ("device", false, 1));
+        let error = st.error.clone().unwrap();
+        assert_eq!(error.code, Some("sync_crashed"));
+        assert!(error.detail.contains("a bug"), "{}", error.detail);
+        drop(st);
+
+        // Asked to stop while it waits: it does not start again.
+        tx.send(Message::Stop).unwrap();
+        let mut calls = 0;
+        guarded(&rx, &status, || {
+            calls += 1;
+            panic!("again");
+        });
+        assert_eq!(calls, 1);
+    }
 
     #[test]
     fn a_hubs_typed_refusal_and_a_stranger_are_told_apart() {

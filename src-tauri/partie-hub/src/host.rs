@@ -31,6 +31,12 @@ pub struct HostInfo {
     pub page: String,
     /// The QR code's modules, row by row (`true`: dark), quiet zone not included.
     pub qr: Vec<Vec<bool>>,
+    /// Whether a phone can join with the token (a hub takes any; a phone printable ASCII
+    /// only, [`partie_core::store::joinable_token`]): the screen warns when not.
+    pub phones_can_join: bool,
+    /// Whether the address is this device's own loopback (no network found): phones cannot
+    /// reach it, and the screen says so.
+    pub this_device_only: bool,
 }
 
 impl Host {
@@ -40,23 +46,30 @@ impl Host {
     pub fn start(db: &Path, listen: &str, token_file: &Path) -> Result<Host, Error> {
         let token = load_or_create_token(token_file).map_err(|e| {
             Error::storage(format!("the club token in {}: {e}", token_file.display()))
+                .with_code("hub_token_file")
         })?;
-        let hub = Hub::open(db, &token)?;
+        // Said as the hub's start that failed (the screens' text for a plain storage error is
+        // "the history could not be saved"), unless the store said more (a newer database).
+        let started = |e: Error| match e.code {
+            Some(_) => e,
+            None => e.with_code("hub_start_failed"),
+        };
+        let hub = Hub::open(db, &token).map_err(started)?;
         let listener = std::net::TcpListener::bind(listen).map_err(|e| {
             Error::storage(format!("cannot listen on {listen}: {e}")).with_code("hub_port_taken")
         })?;
         listener
             .set_nonblocking(true)
-            .map_err(|e| Error::storage(e.to_string()))?;
+            .map_err(|e| started(Error::storage(e.to_string())))?;
         let addr = listener
             .local_addr()
-            .map_err(|e| Error::storage(e.to_string()))?;
+            .map_err(|e| started(Error::storage(e.to_string())))?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("partie-hub")
             .enable_all()
             .build()
-            .map_err(|e| Error::storage(e.to_string()))?;
+            .map_err(|e| started(Error::storage(e.to_string())))?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("partie-hub".into())
@@ -71,7 +84,7 @@ impl Host {
                     .await;
                 });
             })
-            .map_err(|e| Error::storage(e.to_string()))?;
+            .map_err(|e| started(Error::storage(e.to_string())))?;
         Ok(Host {
             addr,
             token,
@@ -99,6 +112,8 @@ impl Host {
             address,
             token: self.token.clone(),
             link,
+            phones_can_join: partie_core::store::joinable_token(&self.token),
+            this_device_only: ip.is_loopback(),
         }
     }
 

@@ -1047,6 +1047,8 @@ fn a_token_of_any_characters_comes_through_the_links_and_opens_the_hub() {
     let host = Host::start(&dir.path().join("desk.db"), "127.0.0.1:0", &token_file).unwrap();
     let info = host.info();
     assert_eq!(info.token, token);
+    // The screen warns that phones cannot join with it.
+    assert!(!info.phones_can_join);
     assert_eq!(
         info.link,
         format!(
@@ -1101,13 +1103,13 @@ fn a_token_of_any_characters_comes_through_the_links_and_opens_the_hub() {
 }
 
 /// A sync thread that cannot open this device's database (here a folder where the file would
-/// be) says so, as a refusal with the error, instead of "not joined" (`idle`), which the device
-/// may well not be.
+/// be) says so, as this device's trouble (`device`, not the hub's refusal) with the error,
+/// instead of "not joined" (`idle`), which the device may well not be.
 #[test]
 fn a_database_the_sync_thread_cannot_open_is_said_not_shown_as_not_joined() {
     let dir = tempfile::tempdir().unwrap();
     let syncer = Syncer::start(dir.path().to_path_buf());
-    eventually("the failure is said", || syncer.status().state == "refused");
+    eventually("the failure is said", || syncer.status().state == "device");
     let error = syncer.status().error.expect("the error is given");
     assert_eq!(error.kind, partie_core::ErrorKind::Storage, "{error:?}");
 }

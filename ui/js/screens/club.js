@@ -27,6 +27,8 @@ export function syncText(status, short = false) {
     if (s.state === 'unauthorized') return t('sync_unauthorized');
     if (s.state === 'failing') return t(short ? 'sync_failing_short' : 'sync_failing', { n: status.waiting });
     if (s.state === 'refused') return t('sync_refused');
+    // This device's own trouble (its database, the sync thread): not the hub's.
+    if (s.state === 'device') return t(short ? 'sync_device_short' : 'sync_device');
     if (status.waiting > 0) return t('sync_waiting', { n: status.waiting });
     if (s.last_sync) return t('sync_ok');
     return t('sync_syncing');
@@ -64,13 +66,16 @@ export function mount(root) {
     }, (e) => {
       st.scanning = false;
       stopScan = null;
-      app.error({ kind: 'not_found', code: 'no_camera', detail: String(e?.message ?? e) });
+      // Rust's typed refusal of the frames (said as it is), or the camera the system refused.
+      app.error(e?.kind ? e : { kind: 'not_found', code: 'no_camera', detail: String(e?.message ?? e) });
       render();
     });
   };
   const cancelScan = () => { stopScan?.(); stopScan = null; st.scanning = false; render.focusOn('#scan-qr'); };
 
-  const join = () => app.exclusive(st, render, async () => {
+  // What is under way (Join, Start, Stop or Leave): its own button says so; the others wait.
+  const doing = (what, task) => () => { if (!st.busy) st.doing = what; return task(); };
+  const join = doing('join', () => app.exclusive(st, render, async () => {
     const link = linkInput.value.trim();
     // Said, not only the focus moved to the field (which a screen reader tells as its name).
     if (!link) { app.error({ kind: 'bad_setup', code: 'no_link' }); linkInput.focus(); return; }
@@ -88,36 +93,45 @@ export function mount(root) {
     // Join was disabled while the hub was asked, and the focus went to the field before it
     // (a phone's keyboard came up over "Joining…"): back on Join when the join failed.
     if (!st.status?.joined && document.activeElement === tokenInput) render.focusOn('#join-hub');
-  });
+  }));
   // Leaving the hub and stopping it take two taps: nothing takes them back (joining again
   // needs the organiser's code; a stopped hub leaves every phone in the room without one).
   const confirm = twoTaps(() => render());
   const twice = (key, said, task) => () => {
     if (st.busy) return;
     const tapped = confirm.tap(key);
-    if (tapped === 'armed') app.announce(t(said));
+    if (tapped === 'armed') app.announce(said());
     if (tapped === 'confirmed') task();
   };
-  const leave = () => app.exclusive(st, render, async () => {
+  // Results not yet at the hub stay on this device once it leaves: the second tap says so.
+  const leaveAgain = () => (st.status?.waiting > 0 ? t('leave_hub_waiting', { n: st.status.waiting }) : t('leave_hub_again'));
+  const leave = doing('leave', () => app.exclusive(st, render, async () => {
     st.status = await ipc.clubLeave();
     app.announce(t('left_hub'));
     render.focusOn('#join-title');
     app.clubChanged();
-  });
-  const host = () => app.exclusive(st, render, async () => {
+  }));
+  const host = doing('host', () => app.exclusive(st, render, async () => {
     await ipc.hostStart();
     st.status = await ipc.clubStatus();
     app.announce(t('hub_started', { address: st.status.host.address }));
     render.focusOn('#host-title');
     app.clubChanged();
-  });
-  const stopHost = () => app.exclusive(st, render, async () => {
+  }));
+  const stopHost = doing('stop', () => app.exclusive(st, render, async () => {
     await ipc.hostStop();
     st.status = await ipc.clubStatus();
     app.announce(t('hub_stopped'));
     render.focusOn('#host-title');
     app.clubChanged();
-  });
+  }));
+
+  // A record named as a person knows it (its game, its players), its id when it is not here.
+  const recordName = (r) => {
+    if (!r.game || !has(`game_${r.game}`)) return r.id ?? '?';
+    const what = r.record === 'tournament' ? `${t(`game_${r.game}`)} · ${t('tournament_word')}` : t(`game_${r.game}`);
+    return r.names ? `${what} · ${r.names}` : what;
+  };
 
   function joinPanel(s) {
     // Records refused one way or the other, kept until taken: said in the user's language by
@@ -125,8 +139,9 @@ export function mount(root) {
     const refusedList = (list, id, title, words) => (list.length ? h('div', { class: 'sync-refused', id },
       h('h3', { text: t(title) }),
       h('ul', {}, list.map((r) => h('li', {},
-        h('span', { class: 'refused-what', text: `${r.id ?? '?'}: ${t(has(`${words}.${r.kind}`) ? `${words}.${r.kind}` : `${words}.other`)}` }),
-        h('small', { class: 'refused-detail', text: r.detail ?? '' }))))) : null);
+        h('span', { class: 'refused-what', text: `${recordName(r)}: ${t(has(`${words}.${r.kind}`) ? `${words}.${r.kind}` : `${words}.other`)}` }),
+        // The other side's detail is English: read as English.
+        h('small', { class: 'refused-detail', lang: 'en', text: r.detail ?? '' }))))) : null);
     if (s?.joined) {
       const sync = s.sync;
       return h('section', { class: 'panel club-panel', id: 'joined', 'aria-labelledby': 'joined-title' },
@@ -144,8 +159,8 @@ export function mount(root) {
           h('button', { class: 'btn', type: 'button', id: 'sync-now', onclick: () => ipc.clubSyncNow().then(() => { app.announce(t('sync_syncing')); app.clubChanged(); }, (e) => app.error(e)) }, t('sync_now')),
           h('button', {
             class: `btn ghost${confirm.is('leave') ? ' armed' : ''}`, type: 'button', id: 'leave-hub',
-            onclick: twice('leave', 'leave_hub_again', leave), onkeydown: onePerPress,
-          }, t(confirm.is('leave') ? 'leave_hub_again' : 'leave_hub'))));
+            onclick: twice('leave', leaveAgain, leave), onkeydown: onePerPress,
+          }, confirm.is('leave') ? leaveAgain() : st.doing === 'leave' && st.busy ? t('leaving') : t('leave_hub'))));
     }
     if (st.scanning) {
       return h('section', { class: 'panel club-panel scanning', id: 'join', 'aria-labelledby': 'join-title' },
@@ -163,16 +178,20 @@ export function mount(root) {
       },
       h('label', { class: 'field', for: 'join-link' }, h('span', { text: t('join_link_label') }), linkInput),
       h('label', { class: 'field', for: 'join-token' }, h('span', { text: t('join_token_label') }), tokenInput),
-      h('button', { class: 'btn primary big', type: 'submit', id: 'join-hub', disabled: st.busy }, st.busy ? t('joining') : t('join_hub'))));
+      h('button', { class: 'btn primary big', type: 'submit', id: 'join-hub', disabled: st.busy }, st.busy && st.doing === 'join' ? t('joining') : t('join_hub'))));
   }
 
   function hostPanel(s) {
     const info = s?.host;
     if (!info) {
+      // The hub that was on when the app last ended did not start again: said, with why, and
+      // Start tries the same address again (the one the phones know).
       return h('section', { class: 'panel club-panel', id: 'host', 'aria-labelledby': 'host-title' },
         h('h2', { id: 'host-title', tabindex: -1, text: t('host_title') }),
+        s?.host_error ? h('p', { class: 'sync-error', id: 'host-error', text: `${t('host_not_restarted')} ${errorText(s.host_error)}` }) : null,
         h('p', { class: 'hint', text: t('host_help') }),
-        h('button', { class: 'btn big', type: 'button', id: 'host-start', onclick: host }, t('host_start')));
+        h('button', { class: 'btn big', type: 'button', id: 'host-start', disabled: st.busy, onclick: host },
+          st.busy && st.doing === 'host' ? t('host_starting') : t(s?.host_error ? 'host_start_again' : 'host_start')));
     }
     return h('section', { class: 'panel club-panel hosting', id: 'host', 'aria-labelledby': 'host-title' },
       h('h2', { id: 'host-title', tabindex: -1, text: t('host_running') }),
@@ -183,11 +202,15 @@ export function mount(root) {
           h('dt', { text: t('host_token') }), h('dd', { id: 'host-token', class: 'mono', text: info.token }),
           h('dt', { text: t('host_link') }), h('dd', { id: 'host-link', class: 'mono small', text: info.link }),
           h('dt', { text: t('host_page') }), h('dd', { id: 'host-page', class: 'mono small', text: info.page }))),
+      // What would keep the phones out, said where the code they scan is.
+      info.this_device_only ? h('p', { class: 'host-warning', id: 'host-loopback', text: t('host_this_device_only') }) : null,
+      info.phones_can_join ? null : h('p', { class: 'host-warning', id: 'host-token-warning', text: t('host_token_unjoinable') }),
       h('p', { class: 'hint', text: t('host_running_help') }),
+      s.joined ? null : h('p', { class: 'hint', id: 'host-no-join', text: t('host_no_join') }),
       h('button', {
         class: `btn ghost${confirm.is('stop') ? ' armed' : ''}`, type: 'button', id: 'host-stop',
-        onclick: twice('stop', 'host_stop_again', stopHost), onkeydown: onePerPress,
-      }, t(confirm.is('stop') ? 'host_stop_again' : 'host_stop')));
+        onclick: twice('stop', () => t('host_stop_again'), stopHost), onkeydown: onePerPress,
+      }, st.busy && st.doing === 'stop' ? t('host_stopping') : t(confirm.is('stop') ? 'host_stop_again' : 'host_stop')));
   }
 
   const row = (item) => h('li', { class: 'match-row', 'data-key': `tournament-${item.id}` }, h('button', {
@@ -203,7 +226,12 @@ export function mount(root) {
   h('span', { class: 'match-when', text: ago(item.created_at) })));
 
   const draw = () => h('section', { class: 'club' },
-    st.status ? h('div', { class: 'club-panels' }, joinPanel(st.status), st.status.joined ? null : hostPanel(st.status)) : null,
+    // One club night at a time: a device joined to a hub does not start one, and one running
+    // the hub does not join another (both are refused in Rust too). A device found doing
+    // both (joined before this rule) shows both, so its hub can still be stopped.
+    st.status ? h('div', { class: 'club-panels' },
+      !st.status.host || st.status.joined ? joinPanel(st.status) : null,
+      !st.status.joined || st.status.host ? hostPanel(st.status) : null) : null,
     h('button', { class: 'btn primary big', type: 'button', id: 'new-tournament', onclick: () => app.go('#/tournament-new') }, t('new_tournament')),
     h('h2', { text: t('tournaments') }),
     st.failed ? loadFailed(st.failed, () => { st.failed = null; render(); load(); })
@@ -219,9 +247,11 @@ export function mount(root) {
   render();
   load();
   ipc.clubStatus().then((s) => { st.status = s; render(); }).catch((e) => app.error(e, { reading: true }));
+  // "Last sync: 2 min ago" grows old by itself while the hub is away and nothing else moves.
+  const clock = setInterval(() => { if (st.status?.joined) render(); }, 30000);
   return {
     refresh: load,
-    unmount: () => stopScan?.(),
+    unmount: () => { stopScan?.(); clearInterval(clock); },
     // Records arrived (pulled, or pushed to this device's hub): the list may have grown.
     onData: load,
     // The status line moved: redraw unless the person is typing in the join form.

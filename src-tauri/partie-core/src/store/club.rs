@@ -101,6 +101,15 @@ pub fn query_unescaped(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// Whether a phone can join with `token` (trimmed): printable ASCII, no space, at most
+/// [`MAX_TOKEN_CHARS`]. A hub takes any token; the app's own hub is started with one only if
+/// the phones can take it from its QR code.
+pub fn joinable_token(token: &str) -> bool {
+    !token.is_empty()
+        && token.chars().count() <= MAX_TOKEN_CHARS
+        && token.chars().all(|c| c.is_ascii_graphic())
+}
+
 /// Reads what a phone is given to join: the join link of the club-night screen's QR code
 /// (`partie://join?hub=ADDRESS&token=TOKEN`), or an address and a token typed apart.
 pub fn read_join(link_or_address: &str, token: Option<&str>) -> Result<(String, String), Error> {
@@ -129,10 +138,7 @@ pub fn read_join(link_or_address: &str, token: Option<&str>) -> Result<(String, 
         None => (text.to_string(), token.unwrap_or("").to_string()),
     };
     let token = token.trim().to_string();
-    let token_ok = !token.is_empty()
-        && token.chars().count() <= MAX_TOKEN_CHARS
-        && token.chars().all(|c| c.is_ascii_graphic());
-    if !token_ok {
+    if !joinable_token(&token) {
         return Err(Error::bad_setup(
             "the club token is missing or not a token (letters and digits)",
         )
@@ -512,16 +518,27 @@ impl Store {
     }
 
     /// The records refused between this device and `hub`, latest first, at most `limit`:
-    /// `{id, by, kind, detail, at}`, `by` being `hub` (it refused this device's record) or
-    /// `device` (this device refused one of its pages' records).
+    /// `{id, by, kind, detail, at, record, game, names}`, `by` being `hub` (it refused this
+    /// device's record) or `device` (this device refused one of its pages' records); `record`
+    /// (`match` or `tournament`), `game` and `names` (a match's players, `A · B`) are there when
+    /// the record is on this device, for the screen to name it.
     pub fn club_refusals(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
         let mut stmt = self.conn.prepare_cached(
             // What the hub refused of this device's own records is listed while the record is
             // here: a match deleted since is nothing to act on (it stayed listed for ever).
-            "SELECT uid, by, kind, detail, at FROM club_refused r WHERE hub = ?1
-               AND (by = 'device' OR EXISTS (SELECT 1 FROM match m WHERE m.uid = r.uid)
-                    OR EXISTS (SELECT 1 FROM tournament t WHERE t.uid = r.uid))
-             ORDER BY at DESC, rowid DESC LIMIT ?2",
+            // With what the screen names a record by (its game, its players; a tournament's
+            // game) where it is on this device: an id means nothing to a person.
+            "SELECT r.uid, r.by, r.kind, r.detail, r.at,
+                    CASE WHEN m.id IS NOT NULL THEN 'match'
+                         WHEN t.id IS NOT NULL THEN 'tournament' END,
+                    coalesce(m.game, json_extract(t.setup, '$.game')),
+                    (SELECT group_concat(name, ' · ') FROM
+                       (SELECT name FROM match_player WHERE match_id = m.id ORDER BY side, seat))
+               FROM club_refused r
+               LEFT JOIN match m ON m.uid = r.uid
+               LEFT JOIN tournament t ON t.uid = r.uid
+              WHERE r.hub = ?1 AND (r.by = 'device' OR m.id IS NOT NULL OR t.id IS NOT NULL)
+              ORDER BY r.at DESC, r.rowid DESC LIMIT ?2",
         )?;
         let rows = stmt
             .query_map(params![hub, limit.min(i64::MAX as usize) as i64], |r| {
@@ -531,6 +548,9 @@ impl Store {
                     "kind": r.get::<_, String>(2)?,
                     "detail": r.get::<_, String>(3)?,
                     "at": r.get::<_, i64>(4)?,
+                    "record": r.get::<_, Option<String>>(5)?,
+                    "game": r.get::<_, Option<String>>(6)?,
+                    "names": r.get::<_, Option<String>>(7)?,
                 }))
             })?
             .collect::<Result<Vec<_>, _>>()?;

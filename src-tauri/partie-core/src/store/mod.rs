@@ -17,8 +17,8 @@ mod transfer;
 pub use crate::game::Computer;
 pub use crate::time::now_ms;
 pub use club::{
-    hub_address, query_escaped, query_unescaped, read_join, ClubJoin, APP_VERSION, HELD,
-    MAX_TOKEN_CHARS,
+    hub_address, joinable_token, query_escaped, query_unescaped, read_join, ClubJoin, APP_VERSION,
+    HELD, MAX_TOKEN_CHARS,
 };
 pub use history::{HistoryFilter, PlayerStats};
 pub use lists::MatchListItem;

@@ -101,8 +101,10 @@ def swiss_night(p, exports):
     set_number(p, "#t-boards", 2)
     add_entrants(p, "Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina")
     # Refused at Add, in words, the text kept to be corrected: a player twice in one team, a
-    # name too long.
-    for typed, said in (("Ivo & ivo", "A player is twice in this team."), ("J" * 61, "A name is at most 60 characters.")):
+    # name too long,
+    # a Crokinole team of three (refused at Create before, with no word of which entrant).
+    for typed, said in (("Ivo & ivo", "A player is twice in this team."), ("J" * 61, "A name is at most 60 characters."),
+                        ("Ivo & Jo & Kim", "A side of Crokinole has at most 2 players.")):
         p.type("#entrant-name", typed)
         p.tap("#add-entrant")
         p.wait_until(f"return document.querySelector('#toast').textContent === {said!r}")
@@ -130,12 +132,34 @@ def swiss_night(p, exports):
     # More rounds than a Swiss of 7 can pair are refused before anything is made, in words.
     set_number(p, "#t-rounds", 9)
     p.tap("#create-tournament")
-    p.wait_until("return document.querySelector('#toast').textContent === 'Rounds: a whole number from 1 to 6.'")
+    p.wait_until("return document.querySelector('#toast').textContent === 'Tournament rounds: a whole number from 1 to 6.'")
     assert p.d.execute_script("return location.hash").startswith("#/tournament-new")
+    # Said on the field too, tied to it, and the field has the focus.
+    assert p.attr("#t-rounds", "aria-invalid") == "true"
+    assert p.attr("#t-rounds", "aria-describedby") == "t-rounds-error"
+    assert p.text("#t-rounds-error") == "Tournament rounds: a whole number from 1 to 6."
+    p.wait_until("return document.activeElement?.id === 't-rounds'")
     assert p.d.execute_script("return document.querySelector('#toast').hidden") is False
     p.d.execute_script("const i = document.querySelector('#t-rounds'); i.value = ''; i.dispatchEvent(new Event('change'))")
     # Corrected, the field is no longer called wrong: the toast goes with it.
     p.wait_until("return document.querySelector('#toast').hidden", 2)
+    assert p.attr("#t-rounds", "aria-invalid") is None
+    assert p.d.execute_script("return document.querySelector('#t-rounds-error').hidden")
+    # A look at Settings and back: the form is as it was (it came back empty), a number typed
+    # wrong still said wrong on its field.
+    set_number(p, "#t-rounds", 9)
+    entrants_before = p.texts("#entrants .side-players")
+    p.tap("#nav-settings")
+    p.wait_css("#set-language-fr")
+    p.tap("#nav-back")
+    p.wait_css("#entrants")
+    assert p.texts("#entrants .side-players") == entrants_before
+    assert p.d.execute_script("return document.querySelector('#t-rounds').value") == "9"
+    assert p.attr("#t-rounds", "aria-invalid") == "true"
+    p.wait_pressed("#t-game-crokinole")
+    p.wait_pressed("#rule-format-rounds")
+    p.d.execute_script("const i = document.querySelector('#t-rounds'); i.value = ''; i.dispatchEvent(new Event('change'))")
+    p.wait_until("return !document.querySelector('#t-rounds').hasAttribute('aria-invalid')", 2)
     # More boards than a room has (64) are said in words too, not in Rust's English.
     set_number(p, "#t-boards", 65)
     p.tap("#create-tournament")
@@ -693,8 +717,8 @@ def test_a_forfeit_takes_two_taps_and_a_held_enter_acts_once(partie):
         assert p.d.execute_script(HELD, sel, False) is False, sel
     assert summary(p, "events") == 1, "nothing was sent by the key presses"
     p.tap("#forfeit-0-0")
-    p.wait_text("#forfeit-0-0", f"Tap again: {first} did not play")
-    assert p.text("#announce") == f"Tap again: {first} did not play"
+    p.wait_text("#forfeit-0-0", f"Tap again: forfeit by {first}")
+    assert p.text("#announce") == f"Tap again: forfeit by {first}"
     p.shot("43e-forfeit-armed", at="#result-form-0")
     time.sleep(0.6)
     assert summary(p)["pairings"][0]["result"] is None

@@ -741,3 +741,31 @@ fn an_undo_after_a_result_came_in_from_another_connection_takes_nothing_back() {
     let back = app.undo_tournament_seen(t.id, Some(now.revision)).unwrap();
     assert_eq!(back.events, 0);
 }
+
+/// A late entrant the game cannot seat (a Crokinole team of three) is refused when it is
+/// entered, with the game's reason, its code and the entrant's names, and nothing is written;
+/// before, it was taken, paired, and its table then refused to start.
+#[test]
+fn a_late_entrant_the_game_cannot_seat_is_refused_at_the_door() {
+    let mut store = Store::open_in_memory().unwrap();
+    let t = store
+        .new_tournament(&json!({"game": "crokinole", "system": "swiss", "rounds": 3,
+            "entrants": [["Anna"], ["Bea"], ["Cyril", "Dora"], ["Eve"]]}))
+        .unwrap();
+    let e = store
+        .tournament_event(t.id, &json!({"enter": ["Fred", "Gil", "Hugo"]}))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::IllegalAction, "{e:?}");
+    assert_eq!(e.code, Some("crokinole_sides"), "{e:?}");
+    assert_eq!(e.subject.as_deref(), Some("Fred & Gil & Hugo"));
+    let after = store.tournament(t.id).unwrap();
+    assert_eq!((after.events, after.revision), (0, t.revision));
+    // A pair is still welcome, and so is one player.
+    store
+        .tournament_event(t.id, &json!({"enter": ["Fred", "Gil"]}))
+        .unwrap();
+    store
+        .tournament_event(t.id, &json!({"enter": ["Hugo"]}))
+        .unwrap();
+    assert_eq!(store.tournament(t.id).unwrap().events, 2);
+}

@@ -10,33 +10,63 @@ import { entrantOf, entrantProblem } from '../standings.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
 import { rulesForm, numberProblem } from '../rules-form.js';
 
+// The form being filled, kept when the screen is left before Create (a look at Settings, the
+// sync chip tapped, the system reloading a page sent to the background): thirty entrants typed
+// at the door are not typed again. Kept for the app's session; Create done, it goes.
+const DRAFT = 'partie.tournament-draft';
+const readDraft = () => { try { return JSON.parse(sessionStorage.getItem(DRAFT)); } catch { return null; } };
+
 export function mount(root) {
   app.title(t('new_tournament'));
   const st = {
     game: games()[0], system: 'swiss', info: null, known: [], entrants: [], typed: '',
     rounds: '', boards: '', poolSize: 4, advance: 2, rules: {}, busy: false,
   };
+  const draft = readDraft();
+  if (draft && games().includes(draft.game)) {
+    for (const k of ['game', 'system', 'entrants', 'typed', 'rounds', 'boards', 'poolSize', 'advance']) {
+      if (draft[k] !== undefined) st[k] = draft[k];
+    }
+  }
   let form = null;
+  let created = false;
+  const keepDraft = () => {
+    if (created) return;
+    const rules = form ? form.value() : st.rules;
+    try {
+      sessionStorage.setItem(DRAFT, JSON.stringify({
+        game: st.game, system: st.system, entrants: st.entrants, typed: st.typed,
+        rounds: st.rounds, boards: st.boards, poolSize: st.poolSize, advance: st.advance, rules,
+      }));
+    } catch { /* no room: the form still works, it is only not kept */ }
+  };
 
   // The game's own rules form, from its game_info; a game may start a tournament from other
-  // rules than a single match (a Crokinole night plays fixed rounds unless told otherwise).
-  function makeForm() {
+  // rules than a single match (a Crokinole night plays fixed rounds unless told otherwise). The
+  // club's default rules for the game (Settings) come first, the tournament's own over them;
+  // a draft's rules (the screen left and come back to) over both.
+  function makeForm(restored = null) {
     const g = st.game;
     const entry = gameEntry(g);
-    st.rules = { ...(entry.tournament || {}) };
+    st.rules = restored ?? { ...(app.settings.rules?.[g] || {}), ...(entry.tournament || {}) };
     form = null;
-    if (entry.rules === false) return;
+    st.gameInfo = null;
     gameInfo(g).then((info) => {
       if (st.game !== g) return;
+      st.gameInfo = info;
+      if (entry.rules === false) return;
       // A form left for another game (an answer of Rust's coming late) changes nothing.
       const made = rulesForm(g, info, entry, st.rules, (r) => { if (form !== made) return; st.rules = r; app.formNow(problem()); render(); });
       form = made;
       render();
     }).catch((e) => app.error(e));
   }
-  makeForm();
+  makeForm(draft?.game === st.game && draft.rules ? draft.rules : null);
 
   const taken = (name) => st.entrants.some((e) => e.some((n) => n.toLowerCase() === name.toLowerCase()));
+
+  // The most players a side of this game has (game_info); Morris is played one against one.
+  const mostPlayers = () => (gameEntry(st.game).teams === false ? 1 : st.gameInfo?.sides?.players?.max ?? null);
 
   function add(names) {
     if (!names.length || names.some(taken)) return;
@@ -131,18 +161,28 @@ export function mount(root) {
   async function create() {
     if (st.busy) return;
     const wrong = problem();
-    if (wrong) { app.error(wrong, { form: true }); return; }
+    if (wrong) {
+      app.error(wrong, { form: true });
+      // The field said wrong takes the focus (a screen reader hears it named invalid).
+      render.focusOn('[aria-invalid="true"]');
+      return;
+    }
     st.busy = true;
+    render();
     const up = stillUp();
     try {
       const view = await ipc.newTournament(setup());
+      created = true;
+      sessionStorage.removeItem(DRAFT);
       // In the form's place: Back from the tournament goes where the form was opened from,
-      // not to an empty form that would make the same tournament again.
+      // not to an empty form that would make the same tournament again. Made while the person
+      // had left: said, for it is in the club's list and not on the screen.
       if (up()) app.replace(`#/tournament/${view.id}`);
+      else app.notice(t('tournament_made'));
     } catch (e) {
-      app.error(e);
-    } finally {
       st.busy = false;
+      app.error(e);
+      render();
     }
   }
 
@@ -150,14 +190,22 @@ export function mount(root) {
 
   // Text fields live across redraws so that typing is never cut.
   const nameInput = h('input', {
-    id: 'entrant-name', type: 'text', maxlength: 130, autocomplete: 'off', placeholder: t('entrant_placeholder'),
+    id: 'entrant-name', type: 'text', maxlength: 200, autocomplete: 'off', placeholder: t('entrant_placeholder'),
+    value: st.typed,
     oninput: (ev) => { st.typed = ev.target.value; render(); },
   });
   const addForm = h('form', {
     class: 'add-player', onsubmit: (ev) => {
       ev.preventDefault();
       const names = entrantOf(st.typed);
-      const wrong = entrantProblem(names, st.entrants);
+      if (!names.length) { app.error({ kind: 'bad_setup', code: 'empty_name', detail: '' }); nameInput.focus(); return; }
+      const most = mostPlayers();
+      const wrong = entrantProblem(names, st.entrants)
+        ?? (most != null && names.length > most
+          ? { kind: 'bad_setup', code: 'rule_typed', detail: t(most === 1 ? 'team_not_in_game' : 'team_too_large', { game: t(`game_${st.game}`), n: most }) }
+          : null)
+        ?? (st.info?.max_entrants != null && st.entrants.length >= st.info.max_entrants
+          ? { kind: 'bad_setup', code: 'too_many_entrants', detail: '' } : null);
       if (wrong) { app.error(wrong); return; }
       add(names);
       st.typed = '';
@@ -167,10 +215,27 @@ export function mount(root) {
   h('label', { class: 'sr-only', for: 'entrant-name', text: t('entrant_placeholder') }),
   nameInput,
   h('button', { class: 'btn', type: 'submit', id: 'add-entrant' }, t('add_player')));
+  // A number field made once (typing is never cut), its error said under it and tied to it.
   const number = (id, label, value, set, placeholder) => h('label', { class: 'field', for: id }, h('span', { text: label }),
-    h('input', { id, type: 'number', inputmode: 'numeric', min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); app.formNow(problem()); } }));
-  const roundsInput = number('t-rounds', t('t_rounds'), '', (v) => { st.rounds = v; }, t('t_rounds_auto'));
-  const boardsInput = number('t-boards', t('t_boards'), '', (v) => { st.boards = v; }, t('t_boards_all'));
+    h('input', { id, type: 'number', inputmode: 'numeric', min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); app.formNow(problem()); render(); } }),
+    h('span', { class: 'field-error', id: `${id}-error`, role: 'alert' }));
+  const roundsInput = number('t-rounds', t('t_rounds'), st.rounds, (v) => { st.rounds = v; }, t('t_rounds_auto'));
+  const boardsInput = number('t-boards', t('t_boards'), st.boards, (v) => { st.boards = v; }, t('t_boards_all'));
+  // What the field holds that cannot be sent, on the field itself; `max` from what Rust says.
+  function mark(label, wrong, max) {
+    const input = label.querySelector('input');
+    const error = label.querySelector('.field-error');
+    if (max != null) input.max = max; else input.removeAttribute('max');
+    if (wrong) {
+      input.setAttribute('aria-invalid', 'true');
+      input.setAttribute('aria-describedby', error.id);
+    } else {
+      input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-describedby');
+    }
+    error.hidden = !wrong;
+    if (error.textContent !== (wrong?.detail ?? '')) error.textContent = wrong?.detail ?? '';
+  }
 
   const entrantRow = (e, i) => h('li', { class: 'side-card entrant', 'data-entrant': i },
     h('button', {
@@ -185,6 +250,10 @@ export function mount(root) {
       h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('remove')} ${e.join(' & ')}`, 'data-key': `x-${i}`, onclick: () => remove(i) }, '×')));
 
   const draw = () => {
+    keepDraft();
+    const most = st.entrants.length > 1 ? st.entrants.length - 1 : null;
+    mark(roundsInput, numberProblem(roundsInput.querySelector('input'), t('t_rounds'), 1, most), most);
+    mark(boardsInput, numberProblem(boardsInput.querySelector('input'), t('t_boards'), 1, st.info?.max_boards ?? null), st.info?.max_boards ?? null);
     // The known players narrow to those a typed name may mean; a team being typed ("Cyril &")
     // is made of several, and leaves them all.
     const narrowing = st.typed.includes('&') ? '' : st.typed.trim();
@@ -227,12 +296,12 @@ export function mount(root) {
           ] : null,
           h('ol', { class: 'sides', id: 'entrants' }, st.entrants.map(entrantRow)))),
       h('div', { class: 'sticky-actions' },
-        h('button', { class: 'btn primary big', type: 'button', id: 'create-tournament', disabled: st.entrants.length < 2, onclick: create, onkeydown: onePerPress },
-          st.entrants.length < 2 ? t('need_two_entrants') : t('create_tournament', { n: st.entrants.length }))));
+        h('button', { class: 'btn primary big', type: 'button', id: 'create-tournament', disabled: st.entrants.length < 2 || st.busy, 'aria-busy': st.busy ? 'true' : null, onclick: create, onkeydown: onePerPress },
+          st.busy ? t('creating') : st.entrants.length < 2 ? t('need_two_entrants') : t('create_tournament', { n: st.entrants.length }))));
   };
   const render = scheduler(root, draw);
   render();
   ipc.players().then((p) => { st.known = p; render(); }).catch((e) => app.error(e, { reading: true }));
   ipc.tournamentInfo().then((info) => { st.info = info; render(); }).catch((e) => app.error(e, { reading: true }));
-  return {};
+  return { unmount: keepDraft };
 }

@@ -13,7 +13,8 @@ pub use rules::{CrokinoleRules, Format, Scoring, StartRule};
 pub fn info() -> serde_json::Value {
     serde_json::json!({
         "zones": ZONES,
-        "sides": {"min": 2, "max": 3},
+        // Three sides are single players; two sides have one or two each.
+        "sides": {"min": 2, "max": 3, "players": {"min": 1, "max": 2}},
         "options": {
             "scoring": {"default": "differential (2 sides), simple (3 sides)", "values": ["differential", "simple"]},
             "format": {"default": "points", "values": ["points", "rounds"]},

@@ -1,7 +1,7 @@
 //! A tournament's events (`docs/tournaments.md`, "Events"), read from their JSON form.
 
 use super::setup;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -181,7 +181,11 @@ impl Event {
                 0 => Err(bad("a tournament plays at least one round")),
                 n => Ok(Event::Rounds(n)),
             },
-            _ => setup::entrant(body).map(Event::Enter).map_err(bad),
+            // A late entrant's name is part of an action: refused as one, its code kept.
+            _ => setup::entrant(body).map(Event::Enter).map_err(|e| Error {
+                kind: ErrorKind::BadAction,
+                ..e
+            }),
         }
     }
 }

@@ -20,7 +20,7 @@ pub use event::{Event, Outcome, TableResult};
 pub use setup::Setup;
 pub use standings::{Figures, Key};
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::game::Refused;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -224,6 +224,19 @@ impl Tournament {
     /// The entrants, the rounds and the ranking keys.
     pub fn field(&self) -> &Field {
         &self.field
+    }
+
+    /// Whether the game seats every entrant against the others, as the setup checks it: a
+    /// late entrant it cannot seat (a Crokinole team of three) is refused where it is entered
+    /// (`illegal_action`, with the game's code and the entrant's names), not at the table it
+    /// is paired to. Not a rule of the replay: a record that holds such an entrant still reads.
+    pub fn check_seatable(&self) -> Result<(), Error> {
+        setup::seatable(&self.common.game, &self.common.rules, &self.field.entrants).map_err(|e| {
+            Error {
+                kind: ErrorKind::IllegalAction,
+                ..e
+            }
+        })
     }
 
     /// The current round (0 before the first `pair`).

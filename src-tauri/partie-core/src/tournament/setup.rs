@@ -36,26 +36,30 @@ fn bad(detail: impl Into<String>) -> Error {
     Error::bad_setup(detail)
 }
 
-/// Reads a side (one player or a team) from JSON: a non-empty list of non-empty names.
-pub fn entrant(value: &Value) -> Result<Vec<String>, String> {
+/// Reads a side (one player or a team) from JSON: a non-empty list of non-empty names. The
+/// refusal is `bad_setup`, with the code of what is wrong (`empty_name`, `long_name`,
+/// `team_twice`, ...) for the screens to say it in the user's language.
+pub fn entrant(value: &Value) -> Result<Vec<String>, Error> {
     let list = value
         .as_array()
-        .ok_or_else(|| format!("an entrant must be a list of names, not {value}"))?;
+        .ok_or_else(|| bad(format!("an entrant must be a list of names, not {value}")))?;
     let names: Vec<String> = list
         .iter()
         .map(|n| {
             n.as_str()
                 .map(|s| s.trim().to_string())
-                .ok_or_else(|| format!("a name must be a string, not {n}"))
+                .ok_or_else(|| bad(format!("a name must be a string, not {n}")))
         })
         .collect::<Result<_, _>>()?;
-    crate::game::check_sides(std::slice::from_ref(&names)).map_err(|e| e.detail)?;
+    crate::game::check_sides(std::slice::from_ref(&names))?;
     if let Some(twice) = names
         .iter()
         .enumerate()
         .find(|(i, n)| names[..*i].contains(n))
     {
-        return Err(format!("{:?} is twice in one team", twice.1));
+        return Err(bad(format!("{:?} is twice in one team", twice.1))
+            .with_code("team_twice")
+            .with_subject(twice.1.clone()));
     }
     Ok(names)
 }
@@ -74,9 +78,19 @@ pub fn number(map: &Map<String, Value>, key: &str, lo: u64, hi: u64) -> Result<O
         None => Ok(None),
         Some(v) => match v.as_u64() {
             Some(n) if (lo..=hi).contains(&n) => Ok(Some(n)),
-            _ => Err(bad(format!(
-                "{key} must be a whole number from {lo} to {hi}, not {v}"
-            ))),
+            _ => {
+                let refused = bad(format!(
+                    "{key} must be a whole number from {lo} to {hi}, not {v}"
+                ));
+                // The form checks these first; a refusal from elsewhere is still said in words.
+                Err(match key {
+                    "rounds" => refused.with_code("t_rounds_range"),
+                    "boards" => refused.with_code("boards_range"),
+                    "pool_size" => refused.with_code("pool_size_range"),
+                    "advance" => refused.with_code("advance_range"),
+                    _ => refused,
+                })
+            }
         },
     }
 }
@@ -86,7 +100,11 @@ pub fn number(map: &Map<String, Value>, key: &str, lo: u64, hi: u64) -> Result<O
 /// refuse it, not at the first table it is paired to, which nothing could then start. The
 /// game's shapes depend only on how many players each side has, so one entrant of each size
 /// (two of a size, for the matches between them) stands for them all.
-fn seatable(game: &str, rules: &Map<String, Value>, entrants: &[Vec<String>]) -> Result<(), Error> {
+pub(crate) fn seatable(
+    game: &str,
+    rules: &Map<String, Value>,
+    entrants: &[Vec<String>],
+) -> Result<(), Error> {
     let mut by_size: std::collections::BTreeMap<usize, Vec<&Vec<String>>> = Default::default();
     for e in entrants {
         let of_size = by_size.entry(e.len()).or_default();
@@ -109,7 +127,9 @@ fn seatable(game: &str, rules: &Map<String, Value>, entrants: &[Vec<String>]) ->
             if let Err(e) = crate::MatchState::setup(game, rules, &sides) {
                 // The side the game cannot seat is the larger one (the error says why).
                 let side = pair.iter().max_by_key(|e| e.len()).unwrap_or(&pair[0]);
-                let refused = bad(format!("{}: {}", side.join(" · "), e.detail));
+                // Named as the form shows an entrant, for the screen to say which one.
+                let refused = bad(format!("{}: {}", side.join(" · "), e.detail))
+                    .with_subject(side.join(" & "));
                 return Err(match e.code {
                     Some(code) => refused.with_code(code),
                     None => refused,
@@ -143,10 +163,7 @@ impl Setup {
         }
         games::check_rules(&game, &rules)?;
         let entrants: Vec<Vec<String>> = match map.get("entrants") {
-            Some(Value::Array(list)) => list
-                .iter()
-                .map(|e| entrant(e).map_err(bad))
-                .collect::<Result<_, _>>()?,
+            Some(Value::Array(list)) => list.iter().map(entrant).collect::<Result<_, _>>()?,
             _ => return Err(bad("entrants must be a list of sides")),
         };
         if !(2..=MAX_ENTRANTS).contains(&entrants.len()) {
@@ -163,7 +180,9 @@ impl Setup {
         }
         for (i, e) in entrants.iter().enumerate() {
             if let Some(name) = name_taken(&entrants[..i], e) {
-                return Err(bad(format!("{name:?} is entered twice")));
+                return Err(bad(format!("{name:?} is entered twice"))
+                    .with_code("name_taken")
+                    .with_subject(name));
             }
         }
         seatable(&game, &rules, &entrants)?;

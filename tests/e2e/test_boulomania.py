@@ -105,6 +105,16 @@ def test_a_mene_with_real_dice_a_push_chain_and_a_carreau(partie):
     # Every square has its jack, hidden but on the one it is on.
     p.wait_until("return document.querySelector('#bou-board [data-square=\"3\"] .bou-jack:not([display])') !== null")
     p.tap("#point-2")
+    # Back to the app halfway through entering the dice: the die entered stays (the screen,
+    # reloaded from Rust, used to drop the entry and ask for the throw again).
+    p.wait_css("#dice-entry")
+    p.tap("#die-0-3")
+    p.wait_until("return document.querySelector('#die-0-3').getAttribute('aria-pressed') === 'true'")
+    p.slow_command("get_match", 0, before=False)
+    p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    p.wait_until("return window.__delivered.get_match === 1")
+    assert p.count("#dice-entry") == 1
+    assert p.attr("#die-0-3", "aria-pressed") == "true"
     enter(p, 3, 4)                          # 7, beside the jack
     wait_more(p, 1)
     assert ball(p, 7) == 0

@@ -84,6 +84,8 @@ def test_full_game_with_bust_elimination_and_undo(partie):
     p.tap("#confirm")      # Anna 53: over 50, back to 25
     p.wait_text('#scoreboard [data-score="0"]', "25")
     assert "over! back to 25" in p.text("#log")
+    # Said aloud as the log shows it: the points alone ("5 points, total 25") hid the bust.
+    p.wait_until("return document.querySelector('#announce').textContent.startsWith('Anna: 5 points, total 25. over! back to 25')")
     p.throw(7)             # Cyril 49 ...
     assert p.scores() == [25, 0, 49]
     # ... taken back by a double tap on Undo: one throw, not two.

@@ -196,7 +196,9 @@ export function boardScreen(root, matchId, initial, spec) {
       const still = reloads.asked();
       try {
         const view = await ipc.getMatch(matchId);
-        if (!gone && still()) after(view);
+        // refreshed: a screen may keep what its player was in the middle of (dice being
+        // entered) when nothing was played meanwhile.
+        if (!gone && still()) after(view, { refreshed: true });
       } catch (e) { if (!gone) app.error(e, { reading: true }); }
     },
     unmount() {

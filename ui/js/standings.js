@@ -88,7 +88,8 @@ export function standingsTable(summary, { limit = Infinity, perGroup = false, wi
       cols.map(([key]) => h('td', { 'data-col': key, text: key === 'score_diff' && r[key] > 0 ? `+${r[key]}` : r[key] })),
       extra ? h('td', { 'data-col': extra.key, text: extra.value(r) }) : null,
       withdraw ? h('td', { class: 'withdraw-cell' }, r.withdrawn ? null : withdraw(r)) : null);
-  return h('div', { class: 'table-scroll' }, h('table', { class: 'standings', id },
+  // A box that scrolls sideways on a phone: reachable from the keyboard to scroll it.
+  return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': t('standings') }, h('table', { class: 'standings', id },
     h('caption', { class: 'sr-only', text: t('standings') }),
     h('thead', {}, h('tr', {},
       rankHead(),
@@ -168,7 +169,7 @@ export function bracketView(summary) {
   const round = (matches, j) => h('ol', { class: 'bracket-round', 'aria-label': t('ko_round', { n: j + 1 }) },
     matches.map((m) => h('li', { class: 'bracket-match' }, m.sides.map((s) => side(m, s, j)))));
   const one = (title, rounds, id) => (rounds.length
-    ? h('section', { class: 'bracket', id }, h('h3', { text: title }), h('div', { class: 'bracket-rounds' }, rounds.map(round)))
+    ? h('section', { class: 'bracket', id }, h('h3', { text: title }), h('div', { class: 'bracket-rounds', tabindex: 0, role: 'region', 'aria-label': title }, rounds.map(round)))
     : null);
   return h('div', { class: 'brackets' },
     one(t('main_bracket'), b.main, 'bracket-main'),

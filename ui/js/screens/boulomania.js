@@ -26,6 +26,7 @@ export function mount(root, [id], initial, info) {
   const matchId = Number(id);
   const ui = { plan: null, dice: null, rolling: null, entry: null, options: null, line: '' };
   let notes = null; // kept across redraws: it holds what the user is typing
+  let actionsShown = initial?.actions; // how many actions the screen shows
   const screen = boardScreen(root, matchId, initial, {
     className: 'boulomania',
     title: t('game_boulomania'),
@@ -40,12 +41,19 @@ export function mount(root, [id], initial, info) {
       meneBanner()],
     above: () => above(),
     panel,
-    after(view) {
+    after(view, opts = {}) {
+      // Back from the background with nothing played meanwhile: the turn in progress (the dice
+      // being entered, the choice offered) stays as it was.
+      if (opts.refreshed && view.actions === actionsShown) return;
+      actionsShown = view.actions;
       const dice = ui.dice;
       ui.plan = null; ui.dice = null; ui.entry = null; ui.options = null;
       ui.line = explain(view.summary);
       if (dice && ui.line) ui.line = `${t('bou_rolled', { dice: dice.join(' · ') })} → ${ui.line}`;
-      if (ui.line) app.announce(ui.line);
+      // A mène that ended is said with the score it leaves (the track is not heard).
+      const ended = (view.summary.events || []).some((e) => e.event === 'mene_end');
+      const score = ended ? view.summary.scores.map((n, i) => `${teamName(i)} ${n}`).join(' · ') : '';
+      if (ui.line) app.announce(score ? `${ui.line}. ${score}` : ui.line);
     },
     undone() {
       ui.plan = null; ui.dice = null; ui.entry = null; ui.options = null; ui.line = '';

@@ -108,6 +108,8 @@ export function mount(root, [id], initial, info) {
     const v = st.counting[zone][side] + d;
     if (v < 0) return;
     st.counting[zone][side] = v;
+    // The new count, heard (the buttons' names say what they do, not how many there are now).
+    app.announce(t('cro_count_said', { zone, name: sideName(side), n: v }));
     refreshPreview();
     render();
   }
@@ -208,7 +210,8 @@ export function mount(root, [id], initial, info) {
       st.board ? boardView() : null,
       steppers(),
       h('div', { class: 'cro-footer' },
-        h('p', { class: p?.error ? 'warning' : 'preview', id: 'round-result', role: 'status', text: result }),
+        // Busy while Rust's answer is on its way: the "…" between two counts is not read out.
+        h('p', { class: p?.error ? 'warning' : 'preview', id: 'round-result', role: 'status', 'aria-busy': p ? null : 'true', text: result }),
         h('div', { class: 'cro-actions' },
         h('button', { class: 'btn big', type: 'button', id: 'cancel-count', onclick: () => { st.counting = null; dropPreview(); render(); } }, t('cro_back')),
         h('button', { class: 'btn big primary', type: 'button', id: 'score-round', disabled: !p || !!p.error, onclick: () => act(roundAction()) }, t('cro_score_round')))));

@@ -84,16 +84,34 @@ export function mount(root, [id], initial, info) {
     }, { calm: what === 'undo' ? UNDO_CALM_MS : 0 });
   }
 
+  // What a throw did, said as the log shows it (a bust, a foul, an elimination change the score
+  // in ways its points do not tell), then what came of it: a game won in a best-of match, a
+  // mölkkout to decide who starts, the warning of one more miss, the winner or who throws now.
   function announce(before, after) {
     const side = before.turn;
     if (side == null) return;
     const name = before.thrower;
     const last = after.last_throw;
-    // Then what comes next, as the screen shows it: the winner, or who throws now.
+    const parts = [t('announce_throw', { name, n: last?.points ?? 0, total: last?.score ?? '' })];
+    if (last?.foul) parts.push(t('log_foul'));
+    if (last?.bust) parts.push(t('log_bust', { n: last.score }));
+    if (last?.dropped) parts.push(t('log_dropped', { n: last.score }));
+    if (last?.zeroed) parts.push(t('log_zero'));
+    if (last?.eliminated) parts.push(t('log_out'));
     const w = after.winner != null ? st.view.sides[after.winner] : null;
-    const next = w ? t(w.length > 1 ? 'winner' : 'winner_one', { names: names(w) })
-      : after.thrower ? t('to_throw', { name: after.thrower }) : '';
-    app.announce(`${t('announce_throw', { name, n: last?.points ?? 0, total: last?.score ?? '' })} ${next}`.trim());
+    const leg = (after.legs_won || []).findIndex((n, i) => n > (before.legs_won?.[i] ?? 0));
+    if (!w && leg >= 0) {
+      const ws = st.view.sides[leg];
+      parts.push(t(ws.length > 1 ? 'leg_won_by' : 'leg_won_by_one', { names: names(ws), n: before.leg }));
+    }
+    if (after.phase === 'molkkout' && before.phase !== 'molkkout' && st.view.game === 'molkky') {
+      parts.push(t('molkkout_tiebreak', { n: after.leg }));
+    }
+    const warned = !w && warning();
+    if (warned) parts.push(warned.textContent);
+    parts.push(w ? t(w.length > 1 ? 'winner' : 'winner_one', { names: names(w) })
+      : after.thrower ? t('to_throw', { name: after.thrower }) : '');
+    app.announce(parts.filter(Boolean).join(' · ').replace(/\. · /g, '. '));
   }
 
   async function togglePin(p) {
@@ -250,7 +268,8 @@ export function mount(root, [id], initial, info) {
       h('p', { class: 'turn-banner', id: 'turn-banner' }, t('to_throw', { name: s.thrower })),
       warning(),
       pinsPad(),
-      h('p', { class: 'preview', id: 'preview', 'aria-live': 'polite', text: previewLine() }),
+      // Busy while Rust's answer is on its way: the "…" between two taps is not read out.
+      h('p', { class: 'preview', id: 'preview', 'aria-live': 'polite', 'aria-busy': st.pins.size && !st.preview?.last_throw ? 'true' : null, text: previewLine() }),
       h('div', { class: 'throw-actions' },
         h('button', { class: 'btn big miss', type: 'button', id: 'miss', 'data-key': 'miss', onclick: () => act({ pins: [] }) }, t('miss')),
         h('button', { class: 'btn big foul', type: 'button', id: 'foul', 'data-key': 'foul', onclick: () => act({ pins: [], foul: true }) }, t('foul')),

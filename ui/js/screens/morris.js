@@ -184,7 +184,8 @@ export function mount(root, [id], initial, info) {
       rows.push(h('li', null, h('span', { class: 'mor-n', text: `${i / 2 + 1}.` }),
         h('span', { text: turns[i] }), h('span', { text: turns[i + 1] ?? '' })));
     }
-    return h('ol', { class: 'mor-moves', id: 'mor-moves', 'aria-label': t('mor_moves') }, rows);
+    // It scrolls (at most a third of the screen): reachable from the keyboard to scroll it.
+    return h('ol', { class: 'mor-moves', id: 'mor-moves', tabindex: 0, 'aria-label': t('mor_moves') }, rows);
   }
 
   function confirmBar() {

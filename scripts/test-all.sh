@@ -38,6 +38,10 @@ fi
 step "UI strings (node --test)"
 node --test tests/ui/
 
+step "UI modules parsed by the window's own engine (JavaScriptCore)"
+cc tests/ui/jsc-syntax.c -o "$CARGO_TARGET_DIR/jsc-syntax" $(pkg-config --cflags --libs javascriptcoregtk-4.1)
+"$CARGO_TARGET_DIR/jsc-syntax" ui/js/*.js ui/js/screens/*.js
+
 step "end-to-end (screenshots in tests/e2e/screenshots/)"
 cargo build -p partie
 python3 -m pytest tests/e2e -q

@@ -859,14 +859,50 @@ fn a_hub_that_does_not_start_says_why() {
     let status = h.call("club_status", json!({})).unwrap();
     assert_eq!(status["host"], Value::Null);
     assert_eq!(status["host_error"]["code"], "hub_port_taken", "{status}");
-    drop(taken);
+    // The port still taken: Start brings the hub up on another, and says it moved (it failed
+    // on the old address again and again, at every launch too).
     let info = h.call("host_start", json!({})).unwrap();
-    assert_eq!(info["address"], format!("http://{listen}"));
+    assert_ne!(info["address"], format!("http://{listen}"));
+    let status = h.call("club_status", json!({})).unwrap();
+    assert_eq!(status["host_error"], Value::Null);
+    assert_eq!(status["host_moved_from"], listen.as_str());
+    h.call("host_stop", json!({})).unwrap();
     assert_eq!(
-        h.call("club_status", json!({})).unwrap()["host_error"],
+        h.call("club_status", json!({})).unwrap()["host_moved_from"],
         Value::Null
     );
-    h.call("host_stop", json!({})).unwrap();
+
+    // The port free again by the time Start is tapped: the same address, the phones' own.
+    let again = harness_with(|db| {
+        std::fs::write(db.parent().unwrap().join("hub-on"), &listen).unwrap();
+    });
+    assert_eq!(
+        again.call("club_status", json!({})).unwrap()["host_error"]["code"],
+        "hub_port_taken"
+    );
+    drop(taken);
+    let info = again.call("host_start", json!({})).unwrap();
+    assert_eq!(info["address"], format!("http://{listen}"));
+    let status = again.call("club_status", json!({})).unwrap();
+    assert_eq!(
+        (&status["host_error"], &status["host_moved_from"]),
+        (&Value::Null, &Value::Null)
+    );
+    again.call("host_stop", json!({})).unwrap();
+
+    // A device that joined a hub since does not start its own at launch (one club night at a
+    // time), and forgets it was on.
+    let joined = harness_with(|db| {
+        std::fs::write(db.parent().unwrap().join("hub-on"), "127.0.0.1:0").unwrap();
+        let (mut store, _) = partie_core::store::Store::open(db).unwrap();
+        store.join_club("http://127.0.0.1:9", "t0ken").unwrap();
+    });
+    let status = joined.call("club_status", json!({})).unwrap();
+    assert_eq!(
+        (&status["host"], &status["host_error"]),
+        (&Value::Null, &Value::Null)
+    );
+    assert!(!joined.db.parent().unwrap().join("hub-on").exists());
 
     let empty = harness_with(|db| {
         std::fs::write(db.parent().unwrap().join("hub-token"), "  \n").unwrap();

@@ -27,24 +27,31 @@ pub struct Club {
     /// club-night screen (the phones lose it, and nothing else would tell), until a start or a
     /// stop.
     host_error: Mutex<Option<Error>>,
+    /// The address the hub had before it came up on another (its port taken meanwhile): the
+    /// phones that joined it must scan the code again, and the screen says so.
+    moved_from: Mutex<Option<String>>,
     syncer: Option<Syncer>,
 }
 
 impl Club {
     /// The club night of the database at `db`; `syncing` starts the sync thread (not when the
-    /// database could not be opened).
-    pub fn new(db: PathBuf, syncing: bool) -> Club {
+    /// database could not be opened); `joined`: the device is joined to a hub, and does not
+    /// start its own again (one club night at a time).
+    pub fn new(db: PathBuf, syncing: bool, joined: bool) -> Club {
         let syncer = syncing.then(|| Syncer::start(db.clone()));
         let club = Club {
             db,
             host: Mutex::new(None),
             last_listen: Mutex::new(None),
             host_error: Mutex::new(None),
+            moved_from: Mutex::new(None),
             syncer,
         };
         // The app ended (or was killed) with its hub on: the club night goes on, on the same
         // address, without anyone having to find the button again.
-        if syncing {
+        if syncing && joined {
+            let _ = std::fs::remove_file(club.hub_on_file());
+        } else if syncing {
             if let Ok(listen) = std::fs::read_to_string(club.hub_on_file()) {
                 let listen = listen.trim().to_string();
                 match Host::start(&club.db, &listen, &club.token_file()) {
@@ -96,6 +103,8 @@ pub struct ClubStatus {
     pub host: Option<HostInfo>,
     /// Why the hub that was on when the app last ended did not start again.
     pub host_error: Option<Error>,
+    /// The address the running hub had before it came up on another.
+    pub host_moved_from: Option<String>,
 }
 
 /// Where sync and the hub stand.
@@ -123,6 +132,7 @@ fn status(state: &AppState) -> Result<ClubStatus, Error> {
         // Wi-Fi coming up after the hub started).
         host: lock(&club.host).as_ref().map(Host::info),
         host_error: lock(&club.host_error).clone(),
+        host_moved_from: lock(&club.moved_from).clone(),
     })
 }
 
@@ -150,19 +160,22 @@ pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
     let asked = std::env::var("PARTIE_HUB_LISTEN").unwrap_or_else(|_| DEFAULT_LISTEN.into());
     let again = lock(&club.last_listen).clone();
     let token_file = club.token_file();
-    let started = match again {
-        Some(addr) => Host::start(&club.db, &addr, &token_file),
-        None => Host::start(&club.db, &asked, &token_file).or_else(|e| {
-            // The usual port is taken (another program): any free one, shown on the screen.
-            match asked.rsplit_once(':') {
-                Some((ip, _)) if e.code == Some("hub_port_taken") => {
-                    Host::start(&club.db, &format!("{ip}:0"), &token_file)
-                }
-                _ => Err(e),
-            }
-        }),
+    // The usual port taken (another program): any free one, shown on the screen.
+    let anywhere = |listen: &str, e: Error| match listen.rsplit_once(':') {
+        Some((ip, _)) if e.code == Some("hub_port_taken") => {
+            Host::start(&club.db, &format!("{ip}:0"), &token_file)
+        }
+        _ => Err(e),
+    };
+    // The address the phones know first; taken meanwhile, another rather than none at all
+    // (a Start that failed again and again on the old one, at every launch too).
+    let started = match &again {
+        Some(addr) => Host::start(&club.db, addr, &token_file).or_else(|e| anywhere(addr, e)),
+        None => Host::start(&club.db, &asked, &token_file).or_else(|e| anywhere(&asked, e)),
     }?;
-    *lock(&club.last_listen) = Some(started.addr().to_string());
+    let now = started.addr().to_string();
+    *lock(&club.moved_from) = again.filter(|before| *before != now);
+    *lock(&club.last_listen) = Some(now);
     *lock(&club.host_error) = None;
     // Best effort: without it, a restarted app only waits for the button.
     let _ = std::fs::write(club.hub_on_file(), started.addr().to_string());
@@ -179,6 +192,7 @@ pub async fn host_stop<R: Runtime>(app: tauri::AppHandle<R>) -> Result<(), Error
     crate::off_the_workers(app, move |state| {
         let running = lock(&state.club.host).take();
         *lock(&state.club.host_error) = None;
+        *lock(&state.club.moved_from) = None;
         let _ = std::fs::remove_file(state.club.hub_on_file());
         if let Some(host) = running {
             host.stop();
@@ -207,7 +221,17 @@ pub async fn club_join<R: Runtime>(
             .with_code("hosting"));
         }
         check_hub(&hub, &token).map_err(|f| f.to_error(&hub))?;
+        // Asked again after the hub answered (a Start may have come meanwhile).
+        if lock(&state.club.host).is_some() {
+            return Err(Error::illegal(
+                "this device runs the club's hub: stop it first to join another",
+            )
+            .with_code("hosting"));
+        }
         state.with(|s| s.join_club(&hub, &token))?;
+        // A hub that did not start again at launch is not started at the next one.
+        let _ = std::fs::remove_file(state.club.hub_on_file());
+        *lock(&state.club.host_error) = None;
         status(state)
     })
     .await

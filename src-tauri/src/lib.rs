@@ -84,7 +84,10 @@ impl AppState {
                 },
             ),
         };
-        let club = club::Club::new(startup.path.clone(), store.is_some());
+        let joined = store
+            .as_ref()
+            .is_some_and(|s| s.joined_club().ok().flatten().is_some());
+        let club = club::Club::new(startup.path.clone(), store.is_some(), joined);
         AppState {
             store: Mutex::new(store),
             startup,

@@ -314,7 +314,7 @@ impl Syncer {
         let shared = status.clone();
         let thread = std::thread::Builder::new()
             .name("partie-sync".into())
-            .spawn(move || guarded(&rx, &shared, || run(&db, &rx, &shared)))
+            .spawn(move || guarded(&rx, &shared, QUIET_AT_MOST, || run(&db, &rx, &shared)))
             .ok();
         Syncer { tx, status, thread }
     }
@@ -359,9 +359,15 @@ fn set(status: &Mutex<SyncStatus>, f: impl FnOnce(&mut SyncStatus)) {
 
 /// Runs the sync loop `body` again after it panicked (a bug, a library's assertion): the
 /// status says so at once (`device`, code `sync_crashed`; it said `busy` for ever before),
-/// and the loop starts over after [`QUIET_AT_MOST`], with a fresh store and runtime, unless
-/// asked to stop. Nothing is lost by it: a round's writes are each one transaction.
-fn guarded(rx: &mpsc::Receiver<Message>, status: &Mutex<SyncStatus>, mut body: impl FnMut()) {
+/// and the loop starts over after `pause` (a change on the device does not hasten it: a panic
+/// that comes back at every round is not run in a tight loop), with a fresh store and runtime,
+/// unless asked to stop. Nothing is lost by it: a round's writes are each one transaction.
+fn guarded(
+    rx: &mpsc::Receiver<Message>,
+    status: &Mutex<SyncStatus>,
+    pause: Duration,
+    mut body: impl FnMut(),
+) {
     loop {
         let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&mut body)) else {
             return;
@@ -382,15 +388,24 @@ fn guarded(rx: &mpsc::Receiver<Message>, status: &Mutex<SyncStatus>, mut body: i
                 .with_code("sync_crashed"),
             );
         });
-        match rx.recv_timeout(QUIET_AT_MOST) {
-            Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,
-            Ok(Message::Poke) | Err(RecvTimeoutError::Timeout) => {}
+        let until = std::time::Instant::now() + pause;
+        loop {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+                Ok(Message::Poke) => continue,
+                Err(RecvTimeoutError::Timeout) => break,
+            }
         }
     }
 }
 
 fn run(db: &std::path::Path, rx: &mpsc::Receiver<Message>, status: &Mutex<SyncStatus>) {
-    let Ok(rt) = runtime() else { return };
+    // Without its runtime the thread cannot sync: said and tried again, as a crash is.
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(f) => panic!("no runtime for the sync: {}", f.to_error("").detail),
+    };
     let mut store: Option<Store> = None;
     let mut wait = Duration::ZERO;
     // How long the timer waits while the hub is away ([`QUIET_AT_MOST`] at most).
@@ -935,16 +950,18 @@ mod tests {
             busy: true,
             ..SyncStatus::default()
         });
-        // Wakes the wait after the panic at once.
+        // A change on the device meanwhile does not cut the pause short.
         tx.send(Message::Poke).unwrap();
         let mut calls = 0;
-        guarded(&rx, &status, || {
+        let start = std::time::Instant::now();
+        guarded(&rx, &status, Duration::from_millis(300), || {
             calls += 1;
             if calls == 1 {
                 panic!("a bug");
             }
         });
         assert_eq!(calls, 2, "the loop started again after the panic");
+        assert!(start.elapsed() >= Duration::from_millis(300));
         let st = status.lock().unwrap();
         assert_eq!((st.state, st.busy, st.looks), ("device", false, 1));
         let error = st.error.clone().unwrap();
@@ -955,7 +972,7 @@ mod tests {
         // Asked to stop while it waits: it does not start again.
         tx.send(Message::Stop).unwrap();
         let mut calls = 0;
-        guarded(&rx, &status, || {
+        guarded(&rx, &status, Duration::from_secs(60), || {
             calls += 1;
             panic!("again");
         });

@@ -112,7 +112,13 @@ export function mount(root) {
     app.clubChanged();
   }));
   const host = doing('host', () => app.exclusive(st, render, async () => {
-    await ipc.hostStart();
+    try {
+      await ipc.hostStart();
+    } catch (e) {
+      // Refused (its port, its token file): the focus stays on Start, to try again.
+      render.focusOn('#host-start');
+      throw e;
+    }
     st.status = await ipc.clubStatus();
     app.announce(t('hub_started', { address: st.status.host.address }));
     render.focusOn('#host-title');
@@ -147,7 +153,8 @@ export function mount(root) {
       return h('section', { class: 'panel club-panel', id: 'joined', 'aria-labelledby': 'joined-title' },
         h('h2', { id: 'joined-title', tabindex: -1, text: t('joined_title') }),
         h('p', { class: 'hub-address', id: 'joined-hub', text: s.joined.hub }),
-        h('p', { class: `sync-state ${sync.state}`, id: 'sync-state', role: 'status', text: syncText(s) }),
+        // tabindex -1: the title bar's chip, tapped here, gives it the focus, kept over redraws.
+        h('p', { class: `sync-state ${sync.state}`, id: 'sync-state', role: 'status', tabindex: -1, text: syncText(s) }),
         h('dl', { class: 'sync-figures' },
           h('dt', { text: t('sync_last') }), h('dd', { id: 'sync-last', text: sync.last_sync ? ago(sync.last_sync) : t('sync_never') }),
           h('dt', { text: t('sync_waiting_label') }), h('dd', { id: 'sync-waiting', text: String(s.waiting) })),
@@ -190,7 +197,8 @@ export function mount(root) {
         h('h2', { id: 'host-title', tabindex: -1, text: t('host_title') }),
         s?.host_error ? h('p', { class: 'sync-error', id: 'host-error', text: `${t('host_not_restarted')} ${errorText(s.host_error)}` }) : null,
         h('p', { class: 'hint', text: t('host_help') }),
-        h('button', { class: 'btn big', type: 'button', id: 'host-start', disabled: st.busy, onclick: host },
+        // Busy, not disabled: a disabled button loses the focus (to the join form's field).
+        h('button', { class: 'btn big', type: 'button', id: 'host-start', 'aria-disabled': st.busy ? 'true' : null, onclick: host },
           st.busy && st.doing === 'host' ? t('host_starting') : t(s?.host_error ? 'host_start_again' : 'host_start')));
     }
     return h('section', { class: 'panel club-panel hosting', id: 'host', 'aria-labelledby': 'host-title' },
@@ -203,6 +211,7 @@ export function mount(root) {
           h('dt', { text: t('host_link') }), h('dd', { id: 'host-link', class: 'mono small', text: info.link }),
           h('dt', { text: t('host_page') }), h('dd', { id: 'host-page', class: 'mono small', text: info.page }))),
       // What would keep the phones out, said where the code they scan is.
+      s.host_moved_from ? h('p', { class: 'host-warning', id: 'host-moved', text: t('host_moved', { address: s.host_moved_from }) }) : null,
       info.this_device_only ? h('p', { class: 'host-warning', id: 'host-loopback', text: t('host_this_device_only') }) : null,
       info.phones_can_join ? null : h('p', { class: 'host-warning', id: 'host-token-warning', text: t('host_token_unjoinable') }),
       h('p', { class: 'hint', text: t('host_running_help') }),

@@ -520,7 +520,7 @@ impl Store {
     /// The records refused between this device and `hub`, latest first, at most `limit`:
     /// `{id, by, kind, detail, at, record, game, names}`, `by` being `hub` (it refused this
     /// device's record) or `device` (this device refused one of its pages' records); `record`
-    /// (`match` or `tournament`), `game` and `names` (a match's players, `A · B`) are there when
+    /// (`match` or `tournament`), `game` and `names` (a match's sides, `A & B · C & D`) are there when
     /// the record is on this device, for the screen to name it.
     pub fn club_refusals(&self, hub: &str, limit: usize) -> Result<Vec<Value>, Error> {
         let mut stmt = self.conn.prepare_cached(
@@ -532,8 +532,11 @@ impl Store {
                     CASE WHEN m.id IS NOT NULL THEN 'match'
                          WHEN t.id IS NOT NULL THEN 'tournament' END,
                     coalesce(m.game, json_extract(t.setup, '$.game')),
-                    (SELECT group_concat(name, ' · ') FROM
-                       (SELECT name FROM match_player WHERE match_id = m.id ORDER BY side, seat))
+                    (SELECT group_concat(team, ' · ') FROM
+                       (SELECT group_concat(name, ' & ') AS team FROM
+                          (SELECT side, name FROM match_player WHERE match_id = m.id
+                            ORDER BY side, seat)
+                        GROUP BY side ORDER BY side))
                FROM club_refused r
                LEFT JOIN match m ON m.uid = r.uid
                LEFT JOIN tournament t ON t.uid = r.uid

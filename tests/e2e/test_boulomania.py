@@ -118,6 +118,20 @@ def test_a_mene_with_real_dice_a_push_chain_and_a_carreau(partie):
     enter(p, 3, 4)                          # 7, beside the jack
     wait_more(p, 1)
     assert ball(p, 7) == 0
+    # Taken back and played again, with another trip to the background halfway: the entry
+    # stays this time too (the screen compared with the count before the undo).
+    p.tap("#undo")
+    p.wait_until("return Number(document.querySelector('section.boulomania').dataset.actions) === 1")
+    p.tap("#point-2")
+    p.wait_css("#dice-entry")
+    p.tap("#die-0-3")
+    p.wait_until("return document.querySelector('#die-0-3').getAttribute('aria-pressed') === 'true'")
+    p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    p.wait_until("return window.__delivered.get_match === 2")
+    assert p.attr("#die-0-3", "aria-pressed") == "true"
+    enter(p, 3, 4)
+    wait_more(p, 1)
+    assert ball(p, 7) == 0
     p.tap("#point-2")
     enter(p, 3, 5)                          # Bruno on 8: as close, so he plays again
     wait_more(p, 2)

@@ -78,7 +78,8 @@ def test_doubles_to_100_with_live_twenties_and_an_undone_round(partie):
     twenty(p, 0)
     assert p.text('[data-live="0"]') == "2"
     # Heard too: the button's name and what is said after a tap give the round's tally.
-    assert p.attr('[data-twenty="0"]', "aria-label") == "A 20 for Alice · Ada (2 this round)"
+    # The name begins with what the button shows ("+20"), for those who speak to their device.
+    assert p.attr('[data-twenty="0"]', "aria-label") == "+20 Alice · Ada (2 this round)"
     p.wait_until("return document.querySelector('#announce').textContent === '20 for Alice · Ada: 2 this round'")
     assert p.scores() == [0, 0]          # a live 20 scores only when the round is scored
     p.shot("20-crokinole-live-round")

@@ -884,3 +884,51 @@ def test_a_tournament_with_no_one_left_for_its_final_says_it_has_no_champion(par
     p.shot("45d-no-champion", at="#champion")
     p.go_hash(f"#/wall/{tid}")
     p.wait_text("#wall-title", "Finished, with no champion")
+
+
+def test_a_score_missing_in_a_typed_result_is_said_on_its_field(partie):
+    """Save with one score missing: said in words, and on the field itself (marked, tied to
+    the words, given the focus); typed in, the field is no longer called wrong. It was a toast
+    alone, and the focus stayed on Save."""
+    p = partie
+    made_tournament(p, "Anna", "Bea", "Cyril", "Dora")
+    pair(p, 1)
+    p.tap("#enter-0")
+    p.wait_css("#result-form-0")
+    set_number(p, "#scores-0", 5)
+    p.tap("#save-result-0")
+    p.wait_text("#toast-text", "Enter both scores, whole numbers from 0.")
+    p.wait_until("return document.activeElement?.id === 'scores-1'")
+    assert p.attr("#scores-1", "aria-invalid") == "true"
+    assert p.attr("#scores-1", "aria-describedby") == "scores-1-error"
+    assert p.text("#scores-1-error") == "Enter both scores, whole numbers from 0."
+    assert p.attr("#scores-0", "aria-invalid") is None
+    p.shot("43c-tournament-result-field-error", at="#result-form-0")
+    p.type("#scores-1", "3")
+    p.wait_until("return !document.querySelector('#scores-1').hasAttribute('aria-invalid')")
+    assert p.count("#scores-1-error") == 0
+    p.tap("#save-result-0")
+    p.wait_until("return document.querySelector('[data-table=\"0\"]')?.classList.contains('done')")
+    assert p.text('[data-table="0"] .table-result').startswith("5 – 3")
+
+
+def test_a_refused_create_keeps_the_focus_on_create_and_start_over_empties_the_form(partie):
+    """Create refused by Rust (here a full disk): the focus is back on Create, not on the last
+    entrant's × (Create, disabled while it worked, lost the focus to it, and a second Enter
+    removed an entrant). Start over empties the form, the draft kept for a trip away too."""
+    p = partie
+    open_new_tournament(p)
+    add_entrants(p, "Anna", "Bea", "Cyril")
+    p.fail_command("new_tournament", {"kind": "storage", "detail": "disk full"})
+    p.css("#create-tournament").send_keys(Keys.ENTER)
+    p.wait_until("return !document.querySelector('#toast').hidden")
+    p.wait_until("return document.activeElement?.id === 'create-tournament'")
+    assert p.count("#entrants li") == 3
+    p.tap("#t-start-over")
+    p.wait_until("return document.querySelectorAll('#entrants li').length === 0")
+    p.wait_until("return document.activeElement?.id === 'entrant-name'")
+    p.tap("#nav-settings")
+    p.wait_css("#set-language-fr")
+    p.tap("#nav-back")
+    p.wait_css("#entrant-name")
+    assert p.count("#entrants li") == 0

@@ -16,6 +16,7 @@
 //   describe(action)               how an action reads in the replay's step list
 //   replay(summary, info)          a drawing of the state for the replay (an element)
 //   chart: [i18n key, counters => number]   the figure the player page charts per match
+//   tournament(clubRules)          the rules a tournament starts from, over the club's defaults
 //   edge                           its home card's edge colour: accent, turn, pin, text or warn
 
 import { ipc } from './ipc.js';

@@ -55,7 +55,8 @@ export function mount(root, [id], initial, info) {
       const score = ended ? view.summary.scores.map((n, i) => `${teamName(i)} ${n}`).join(' · ') : '';
       if (ui.line) app.announce(score ? `${ui.line}. ${score}` : ui.line);
     },
-    undone() {
+    undone(undone) {
+      actionsShown = undone.view.actions;
       ui.plan = null; ui.dice = null; ui.entry = null; ui.options = null; ui.line = '';
     },
   });

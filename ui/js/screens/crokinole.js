@@ -271,7 +271,9 @@ register('crokinole', {
   // A game is played to a score or over a number of rounds: only the one chosen applies.
   shown: (option, rules) => (option === 'target' ? rules.format !== 'rounds' : option === 'rounds' ? rules.format === 'rounds' : true),
   seats: 'cro_seats',
-  tournament: { format: 'rounds' },
+  // A tournament plays fixed rounds, unless the club's own default rules say a format or a
+  // target (Rust's rule too: a target and no format plays to the target).
+  tournament: (club) => ('format' in club || 'target' in club ? {} : { format: 'rounds' }),
   describe: (a) => (a.twenty != null ? t('replay_twenty') : a.round ? t('replay_round') : a.starter != null ? t('replay_starter') : t('replay_other')),
   chart: ['chart_points_per_round', (c) => (c.rounds ? c.round_points / c.rounds : null)],
 });

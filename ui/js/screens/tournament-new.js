@@ -15,6 +15,9 @@ import { rulesForm, numberProblem } from '../rules-form.js';
 // at the door are not typed again. Kept for the app's session; Create done, it goes.
 const DRAFT = 'partie.tournament-draft';
 const readDraft = () => { try { return JSON.parse(sessionStorage.getItem(DRAFT)); } catch { return null; } };
+// A Create on its way (the screen may have been left and opened again meanwhile): its form is
+// not taken up as a draft by the new screen, which would make the tournament a second time.
+let creating = null;
 
 export function mount(root) {
   app.title(t('new_tournament'));
@@ -22,7 +25,7 @@ export function mount(root) {
     game: games()[0], system: 'swiss', info: null, known: [], entrants: [], typed: '',
     rounds: '', boards: '', poolSize: 4, advance: 2, rules: {}, busy: false,
   };
-  const draft = readDraft();
+  const draft = creating ? null : readDraft();
   if (draft && games().includes(draft.game)) {
     for (const k of ['game', 'system', 'entrants', 'typed', 'rounds', 'boards', 'poolSize', 'advance']) {
       if (draft[k] !== undefined) st[k] = draft[k];
@@ -31,7 +34,7 @@ export function mount(root) {
   let form = null;
   let created = false;
   const keepDraft = () => {
-    if (created) return;
+    if (created || creating) return;
     const rules = form ? form.value() : st.rules;
     try {
       sessionStorage.setItem(DRAFT, JSON.stringify({
@@ -48,7 +51,8 @@ export function mount(root) {
   function makeForm(restored = null) {
     const g = st.game;
     const entry = gameEntry(g);
-    st.rules = restored ?? { ...(app.settings.rules?.[g] || {}), ...(entry.tournament || {}) };
+    const club = app.settings.rules?.[g] || {};
+    st.rules = restored ?? { ...club, ...(entry.tournament?.(club) || {}) };
     form = null;
     st.gameInfo = null;
     gameInfo(g).then((info) => {
@@ -68,13 +72,30 @@ export function mount(root) {
   // The most players a side of this game has (game_info); Morris is played one against one.
   const mostPlayers = () => (gameEntry(st.game).teams === false ? 1 : st.gameInfo?.sides?.players?.max ?? null);
 
+  // What Add refuses, whether typed or picked among the known players; null when it can go in.
+  function addProblem(names) {
+    if (!names.length) return { kind: 'bad_setup', code: 'empty_name', detail: '' };
+    const most = mostPlayers();
+    // (Not `return a\n ?? b`: the app's WebKit refuses a return whose expression goes on
+    // with ?? on the next line.)
+    const found = entrantProblem(names, st.entrants)
+      ?? (most != null && names.length > most
+        ? { kind: 'bad_setup', code: 'rule_typed', detail: t(most === 1 ? 'team_not_in_game' : 'team_too_large', { game: t(`game_${st.game}`), n: most }) }
+        : null)
+      ?? (st.info?.max_entrants != null && st.entrants.length >= st.info.max_entrants
+        ? { kind: 'bad_setup', code: 'too_many_entrants', detail: '' } : null);
+    return found;
+  }
+
   function add(names) {
-    if (!names.length || names.some(taken)) return;
+    const wrong = addProblem(names);
+    if (wrong) { app.error(wrong); return false; }
     st.entrants.push(names);
     app.announce(t('entrant_added', { name: names.join(' & ') }));
     // A Swiss's most rounds follow the entrants: a refusal of the rounds may no longer hold.
     app.formNow(problem());
     render();
+    return true;
   }
 
   // The focus goes to the next entrant's ×, else the one before, else the name field.
@@ -171,7 +192,8 @@ export function mount(root) {
     render();
     const up = stillUp();
     try {
-      const view = await ipc.newTournament(setup());
+      creating = ipc.newTournament(setup());
+      const view = await creating;
       created = true;
       sessionStorage.removeItem(DRAFT);
       // In the form's place: Back from the tournament goes where the form was opened from,
@@ -181,9 +203,22 @@ export function mount(root) {
       else app.notice(t('tournament_made'));
     } catch (e) {
       st.busy = false;
-      app.error(e);
-      render();
+      // Refused after the person left: said as this form's refusal, which is still kept.
+      if (up()) { app.error(e); render(); render.focusOn('#create-tournament'); } else app.error({ ...e, subject: t('tournament_not_made') });
+    } finally {
+      creating = null;
     }
+  }
+
+  // Start over: the form as a new one (the draft kept for a trip to Settings goes too).
+  function startOver() {
+    sessionStorage.removeItem(DRAFT);
+    Object.assign(st, { system: 'swiss', entrants: [], typed: '', rounds: '', boards: '', poolSize: 4, advance: 2 });
+    nameInput.value = '';
+    for (const f of [roundsInput, boardsInput]) f.querySelector('input').value = '';
+    makeForm();
+    app.announce(t('form_cleared'));
+    render.focusOn('#entrant-name');
   }
 
   const seg = (id, label, values, current, text, set) => segmented(id, label, values, current, text, (v) => { set(v); app.formNow(problem()); render(); });
@@ -197,17 +232,7 @@ export function mount(root) {
   const addForm = h('form', {
     class: 'add-player', onsubmit: (ev) => {
       ev.preventDefault();
-      const names = entrantOf(st.typed);
-      if (!names.length) { app.error({ kind: 'bad_setup', code: 'empty_name', detail: '' }); nameInput.focus(); return; }
-      const most = mostPlayers();
-      const wrong = entrantProblem(names, st.entrants)
-        ?? (most != null && names.length > most
-          ? { kind: 'bad_setup', code: 'rule_typed', detail: t(most === 1 ? 'team_not_in_game' : 'team_too_large', { game: t(`game_${st.game}`), n: most }) }
-          : null)
-        ?? (st.info?.max_entrants != null && st.entrants.length >= st.info.max_entrants
-          ? { kind: 'bad_setup', code: 'too_many_entrants', detail: '' } : null);
-      if (wrong) { app.error(wrong); return; }
-      add(names);
+      if (!add(entrantOf(st.typed))) { nameInput.focus(); return; }
       st.typed = '';
       nameInput.value = '';
     },
@@ -215,10 +240,12 @@ export function mount(root) {
   h('label', { class: 'sr-only', for: 'entrant-name', text: t('entrant_placeholder') }),
   nameInput,
   h('button', { class: 'btn', type: 'submit', id: 'add-entrant' }, t('add_player')));
-  // A number field made once (typing is never cut), its error said under it and tied to it.
-  const number = (id, label, value, set, placeholder) => h('label', { class: 'field', for: id }, h('span', { text: label }),
-    h('input', { id, type: 'number', inputmode: 'numeric', min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); app.formNow(problem()); render(); } }),
-    h('span', { class: 'field-error', id: `${id}-error`, role: 'alert' }));
+  // A number field made once (typing is never cut), its error said under it and tied to it
+  // (beside the label, not in it: in it, it was read as part of the field's name).
+  const number = (id, label, value, set, placeholder) => h('div', { class: 'field-group' },
+    h('label', { class: 'field', for: id }, h('span', { text: label }),
+      h('input', { id, type: 'number', inputmode: 'numeric', min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); app.formNow(problem()); render(); } })),
+    h('span', { class: 'field-error', id: `${id}-error` }));
   const roundsInput = number('t-rounds', t('t_rounds'), st.rounds, (v) => { st.rounds = v; }, t('t_rounds_auto'));
   const boardsInput = number('t-boards', t('t_boards'), st.boards, (v) => { st.boards = v; }, t('t_boards_all'));
   // What the field holds that cannot be sent, on the field itself; `max` from what Rust says.
@@ -280,6 +307,7 @@ export function mount(root) {
               h('button', { class: 'btn small ghost', type: 'button', id: 'seed-by-rating', disabled: st.entrants.length < 2, onclick: seedByRating }, t('seed_by_rating')),
               h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); app.announce(t('order_now', { names: st.entrants.map((e) => e.join(' & ')).join(', ') })); render(); } }, t('shuffle')))),
           h('p', { class: 'hint', text: t('seed_order_hint') }),
+          st.entrants.length ? h('button', { class: 'btn small ghost', type: 'button', id: 't-start-over', onclick: startOver }, t('start_over')) : null,
           addForm,
           available.length ? [
             h('h3', { text: t('known_players') }),
@@ -287,16 +315,18 @@ export function mount(root) {
               available.map((p, k) => h('button', {
                 class: 'chip', type: 'button', 'data-player': p.name,
                 onclick: () => {
+                  if (!add([p.name])) return;
                   // Picked from the names a typed text narrowed: that text is done with.
-                  if (narrowing) { st.typed = ''; nameInput.value = ''; }
-                  add([p.name]);
+                  if (narrowing) { st.typed = ''; nameInput.value = ''; render(); }
                   render.focusOn(narrowing ? '#entrant-name' : chipAfter(available, k, '#entrant-name'));
                 },
               }, p.name))),
           ] : null,
           h('ol', { class: 'sides', id: 'entrants' }, st.entrants.map(entrantRow)))),
       h('div', { class: 'sticky-actions' },
-        h('button', { class: 'btn primary big', type: 'button', id: 'create-tournament', disabled: st.entrants.length < 2 || st.busy, 'aria-busy': st.busy ? 'true' : null, onclick: create, onkeydown: onePerPress },
+        // Busy, not disabled: a disabled button loses the focus (to the last entrant's ×,
+        // which a second Enter after a refusal would have pressed).
+        h('button', { class: 'btn primary big', type: 'button', id: 'create-tournament', disabled: st.entrants.length < 2, 'aria-disabled': st.busy ? 'true' : null, 'aria-busy': st.busy ? 'true' : null, onclick: create, onkeydown: onePerPress },
           st.busy ? t('creating') : st.entrants.length < 2 ? t('need_two_entrants') : t('create_tournament', { n: st.entrants.length }))));
   };
   const render = scheduler(root, draw);

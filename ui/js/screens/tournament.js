@@ -5,7 +5,7 @@
 
 import { ipc } from '../ipc.js';
 import { h, glyph, scheduler, segmented, stillUp, loads, twoTaps, onePerPress, UNDO_CALM_MS } from '../dom.js';
-import { t, language } from '../i18n.js';
+import { t, language, errorText } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { standingsTable, bracketView, entrantName, championText, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
 import { gameInfo } from '../games.js';
@@ -135,24 +135,36 @@ export function mount(root, [idText, tab = 'round']) {
     const f = st.form;
     const names = p.sides.map((e) => entrantName(summary, e));
     const twenties = (st.info?.ranking || []).includes('twenties');
-    const num = (key, side, label) => h('label', { class: 'field', for: `${key}-${side}` }, h('span', { text: label }),
-      h('input', {
-        id: `${key}-${side}`, type: 'number', inputmode: 'numeric', min: 0, value: f[key]?.[side] ?? '',
-        oninput: (ev) => { f[key] = f[key] || ['', '']; f[key][side] = ev.target.value; },
-      }));
+    // A field Save found wrong is marked and tied to what was said (`f.wrong`: its key and
+    // side), until it is typed in again.
+    const num = (key, side, label) => {
+      const wrong = f.wrong?.key === key && f.wrong.side === side;
+      return h('label', { class: 'field', for: `${key}-${side}` }, h('span', { text: label }),
+        h('input', {
+          id: `${key}-${side}`, type: 'number', inputmode: 'numeric', min: 0, value: f[key]?.[side] ?? '',
+          'aria-invalid': wrong ? 'true' : null, 'aria-describedby': wrong ? `${key}-${side}-error` : null,
+          oninput: (ev) => {
+            f[key] = f[key] || ['', ''];
+            f[key][side] = ev.target.value;
+            if (f.wrong) { f.wrong = null; render(); }
+          },
+        }),
+        wrong ? h('span', { class: 'field-error', id: `${key}-${side}-error`, text: errorText({ code: `${key}_needed` }) }) : null);
+    };
     const save = () => {
       // Whole numbers from 0, as Rust keeps them (at most 2^32 − 1): said here, in words.
       const count = (x) => Number.isInteger(x) && x >= 0 && x <= 4294967295;
+      const refuse = (key, side) => {
+        f.wrong = { key, side };
+        app.error({ kind: 'bad_action', code: `${key}_needed`, detail: '' });
+        render.focusOn(`#${key}-${side}`);
+      };
       const scores = [0, 1].map((s) => Number(f.scores?.[s]));
-      if (!scores.every(count) || f.scores?.some((x) => x === '')) {
-        app.error({ kind: 'bad_action', code: 'scores_needed', detail: '' });
-        return;
-      }
+      const badScore = [0, 1].find((s) => !count(scores[s]) || (f.scores?.[s] ?? '') === '');
+      if (badScore !== undefined) { refuse('scores', badScore); return; }
       const tw = [0, 1].map((s) => Number(f.twenties?.[s] || 0));
-      if (twenties && !tw.every(count)) {
-        app.error({ kind: 'bad_action', code: 'twenties_needed', detail: '' });
-        return;
-      }
+      const badTwenties = [0, 1].find((s) => !count(tw[s]));
+      if (twenties && badTwenties !== undefined) { refuse('twenties', badTwenties); return; }
       let winner = f.winner;
       if (winner === undefined) winner = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
       const result = { round: summary.round, table: p.table, winner, scores };

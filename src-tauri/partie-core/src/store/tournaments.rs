@@ -290,7 +290,7 @@ fn append(
         params![id, seq as i64, event.to_string(), now_ms()],
     )?;
     if event.get("enter").is_some() {
-        next.check_seatable()?;
+        next.check_last_seatable()?;
         let e = next.field().entrants.len() - 1;
         seat_new_entrant(tx, id, e, &next.field().entrants[e], true)?;
     }

@@ -226,16 +226,22 @@ impl Tournament {
         &self.field
     }
 
-    /// Whether the game seats every entrant against the others, as the setup checks it: a
-    /// late entrant it cannot seat (a Crokinole team of three) is refused where it is entered
-    /// (`illegal_action`, with the game's code and the entrant's names), not at the table it
-    /// is paired to. Not a rule of the replay: a record that holds such an entrant still reads.
-    pub fn check_seatable(&self) -> Result<(), Error> {
-        setup::seatable(&self.common.game, &self.common.rules, &self.field.entrants).map_err(|e| {
-            Error {
-                kind: ErrorKind::IllegalAction,
-                ..e
-            }
+    /// Whether the game seats the last entrant against the others, as the setup checks every
+    /// entrant: a late entrant it cannot seat (a Crokinole team of three) is refused where it
+    /// is entered (`illegal_action`, with the game's code and the entrant's names), not at the
+    /// table it is paired to. Not a rule of the replay: a record that holds such an entrant
+    /// still reads.
+    pub fn check_last_seatable(&self) -> Result<(), Error> {
+        let last = self.field.entrants.len().saturating_sub(1);
+        setup::seatable_newcomer(
+            &self.common.game,
+            &self.common.rules,
+            &self.field.entrants,
+            last,
+        )
+        .map_err(|e| Error {
+            kind: ErrorKind::IllegalAction,
+            ..e
         })
     }
 

@@ -117,12 +117,12 @@ const EN: Words = Words {
     game_points_short: "Game pts",
     score: "Score",
     total: "Total",
-    leg: "Leg",
+    leg: "Game",
     molkky_hint: "Write the points of each throw (a miss: 0) and the running total.",
     crokinole_hint: "Each round: 2 game points to the side with more points, 1 each on a tie.",
     winner: "Winner",
     draw: "Draw",
-    legs_won: "Legs won",
+    legs_won: "Games won",
     pieces_taken: "Pieces taken",
     signature: "Signature",
     rank: "#",
@@ -300,8 +300,8 @@ impl Words {
         };
         // One leg is not "best of 1".
         let legs = match (self.lang, r.best_of) {
-            (Lang::En, 1) => "One leg.".to_string(),
-            (Lang::En, n) => format!("Best of {n} legs."),
+            (Lang::En, 1) => "One game.".to_string(),
+            (Lang::En, n) => format!("Best of {n} games."),
             (Lang::Fr, 1) => "En une manche.".to_string(),
             (Lang::Fr, n) => format!("Au meilleur des {n} manches."),
         };
@@ -1045,7 +1045,8 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
         doc.text_fit(x, y, BODY, RIGHT - x, &name);
     }
 
-    // A sheet for every table: two to a page, cut along the dashed line, or one a page.
+    // A sheet for every table still to play: two to a page, cut along the dashed line, or one a
+    // page (a table whose result is in, a forfeit typed before printing, needs no sheet).
     let sheet = Sheet::of(t);
     // Mölkky, Mölkkout, Boulomania and Crokinole to a target always have a winner; a knockout
     // round needs one.
@@ -1064,7 +1065,8 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
         sheet,
         groups: groups.clone(),
     };
-    for (i, m) in round.matches.iter().enumerate() {
+    let to_play = round.matches.iter().filter(|m| m.result.is_none());
+    for (i, m) in to_play.enumerate() {
         let (top, bottom) = if !full && i % 2 == 1 {
             doc.dashed_line(MARGIN - 20.0, PAGE_H / 2.0, RIGHT + 20.0);
             (PAGE_H / 2.0 + 20.0, PAGE_H - 40.0)

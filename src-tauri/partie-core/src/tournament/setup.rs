@@ -51,7 +51,9 @@ pub fn entrant(value: &Value) -> Result<Vec<String>, Error> {
                 .ok_or_else(|| bad(format!("a name must be a string, not {n}")))
         })
         .collect::<Result<_, _>>()?;
-    crate::game::check_sides(std::slice::from_ref(&names))?;
+    // Named as the form shows an entrant (its refusal says "side 0" whichever it is).
+    crate::game::check_sides(std::slice::from_ref(&names))
+        .map_err(|e| e.with_subject(names.join(" & ")))?;
     if let Some(twice) = names
         .iter()
         .enumerate()
@@ -123,19 +125,52 @@ pub(crate) fn seatable(
             } else {
                 [a[0], b[0]]
             };
-            let sides = [pair[0].clone(), pair[1].clone()];
-            if let Err(e) = crate::MatchState::setup(game, rules, &sides) {
-                // The side the game cannot seat is the larger one (the error says why).
-                let side = pair.iter().max_by_key(|e| e.len()).unwrap_or(&pair[0]);
-                // Named as the form shows an entrant, for the screen to say which one.
-                let refused = bad(format!("{}: {}", side.join(" · "), e.detail))
-                    .with_subject(side.join(" & "));
-                return Err(match e.code {
-                    Some(code) => refused.with_code(code),
-                    None => refused,
-                });
-            }
+            // The side the game cannot seat is the larger one (the error says why).
+            let side = pair.iter().max_by_key(|e| e.len()).unwrap_or(&pair[0]);
+            seat_two(game, rules, [pair[0], pair[1]], side)?;
         }
+    }
+    Ok(())
+}
+
+/// Whether the game seats `pair` against each other; refused with the game's reason and code,
+/// `named` (the entrant at fault) as the form shows an entrant, for the screen to say which.
+fn seat_two(
+    game: &str,
+    rules: &Map<String, Value>,
+    pair: [&Vec<String>; 2],
+    named: &[String],
+) -> Result<(), Error> {
+    let sides = [pair[0].clone(), pair[1].clone()];
+    crate::MatchState::setup(game, rules, &sides)
+        .map(drop)
+        .map_err(|e| {
+            let refused =
+                bad(format!("{}: {}", named.join(" · "), e.detail)).with_subject(named.join(" & "));
+            match e.code {
+                Some(code) => refused.with_code(code),
+                None => refused,
+            }
+        })
+}
+
+/// Whether the game seats the entrant `new` of `entrants` against every other: against one of
+/// each size, and another of its own size. Refused as [`seatable`] refuses, the newcomer named:
+/// an entrant of before that the game would not seat (a record older than the check) is not
+/// the newcomer's fault.
+pub(crate) fn seatable_newcomer(
+    game: &str,
+    rules: &Map<String, Value>,
+    entrants: &[Vec<String>],
+    new: usize,
+) -> Result<(), Error> {
+    let newcomer = &entrants[new];
+    let mut sizes_met = std::collections::BTreeSet::new();
+    for (i, other) in entrants.iter().enumerate() {
+        if i == new || !sizes_met.insert(other.len()) {
+            continue;
+        }
+        seat_two(game, rules, [newcomer, other], newcomer)?;
     }
     Ok(())
 }

@@ -913,10 +913,42 @@ def test_a_score_missing_in_a_typed_result_is_said_on_its_field(partie):
     assert p.text('[data-table="0"] .table-result').startswith("5 – 3")
 
 
+def test_default_rules_changed_during_a_tournament_setup_are_its_rules_when_come_back(partie):
+    """Entrants typed, the rules not touched, then Settings to change the game's default rules:
+    back on the form, the entrants are kept and the rules are the new defaults (the draft kept
+    those of before). A rule changed on the form itself is kept over the defaults."""
+    p = partie
+    open_new_tournament(p)
+    p.tap("#t-game-molkky")
+    p.wait_pressed("#t-game-molkky")
+    add_entrants(p, "Anna", "Bea", "Cyril")
+    p.wait_css("#rule-target")
+    assert p.d.execute_script("return document.querySelector('#rule-target').value") != "45"
+
+    def default_target(n):
+        p.tap("#nav-settings")
+        p.wait_css("#rule-molkky-target")
+        set_number(p, "#rule-molkky-target", n)
+        p.tap("#save-rules-molkky")
+        p.wait_text("#save-rules-molkky", "Saved")
+        p.tap("#nav-back")
+        p.wait_css("#entrant-name")
+        p.wait_until("return document.querySelectorAll('#entrants li').length === 3")
+
+    default_target(45)
+    p.wait_until("return document.querySelector('#rule-target')?.value === '45'")
+    set_number(p, "#rule-target", 35)
+    default_target(40)
+    p.wait_css("#rule-target")
+    p.wait_pressed("#t-game-molkky")
+    assert p.d.execute_script("return document.querySelector('#rule-target').value") == "35"
+
+
 def test_a_refused_create_keeps_the_focus_on_create_and_start_over_empties_the_form(partie):
     """Create refused by Rust (here a full disk): the focus is back on Create, not on the last
     entrant's × (Create, disabled while it worked, lost the focus to it, and a second Enter
-    removed an entrant). Start over empties the form, the draft kept for a trip away too."""
+    removed an entrant). Start over empties the form, the draft kept for a trip away too; its
+    Undo gives the form back, on the screen or, the screen left, as the next one's draft."""
     p = partie
     open_new_tournament(p)
     add_entrants(p, "Anna", "Bea", "Cyril")
@@ -925,9 +957,32 @@ def test_a_refused_create_keeps_the_focus_on_create_and_start_over_empties_the_f
     p.wait_until("return !document.querySelector('#toast').hidden")
     p.wait_until("return document.activeElement?.id === 'create-tournament'")
     assert p.count("#entrants li") == 3
+    set_number(p, "#t-boards", 1)
+    p.shot("40c-tournament-entrants-head", at=".sides-head")
     p.tap("#t-start-over")
     p.wait_until("return document.querySelectorAll('#entrants li').length === 0")
     p.wait_until("return document.activeElement?.id === 'entrant-name'")
+    assert p.d.execute_script("return document.querySelector('#t-boards').value") == ""
+    # One tap emptied the form: the undo bar gives it back, entrants and fields.
+    p.wait_css("#undo-bar:not([hidden])")
+    p.shot("40d-tournament-start-over-undo", at=".sides-head")
+    p.tap("#undo-last")
+    p.wait_until("return document.querySelectorAll('#entrants li').length === 3")
+    assert [p.text(f"#entrants li:nth-child({k}) .side-players") for k in (1, 2, 3)] == ["Anna", "Bea", "Cyril"]
+    assert p.d.execute_script("return document.querySelector('#t-boards').value") == "1"
+    # Emptied again, then the screen left before Undo: the form comes back as the draft the
+    # screen opens with next time.
+    p.tap("#t-start-over")
+    p.wait_until("return document.querySelectorAll('#entrants li').length === 0")
+    p.tap("#nav-settings")
+    p.wait_css("#set-language-fr")
+    p.wait_css("#undo-bar:not([hidden])")
+    p.tap("#undo-last")
+    p.tap("#nav-back")
+    p.wait_css("#entrant-name")
+    p.wait_until("return document.querySelectorAll('#entrants li').length === 3")
+    p.tap("#t-start-over")
+    p.wait_until("return document.querySelectorAll('#entrants li').length === 0")
     p.tap("#nav-settings")
     p.wait_css("#set-language-fr")
     p.tap("#nav-back")

@@ -49,6 +49,12 @@ export function numberProblem(el, name, min, max, step = null) {
   return { kind: 'bad_setup', code: 'rule_typed', detail };
 }
 
+/** Two sets of rules alike, whatever the order of their keys. */
+export const alike = (a, b) => {
+  const keys = Object.keys({ ...a, ...b });
+  return keys.every((k) => JSON.stringify(a?.[k]) === JSON.stringify(b?.[k]));
+};
+
 // entry: the game's registry entry (its option order, which options apply); info: game_info.
 // `prefix` goes into the fields' ids, for a screen that shows several games' forms (Settings).
 export function rulesForm(game, info, entry, initial, onChange, prefix = '') {

@@ -5,19 +5,13 @@ import { h, glyph, scheduler, names, segmented, shuffled, chipAfter, movedArrow,
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
-import { rulesForm } from '../rules-form.js';
+import { rulesForm, alike } from '../rules-form.js';
 
 // A setup left for another screen (Settings, the sync chip) and come back to is as it was
 // left: its line-up, teams, opponent and rules were only kept at Start, and a trip to change
 // the default rules lost them. One a game, for as long as the app runs; a Start forgets it.
 const drafts = new Map();
 const DRAFTED = ['sides', 'teamMode', 'rules', 'saveDefaults', 'opponent', 'level', 'colour', 'benched'];
-
-// Two sets of rules alike, whatever the order of their keys.
-const alike = (a, b) => {
-  const keys = Object.keys({ ...a, ...b });
-  return keys.every((k) => JSON.stringify(a?.[k]) === JSON.stringify(b?.[k]));
-};
 
 // A draft's rules, unless they are the defaults it started from: then the defaults of now
 // (Settings, the trip away, may have just changed them).

@@ -8,7 +8,7 @@ import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { entrantOf, entrantProblem } from '../standings.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
-import { rulesForm, numberProblem } from '../rules-form.js';
+import { rulesForm, numberProblem, alike } from '../rules-form.js';
 
 // The form being filled, kept when the screen is left before Create (a look at Settings, the
 // sync chip tapped, the system reloading a page sent to the background): thirty entrants typed
@@ -33,26 +33,33 @@ export function mount(root) {
   }
   let form = null;
   let created = false;
+  // The form as it is, as a draft keeps it.
+  const now = () => ({
+    game: st.game, system: st.system, entrants: st.entrants, typed: st.typed, rounds: st.rounds,
+    boards: st.boards, poolSize: st.poolSize, advance: st.advance,
+    rules: form ? form.value() : st.rules, rulesFrom: st.rulesFrom,
+  });
   const keepDraft = () => {
     if (created || creating) return;
-    const rules = form ? form.value() : st.rules;
     try {
-      sessionStorage.setItem(DRAFT, JSON.stringify({
-        game: st.game, system: st.system, entrants: st.entrants, typed: st.typed,
-        rounds: st.rounds, boards: st.boards, poolSize: st.poolSize, advance: st.advance, rules,
-      }));
+      sessionStorage.setItem(DRAFT, JSON.stringify(now()));
     } catch { /* no room: the form still works, it is only not kept */ }
   };
 
   // The game's own rules form, from its game_info; a game may start a tournament from other
   // rules than a single match (a Crokinole night plays fixed rounds unless told otherwise). The
   // club's default rules for the game (Settings) come first, the tournament's own over them;
-  // a draft's rules (the screen left and come back to) over both.
-  function makeForm(restored = null) {
+  // a draft's rules (the screen left and come back to) over both, unless they are still the
+  // defaults the draft started from: then the defaults of now (the trip away was perhaps to
+  // Settings, to change them).
+  function makeForm(draft = null) {
     const g = st.game;
     const entry = gameEntry(g);
     const club = app.settings.rules?.[g] || {};
-    st.rules = restored ?? { ...club, ...(entry.tournament?.(club) || {}) };
+    const kept = draft?.rules && !alike(draft.rules, draft.rulesFrom);
+    st.rules = kept ? draft.rules : { ...club, ...(entry.tournament?.(club) || {}) };
+    // What the rules began as, to tell later whether they were changed.
+    st.rulesFrom = kept ? draft.rulesFrom : st.rules;
     form = null;
     st.gameInfo = null;
     gameInfo(g).then((info) => {
@@ -61,11 +68,13 @@ export function mount(root) {
       if (entry.rules === false) return;
       // A form left for another game (an answer of Rust's coming late) changes nothing.
       const made = rulesForm(g, info, entry, st.rules, (r) => { if (form !== made) return; st.rules = r; app.formNow(problem()); render(); });
+      // Compared as the form gives them (the rules that do not apply left out).
+      if (!kept) st.rulesFrom = made.value();
       form = made;
       render();
     }).catch((e) => app.error(e));
   }
-  makeForm(draft?.game === st.game && draft.rules ? draft.rules : null);
+  makeForm(draft?.game === st.game ? draft : null);
 
   const taken = (name) => st.entrants.some((e) => e.some((n) => n.toLowerCase() === name.toLowerCase()));
 
@@ -210,15 +219,34 @@ export function mount(root) {
     }
   }
 
-  // Start over: the form as a new one (the draft kept for a trip to Settings goes too).
+  // Start over: the form as a new one (the draft kept for a trip to Settings goes too). One
+  // tap empties thirty entrants typed at the door, so it can be taken back: the undo bar gives
+  // the form as it was, here or, the screen left meanwhile, as the draft the next one opens.
   function startOver() {
+    const before = now();
+    const up = stillUp();
     sessionStorage.removeItem(DRAFT);
-    Object.assign(st, { system: 'swiss', entrants: [], typed: '', rounds: '', boards: '', poolSize: 4, advance: 2 });
-    nameInput.value = '';
-    for (const f of [roundsInput, boardsInput]) f.querySelector('input').value = '';
-    makeForm();
-    app.announce(t('form_cleared'));
+    fill({ system: 'swiss', entrants: [], typed: '', rounds: '', boards: '', poolSize: 4, advance: 2 }, null);
+    app.offerUndo(t('form_cleared'), () => {
+      if (up()) {
+        fill(before, before);
+        app.announce(t('form_back', { n: before.entrants.length }));
+        render.focusOn('#entrant-name');
+      } else {
+        try { sessionStorage.setItem(DRAFT, JSON.stringify(before)); } catch { return false; }
+      }
+      return true;
+    });
     render.focusOn('#entrant-name');
+  }
+  function fill(values, draft) {
+    Object.assign(st, values);
+    nameInput.value = st.typed;
+    roundsInput.querySelector('input').value = st.rounds;
+    boardsInput.querySelector('input').value = st.boards;
+    makeForm(draft);
+    keepDraft();
+    render();
   }
 
   const seg = (id, label, values, current, text, set) => segmented(id, label, values, current, text, (v) => { set(v); app.formNow(problem()); render(); });
@@ -305,9 +333,10 @@ export function mount(root) {
             h('h2', { text: t('entrants_n', { n: st.entrants.length }) }),
             h('span', { class: 'end-row' },
               h('button', { class: 'btn small ghost', type: 'button', id: 'seed-by-rating', disabled: st.entrants.length < 2, onclick: seedByRating }, t('seed_by_rating')),
-              h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); app.announce(t('order_now', { names: st.entrants.map((e) => e.join(' & ')).join(', ') })); render(); } }, t('shuffle')))),
+              h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); app.announce(t('order_now', { names: st.entrants.map((e) => e.join(' & ')).join(', ') })); render(); } }, t('shuffle')),
+              // With the other buttons on the whole list, away from the entrant being typed.
+              st.entrants.length ? h('button', { class: 'btn small ghost', type: 'button', id: 't-start-over', onclick: startOver }, t('start_over')) : null)),
           h('p', { class: 'hint', text: t('seed_order_hint') }),
-          st.entrants.length ? h('button', { class: 'btn small ghost', type: 'button', id: 't-start-over', onclick: startOver }, t('start_over')) : null,
           addForm,
           available.length ? [
             h('h3', { text: t('known_players') }),

@@ -29,6 +29,15 @@ def clear_lineup(p):
         p.wait_until(f"return document.querySelectorAll('#sides .chip-x').length < {n}")
 
 
+def save_default_rule(p, game, rule, value):
+    """From the screen at hand, Settings: a default rule of `game` saved, then Back."""
+    p.tap("#nav-settings")
+    set_number(p, f"#rule-{game}-{rule}", value)
+    p.tap(f"#save-rules-{game}")
+    p.wait_text(f"#save-rules-{game}", "Saved")
+    p.tap("#nav-back")
+
+
 def set_number(p, css, value):
     # A rules field is drawn once the game's rules are in (game_info), after the name field:
     # waited for like a tap waits for its button.
@@ -744,11 +753,6 @@ def test_default_rules_changed_during_a_setup_are_the_setups_rules_when_come_bac
     p.tap("#new-molkky")
     p.wait_css("#rule-target")
     assert p.d.execute_script("return document.querySelector('#rule-target').value") != "45"
-    p.tap("#nav-settings")
-    p.wait_css("#rule-molkky-target")
-    set_number(p, "#rule-molkky-target", 45)
-    p.tap("#save-rules-molkky")
-    p.wait_text("#save-rules-molkky", "Saved")
-    p.tap("#nav-back")
+    save_default_rule(p, "molkky", "target", 45)
     p.wait_css("#rule-target")
     p.wait_until("return document.querySelector('#rule-target').value === '45'")

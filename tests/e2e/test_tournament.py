@@ -10,7 +10,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
 from conftest import SHOTS
 from test_crokinole import count_round, score_round
-from test_molkky import add_players, set_number
+from test_molkky import add_players, save_default_rule, set_number
 
 BIG = (1920, 1080)
 
@@ -926,12 +926,7 @@ def test_default_rules_changed_during_a_tournament_setup_are_its_rules_when_come
     assert p.d.execute_script("return document.querySelector('#rule-target').value") != "45"
 
     def default_target(n):
-        p.tap("#nav-settings")
-        p.wait_css("#rule-molkky-target")
-        set_number(p, "#rule-molkky-target", n)
-        p.tap("#save-rules-molkky")
-        p.wait_text("#save-rules-molkky", "Saved")
-        p.tap("#nav-back")
+        save_default_rule(p, "molkky", "target", n)
         p.wait_css("#entrant-name")
         p.wait_until("return document.querySelectorAll('#entrants li').length === 3")
 

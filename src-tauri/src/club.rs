@@ -140,6 +140,18 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Refuses a join while this device runs the club's hub: pushing to a hub (its own, or
+/// another's) would send the phones' records round in a loop.
+fn not_hosting(club: &Club) -> Result<(), Error> {
+    match lock(&club.host).as_ref() {
+        Some(_) => Err(Error::illegal(
+            "this device runs the club's hub: stop it first to join another",
+        )
+        .with_code("hosting")),
+        None => Ok(()),
+    }
+}
+
 /// Starts this device's hub on its database (or gives the running one).
 #[tauri::command(async)]
 pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
@@ -169,10 +181,8 @@ pub fn host_start(state: State<'_, AppState>) -> Result<HostInfo, Error> {
     };
     // The address the phones know first; taken meanwhile, another rather than none at all
     // (a Start that failed again and again on the old one, at every launch too).
-    let started = match &again {
-        Some(addr) => Host::start(&club.db, addr, &token_file).or_else(|e| anywhere(addr, e)),
-        None => Host::start(&club.db, &asked, &token_file).or_else(|e| anywhere(&asked, e)),
-    }?;
+    let listen = again.as_deref().unwrap_or(&asked);
+    let started = Host::start(&club.db, listen, &token_file).or_else(|e| anywhere(listen, e))?;
     let now = started.addr().to_string();
     *lock(&club.moved_from) = again.filter(|before| *before != now);
     *lock(&club.last_listen) = Some(now);
@@ -212,22 +222,10 @@ pub async fn club_join<R: Runtime>(
 ) -> Result<ClubStatus, Error> {
     crate::off_the_workers(app, move |state| {
         let (hub, token) = read_join(&link, token.as_deref())?;
-        // A device that runs the club's hub pushing to a hub (its own, or another's) would
-        // send the phones' records round in a loop.
-        if lock(&state.club.host).is_some() {
-            return Err(Error::illegal(
-                "this device runs the club's hub: stop it first to join another",
-            )
-            .with_code("hosting"));
-        }
+        not_hosting(&state.club)?;
         check_hub(&hub, &token).map_err(|f| f.to_error(&hub))?;
         // Asked again after the hub answered (a Start may have come meanwhile).
-        if lock(&state.club.host).is_some() {
-            return Err(Error::illegal(
-                "this device runs the club's hub: stop it first to join another",
-            )
-            .with_code("hosting"));
-        }
+        not_hosting(&state.club)?;
         state.with(|s| s.join_club(&hub, &token))?;
         // A hub that did not start again at launch is not started at the next one.
         let _ = std::fs::remove_file(state.club.hub_on_file());

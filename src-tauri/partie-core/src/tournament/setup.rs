@@ -102,11 +102,7 @@ pub fn number(map: &Map<String, Value>, key: &str, lo: u64, hi: u64) -> Result<O
 /// refuse it, not at the first table it is paired to, which nothing could then start. The
 /// game's shapes depend only on how many players each side has, so one entrant of each size
 /// (two of a size, for the matches between them) stands for them all.
-pub(crate) fn seatable(
-    game: &str,
-    rules: &Map<String, Value>,
-    entrants: &[Vec<String>],
-) -> Result<(), Error> {
+fn seatable(game: &str, rules: &Map<String, Value>, entrants: &[Vec<String>]) -> Result<(), Error> {
     let mut by_size: std::collections::BTreeMap<usize, Vec<&Vec<String>>> = Default::default();
     for e in entrants {
         let of_size = by_size.entry(e.len()).or_default();

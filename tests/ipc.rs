@@ -57,6 +57,14 @@ fn call_on(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Resul
     .map(|b| b.deserialize::<Value>().unwrap())
 }
 
+/// A refusal's kind and code, to be compared in one assertion.
+fn kind_code(refusal: &Value) -> (&str, &str) {
+    (
+        refusal["kind"].as_str().unwrap_or("(no kind)"),
+        refusal["code"].as_str().unwrap_or("(no code)"),
+    )
+}
+
 impl Harness {
     fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
         call_on(&self.window, cmd, args)
@@ -71,6 +79,11 @@ impl Harness {
             )
             .unwrap();
         m["id"].as_i64().unwrap()
+    }
+
+    /// What the club-night screen is told about this device.
+    fn club_status(&self) -> Value {
+        self.call("club_status", json!({})).unwrap()
     }
 
     fn actions_on_disk(&self) -> i64 {
@@ -223,10 +236,7 @@ fn check_rules_says_which_rule_is_refused_as_start_would() {
             json!({"game": "molkky", "rules": {"target": 12, "bust_to": 20}}),
         )
         .unwrap_err();
-    assert_eq!(
-        (e["kind"].as_str(), e["code"].as_str()),
-        (Some("bad_setup"), Some("bust_to_range"))
-    );
+    assert_eq!(kind_code(&e), ("bad_setup", "bust_to_range"));
     let e = h
         .call(
             "check_rules",
@@ -254,10 +264,7 @@ fn a_match_from_elsewhere_is_scored_here_only_once_taken_over() {
     let e = h
         .call("play", json!({"matchId": id, "action": {"pins": [3]}}))
         .unwrap_err();
-    assert_eq!(
-        (e["kind"].as_str(), e["code"].as_str()),
-        (Some("illegal_action"), Some("scored_elsewhere"))
-    );
+    assert_eq!(kind_code(&e), ("illegal_action", "scored_elsewhere"));
     let view = h.call("take_over", json!({"matchId": id})).unwrap();
     assert_eq!(view["writer"], true);
     let played = h
@@ -802,11 +809,7 @@ fn a_joined_phone_syncs_after_a_write_not_after_a_read() {
     phone
         .call("club_join", json!({"link": info["link"], "token": null}))
         .unwrap();
-    let looks = || {
-        phone.call("club_status", json!({})).unwrap()["sync"]["looks"]
-            .as_u64()
-            .unwrap()
-    };
+    let looks = || phone.club_status()["sync"]["looks"].as_u64().unwrap();
     let m = phone.anna_against_bea_to_ten();
     // Just after a round: the next by the clock is two seconds away (`PULL_EVERY`).
     let wait_for_round = || {
@@ -856,34 +859,28 @@ fn a_hub_that_does_not_start_says_why() {
     let h = harness_with(|db| {
         std::fs::write(db.parent().unwrap().join("hub-on"), &listen).unwrap();
     });
-    let status = h.call("club_status", json!({})).unwrap();
+    let status = h.club_status();
     assert_eq!(status["host"], Value::Null);
     assert_eq!(status["host_error"]["code"], "hub_port_taken", "{status}");
     // The port still taken: Start brings the hub up on another, and says it moved (it failed
     // on the old address again and again, at every launch too).
     let info = h.call("host_start", json!({})).unwrap();
     assert_ne!(info["address"], format!("http://{listen}"));
-    let status = h.call("club_status", json!({})).unwrap();
+    let status = h.club_status();
     assert_eq!(status["host_error"], Value::Null);
     assert_eq!(status["host_moved_from"], listen.as_str());
     h.call("host_stop", json!({})).unwrap();
-    assert_eq!(
-        h.call("club_status", json!({})).unwrap()["host_moved_from"],
-        Value::Null
-    );
+    assert_eq!(h.club_status()["host_moved_from"], Value::Null);
 
     // The port free again by the time Start is tapped: the same address, the phones' own.
     let again = harness_with(|db| {
         std::fs::write(db.parent().unwrap().join("hub-on"), &listen).unwrap();
     });
-    assert_eq!(
-        again.call("club_status", json!({})).unwrap()["host_error"]["code"],
-        "hub_port_taken"
-    );
+    assert_eq!(again.club_status()["host_error"]["code"], "hub_port_taken");
     drop(taken);
     let info = again.call("host_start", json!({})).unwrap();
     assert_eq!(info["address"], format!("http://{listen}"));
-    let status = again.call("club_status", json!({})).unwrap();
+    let status = again.club_status();
     assert_eq!(
         (&status["host_error"], &status["host_moved_from"]),
         (&Value::Null, &Value::Null)
@@ -897,7 +894,7 @@ fn a_hub_that_does_not_start_says_why() {
         let (mut store, _) = partie_core::store::Store::open(db).unwrap();
         store.join_club("http://127.0.0.1:9", "t0ken").unwrap();
     });
-    let status = joined.call("club_status", json!({})).unwrap();
+    let status = joined.club_status();
     assert_eq!(
         (&status["host"], &status["host_error"]),
         (&Value::Null, &Value::Null)
@@ -908,14 +905,8 @@ fn a_hub_that_does_not_start_says_why() {
         std::fs::write(db.parent().unwrap().join("hub-token"), "  \n").unwrap();
     });
     let refused = empty.call("host_start", json!({})).unwrap_err();
-    assert_eq!(
-        (refused["kind"].as_str(), refused["code"].as_str()),
-        (Some("storage"), Some("hub_token_file"))
-    );
-    assert_eq!(
-        empty.call("club_status", json!({})).unwrap()["host"],
-        Value::Null
-    );
+    assert_eq!(kind_code(&refused), ("storage", "hub_token_file"));
+    assert_eq!(empty.club_status()["host"], Value::Null);
 }
 
 #[test]
@@ -923,7 +914,7 @@ fn the_club_night_through_the_commands() {
     std::env::set_var("PARTIE_HUB_LISTEN", "127.0.0.1:0");
     let host = harness();
     let phone = harness();
-    let idle = phone.call("club_status", json!({})).unwrap();
+    let idle = phone.club_status();
     assert_eq!(idle["joined"], Value::Null);
     assert_eq!(idle["host"], Value::Null);
     assert_eq!(idle["sync"]["state"], "idle");
@@ -932,10 +923,7 @@ fn the_club_night_through_the_commands() {
     let bad = phone
         .call("club_join", json!({"link": "not an address", "token": "x"}))
         .unwrap_err();
-    assert_eq!(
-        (bad["kind"].as_str(), bad["code"].as_str()),
-        (Some("bad_setup"), Some("bad_hub_address"))
-    );
+    assert_eq!(kind_code(&bad), ("bad_setup", "bad_hub_address"));
     let bad = phone
         .call(
             "club_join",
@@ -960,10 +948,7 @@ fn the_club_night_through_the_commands() {
         .call("club_join", json!({"link": address, "token": "wrong"}))
         .unwrap_err();
     assert_eq!(wrong["code"], "wrong_club_token");
-    assert_eq!(
-        phone.call("club_status", json!({})).unwrap()["joined"],
-        Value::Null
-    );
+    assert_eq!(phone.club_status()["joined"], Value::Null);
 
     let joined = phone
         .call("club_join", json!({"link": info["link"], "token": null}))
@@ -973,10 +958,7 @@ fn the_club_night_through_the_commands() {
         joined["joined"].get("token").is_none(),
         "the token is not sent back to the page"
     );
-    assert_eq!(
-        host.call("club_status", json!({})).unwrap()["host"]["address"],
-        address.as_str()
-    );
+    assert_eq!(host.club_status()["host"]["address"], address.as_str());
     // The screen warns where phones could not come in: here the loopback (this machine only);
     // the token is one a phone takes.
     assert_eq!(
@@ -986,43 +968,22 @@ fn the_club_night_through_the_commands() {
     // One club night at a time: the joined phone starts no hub, and the device running the hub
     // joins none (its own hub included), each refusal typed and changing nothing.
     let refused = phone.call("host_start", json!({})).unwrap_err();
-    assert_eq!(
-        (refused["kind"].as_str(), refused["code"].as_str()),
-        (Some("illegal_action"), Some("joined_elsewhere"))
-    );
-    assert_eq!(
-        phone.call("club_status", json!({})).unwrap()["host"],
-        Value::Null
-    );
+    assert_eq!(kind_code(&refused), ("illegal_action", "joined_elsewhere"));
+    assert_eq!(phone.club_status()["host"], Value::Null);
     let refused = host
         .call("club_join", json!({"link": info["link"], "token": null}))
         .unwrap_err();
-    assert_eq!(
-        (refused["kind"].as_str(), refused["code"].as_str()),
-        (Some("illegal_action"), Some("hosting"))
-    );
-    assert_eq!(
-        host.call("club_status", json!({})).unwrap()["joined"],
-        Value::Null
-    );
+    assert_eq!(kind_code(&refused), ("illegal_action", "hosting"));
+    assert_eq!(host.club_status()["joined"], Value::Null);
 
     host.call("host_stop", json!({})).unwrap();
-    assert_eq!(
-        host.call("club_status", json!({})).unwrap()["host"],
-        Value::Null
-    );
+    assert_eq!(host.club_status()["host"], Value::Null);
     let gone = phone
         .call("club_join", json!({"link": info["link"], "token": null}))
         .unwrap_err();
-    assert_eq!(
-        (gone["kind"].as_str(), gone["code"].as_str()),
-        (Some("not_found"), Some("hub_unreachable"))
-    );
+    assert_eq!(kind_code(&gone), ("not_found", "hub_unreachable"));
     // Still joined to it: a refused join changes nothing.
-    assert_eq!(
-        phone.call("club_status", json!({})).unwrap()["joined"]["hub"],
-        address.as_str()
-    );
+    assert_eq!(phone.club_status()["joined"]["hub"], address.as_str());
     let left = phone.call("club_leave", json!({})).unwrap();
     assert_eq!(left["joined"], Value::Null);
 }

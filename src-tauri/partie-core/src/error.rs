@@ -91,6 +91,13 @@ impl Error {
         self
     }
 
+    /// The same refusal told as another kind, its code and subject kept (a setup check that
+    /// refuses an action, say).
+    pub fn with_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
     /// Names what the refusal is about, as the user wrote it.
     pub fn with_subject(mut self, subject: impl Into<String>) -> Self {
         self.subject = Some(subject.into());

@@ -182,10 +182,9 @@ impl Event {
                 n => Ok(Event::Rounds(n)),
             },
             // A late entrant's name is part of an action: refused as one, its code kept.
-            _ => setup::entrant(body).map(Event::Enter).map_err(|e| Error {
-                kind: ErrorKind::BadAction,
-                ..e
-            }),
+            _ => setup::entrant(body)
+                .map(Event::Enter)
+                .map_err(|e| e.with_kind(ErrorKind::BadAction)),
         }
     }
 }

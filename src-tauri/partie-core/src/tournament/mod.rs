@@ -239,10 +239,7 @@ impl Tournament {
             &self.field.entrants,
             last,
         )
-        .map_err(|e| Error {
-            kind: ErrorKind::IllegalAction,
-            ..e
-        })
+        .map_err(|e| e.with_kind(ErrorKind::IllegalAction))
     }
 
     /// The current round (0 before the first `pair`).

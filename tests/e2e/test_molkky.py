@@ -383,6 +383,11 @@ def test_refusals_are_shown_in_the_users_language(partie):
     p.wait_css("#rule-target-error")
     assert p.text("#rule-target-error") == "Target: a whole number from 10 to 200."
     assert p.attr("#rule-target", "aria-invalid") == "true"
+    # Read out as it comes, and tied to the field, under it, not in its label (where it was read
+    # as part of the field's name).
+    assert p.attr("#rule-target", "aria-describedby") == "rule-target-error"
+    assert p.attr("#rule-target-error", "role") == "alert"
+    assert p.d.execute_script("return document.querySelector('label[for=rule-target]').contains(document.querySelector('#rule-target-error'))") is False
     # What was typed stays beside its error (not the last target taken, or none).
     assert p.d.execute_script("return document.querySelector('#rule-target').value") == "5"
     p.shot("12b-setup-rule-field-error", at="#rule-target")

@@ -145,7 +145,7 @@ def swiss_night(p, exports):
     p.wait_until("return document.querySelector('#toast').hidden", 2)
     # (The field is marked at the next frame's redraw, after the toast went.)
     p.wait_until("return !document.querySelector('#t-rounds').hasAttribute('aria-invalid')"
-                 " && document.querySelector('#t-rounds-error').hidden", 2)
+                 " && !document.querySelector('#t-rounds-error')", 2)
     # A look at Settings and back: the form is as it was (it came back empty), a number typed
     # wrong still said wrong on its field.
     set_number(p, "#t-rounds", 9)
@@ -902,6 +902,10 @@ def test_a_score_missing_in_a_typed_result_is_said_on_its_field(partie):
     p.wait_until("return document.activeElement?.id === 'scores-1'")
     assert p.attr("#scores-1", "aria-invalid") == "true"
     assert p.attr("#scores-1", "aria-describedby") == "scores-1-error"
+    # Under the field, not in its label (where it was read as part of the field's name), and
+    # not read out again (Save's toast reads it).
+    assert p.d.execute_script("return document.querySelector('label[for=scores-1]').contains(document.querySelector('#scores-1-error'))") is False
+    assert p.attr("#scores-1-error", "role") is None
     assert p.text("#scores-1-error") == "Enter both scores, whole numbers from 0."
     assert p.attr("#scores-0", "aria-invalid") is None
     p.shot("43c-tournament-result-field-error", at="#result-form-0")

@@ -26,6 +26,35 @@ export function glyph(symbol) {
   return h('span', { class: 'glyph', 'aria-hidden': 'true', text: `${symbol} ` });
 }
 
+/** A whole-number field with its label (`props` go on the input), and what is wrong with it
+ * (`error`, text, or null) said under it and tied to it: beside the label, not in it, where it
+ * was read as part of the field's name. Made in a redraw or made once and kept (then
+ * `markField` says what changes). `alert`: the error is read out as it comes (not when a
+ * refusal said elsewhere, a toast, already reads it). */
+export function numberField(id, title, props, error = null, alert = true) {
+  const group = h('div', { class: 'field-group' },
+    h('label', { class: 'field', for: id }, h('span', { text: title }),
+      h('input', { id, type: 'number', inputmode: 'numeric', ...props })));
+  markField(group, error, alert);
+  return group;
+}
+
+/** Says `error` (text, or null: the field is right) under a field `numberField` made. */
+export function markField(group, error, alert = true) {
+  const input = group.querySelector('input');
+  let said = group.querySelector(':scope > .field-error');
+  if (!error) {
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-describedby');
+    said?.remove();
+    return;
+  }
+  if (!said) group.append(said = h('span', { class: 'field-error', id: `${input.id}-error`, role: alert ? 'alert' : null }));
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-describedby', said.id);
+  if (said.textContent !== error) said.textContent = error;
+}
+
 // An SVG element, made like `h` makes an HTML one (so a redraw patches it in place too).
 export function svgh(tag, props, ...children) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);

@@ -17,7 +17,7 @@
 // rest of the screen: a tap on a toggle as the screen redraws still lands. `onChange` is called
 // with the new values after every change; the screen redraws then.
 
-import { h, segmented } from './dom.js';
+import { h, segmented, numberField as field } from './dom.js';
 import { t, has, errorText } from './i18n.js';
 import { ipc } from './ipc.js';
 
@@ -125,24 +125,22 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
     const placeholder = label(game, k, '_default')
       ?? (typeof spec.default === 'number' ? String(spec.default) : spec.default === null ? t('off') : '');
     const said = wrong[k]?.detail ?? (refusedAt(k) && errorText(refusedAt(k)));
-    return h('label', { class: 'field', for: id }, h('span', { text: title }),
-      h('input', {
-        id, type: 'number', inputmode: 'numeric', 'data-key': id, min: spec.min, max: spec.max, step: spec.step,
-        value: wrong[k] ? typed[k] ?? '' : r[k] ?? '', placeholder, 'aria-invalid': said ? 'true' : null, 'aria-describedby': said ? `${id}-error` : null,
-        onchange: (ev) => {
-          const problem = numberProblem(ev.target, title, spec.min, spec.max, spec.step);
-          if (problem) {
-            wrong[k] = problem;
-            typed[k] = ev.target.value;
-            onChange(value());
-            return;
-          }
-          delete wrong[k];
-          const v = ev.target.value.trim();
-          set(k, v === '' ? null : Number(v));
-        },
-      }),
-      said ? h('span', { class: 'field-error', id: `${id}-error`, role: 'alert', text: said }) : null);
+    return field(id, title, {
+      'data-key': id, min: spec.min, max: spec.max, step: spec.step,
+      value: wrong[k] ? typed[k] ?? '' : r[k] ?? '', placeholder,
+      onchange: (ev) => {
+        const problem = numberProblem(ev.target, title, spec.min, spec.max, spec.step);
+        if (problem) {
+          wrong[k] = problem;
+          typed[k] = ev.target.value;
+          onChange(value());
+          return;
+        }
+        delete wrong[k];
+        const v = ev.target.value.trim();
+        set(k, v === '' ? null : Number(v));
+      },
+    }, said || null);
   }
 
   function toggles(k, values, title) {
@@ -175,7 +173,7 @@ export function rulesForm(game, info, entry, initial, onChange, prefix = '') {
     let fields = null;
     for (const k of keys.filter(applies)) {
       const el = option(k);
-      if (el.tagName === 'LABEL') {
+      if (el.classList.contains('field-group')) {
         if (!fields) { fields = h('div', { class: 'field-row' }); out.push(fields); }
         fields.append(el);
       } else {

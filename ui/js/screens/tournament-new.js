@@ -3,7 +3,7 @@
 // Rust checks everything; this screen only collects it.
 
 import { ipc } from '../ipc.js';
-import { h, scheduler, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching, onePerPress } from '../dom.js';
+import { h, scheduler, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching, onePerPress, numberField, markField } from '../dom.js';
 import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { entrantOf, entrantProblem } from '../standings.js';
@@ -268,28 +268,17 @@ export function mount(root) {
   h('label', { class: 'sr-only', for: 'entrant-name', text: t('entrant_placeholder') }),
   nameInput,
   h('button', { class: 'btn', type: 'submit', id: 'add-entrant' }, t('add_player')));
-  // A number field made once (typing is never cut), its error said under it and tied to it
-  // (beside the label, not in it: in it, it was read as part of the field's name).
-  const number = (id, label, value, set, placeholder) => h('div', { class: 'field-group' },
-    h('label', { class: 'field', for: id }, h('span', { text: label }),
-      h('input', { id, type: 'number', inputmode: 'numeric', min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); app.formNow(problem()); render(); } })),
-    h('span', { class: 'field-error', id: `${id}-error` }));
+  // Number fields made once (typing is never cut).
+  const number = (id, label, value, set, placeholder) => numberField(id, label, {
+    min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); app.formNow(problem()); render(); },
+  });
   const roundsInput = number('t-rounds', t('t_rounds'), st.rounds, (v) => { st.rounds = v; }, t('t_rounds_auto'));
   const boardsInput = number('t-boards', t('t_boards'), st.boards, (v) => { st.boards = v; }, t('t_boards_all'));
   // What the field holds that cannot be sent, on the field itself; `max` from what Rust says.
-  function mark(label, wrong, max) {
-    const input = label.querySelector('input');
-    const error = label.querySelector('.field-error');
+  function mark(group, wrong, max) {
+    const input = group.querySelector('input');
     if (max != null) input.max = max; else input.removeAttribute('max');
-    if (wrong) {
-      input.setAttribute('aria-invalid', 'true');
-      input.setAttribute('aria-describedby', error.id);
-    } else {
-      input.removeAttribute('aria-invalid');
-      input.removeAttribute('aria-describedby');
-    }
-    error.hidden = !wrong;
-    if (error.textContent !== (wrong?.detail ?? '')) error.textContent = wrong?.detail ?? '';
+    markField(group, wrong?.detail ?? null);
   }
 
   const entrantRow = (e, i) => h('li', { class: 'side-card entrant', 'data-entrant': i },

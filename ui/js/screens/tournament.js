@@ -4,7 +4,7 @@
 // Every figure comes from Rust; a tap sends an event and draws what Rust answers.
 
 import { ipc } from '../ipc.js';
-import { h, glyph, scheduler, segmented, stillUp, loads, twoTaps, onePerPress, UNDO_CALM_MS } from '../dom.js';
+import { h, glyph, scheduler, segmented, stillUp, loads, twoTaps, onePerPress, UNDO_CALM_MS, numberField } from '../dom.js';
 import { t, language, errorText } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { standingsTable, bracketView, entrantName, championText, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
@@ -139,17 +139,14 @@ export function mount(root, [idText, tab = 'round']) {
     // side), until it is typed in again.
     const num = (key, side, label) => {
       const wrong = f.wrong?.key === key && f.wrong.side === side;
-      return h('label', { class: 'field', for: `${key}-${side}` }, h('span', { text: label }),
-        h('input', {
-          id: `${key}-${side}`, type: 'number', inputmode: 'numeric', min: 0, value: f[key]?.[side] ?? '',
-          'aria-invalid': wrong ? 'true' : null, 'aria-describedby': wrong ? `${key}-${side}-error` : null,
-          oninput: (ev) => {
-            f[key] = f[key] || ['', ''];
-            f[key][side] = ev.target.value;
-            if (f.wrong) { f.wrong = null; render(); }
-          },
-        }),
-        wrong ? h('span', { class: 'field-error', id: `${key}-${side}-error`, text: errorText({ code: `${key}_needed` }) }) : null);
+      return numberField(`${key}-${side}`, label, {
+        min: 0, value: f[key]?.[side] ?? '',
+        oninput: (ev) => {
+          f[key] = f[key] || ['', ''];
+          f[key][side] = ev.target.value;
+          if (f.wrong) { f.wrong = null; render(); }
+        },
+      }, wrong ? errorText({ code: `${key}_needed` }) : null, false); // Save's toast reads it out
     };
     const save = () => {
       // Whole numbers from 0, as Rust keeps them (at most 2^32 − 1): said here, in words.

@@ -306,6 +306,13 @@ pub struct Syncer {
 impl Syncer {
     /// Starts the thread on the app's database at `db`.
     pub fn start(db: PathBuf) -> Syncer {
+        Syncer::paced(db, PULL_EVERY)
+    }
+
+    /// Starts the thread, pulling every `pull_every` when nothing happens (and looking at a hub
+    /// away at least that seldom). The app takes [`PULL_EVERY`]; a test that counts rounds
+    /// takes far longer, so that every round but the first is one it asked for.
+    pub fn paced(db: PathBuf, pull_every: Duration) -> Syncer {
         let (tx, rx) = mpsc::channel();
         let status = Arc::new(Mutex::new(SyncStatus {
             state: "idle",
@@ -314,7 +321,11 @@ impl Syncer {
         let shared = status.clone();
         let thread = std::thread::Builder::new()
             .name("partie-sync".into())
-            .spawn(move || guarded(&rx, &shared, QUIET_AT_MOST, || run(&db, &rx, &shared)))
+            .spawn(move || {
+                guarded(&rx, &shared, QUIET_AT_MOST, || {
+                    run(&db, &rx, &shared, pull_every)
+                })
+            })
             .ok();
         Syncer { tx, status, thread }
     }
@@ -400,7 +411,12 @@ fn guarded(
     }
 }
 
-fn run(db: &std::path::Path, rx: &mpsc::Receiver<Message>, status: &Mutex<SyncStatus>) {
+fn run(
+    db: &std::path::Path,
+    rx: &mpsc::Receiver<Message>,
+    status: &Mutex<SyncStatus>,
+    pull_every: Duration,
+) {
     // Without its runtime the thread cannot sync: said and tried again, as a crash is.
     let rt = match runtime() {
         Ok(rt) => rt,
@@ -408,8 +424,9 @@ fn run(db: &std::path::Path, rx: &mpsc::Receiver<Message>, status: &Mutex<SyncSt
     };
     let mut store: Option<Store> = None;
     let mut wait = Duration::ZERO;
-    // How long the timer waits while the hub is away ([`QUIET_AT_MOST`] at most).
-    let mut quiet = PULL_EVERY;
+    // How long the timer waits while the hub is away ([`QUIET_AT_MOST`] at most, unless the
+    // pace is slower).
+    let mut quiet = pull_every;
     loop {
         match rx.recv_timeout(wait) {
             Ok(Message::Stop) | Err(RecvTimeoutError::Disconnected) => return,
@@ -429,14 +446,14 @@ fn run(db: &std::path::Path, rx: &mpsc::Receiver<Message>, status: &Mutex<SyncSt
             }
         }
         let Some(s) = store.as_mut() else {
-            wait = PULL_EVERY;
+            wait = pull_every;
             continue;
         };
         let joined = match s.joined_club() {
             Ok(j) => j,
             Err(e) => {
                 device_failed(status, e);
-                wait = PULL_EVERY;
+                wait = pull_every;
                 continue;
             }
         };
@@ -504,11 +521,11 @@ fn run(db: &std::path::Path, rx: &mpsc::Receiver<Message>, status: &Mutex<SyncSt
         wait = if more {
             Duration::ZERO
         } else if away {
-            quiet = (quiet * 2).min(QUIET_AT_MOST);
+            quiet = (quiet * 2).min(QUIET_AT_MOST.max(pull_every));
             spread(quiet)
         } else {
-            quiet = PULL_EVERY;
-            PULL_EVERY
+            quiet = pull_every;
+            pull_every
         };
     }
 }

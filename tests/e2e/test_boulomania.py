@@ -173,8 +173,9 @@ def test_undo_while_the_dice_roll_drops_the_roll(partie):
     p.wait_until("return window.__asked.roll_dice === 1", 2)   # the dice are on their way
     p.tap("#undo")
     p.wait_until("return Number(document.querySelector('section.boulomania').dataset.actions) === 0")
-    time.sleep(2.5)                         # the dice, and the roll on screen, have come and gone
-    assert p.delivered("roll_dice") == 1, "the late dice did reach the screen"
+    p.wait_until("return window.__delivered.roll_dice === 1", 15)   # the late dice have come
+    time.sleep(0.5)                         # and anything they would draw or say is there
+    assert p.delivered("roll_dice") == 1
     assert actions(p) == 0
     assert p.d.execute_script("return document.querySelector('#toast').hidden"), p.text("#toast")
     assert p.count("#roll-jack") == 1

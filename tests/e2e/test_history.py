@@ -413,8 +413,8 @@ def test_more_tapped_while_a_filters_first_page_is_coming_waits_for_it(partie):
         const s = document.querySelector('#filter-game');
         s.value = 'molkky'; s.dispatchEvent(new Event('change'));
         document.querySelector('#more').click();""")
-    p.wait_until("return window.__asked.history >= 1")
-    time.sleep(2)                            # the filter's page, and any other page, has come
+    p.wait_until("return window.__delivered.history >= 1", 15)
+    time.sleep(0.5)                          # drawn, and any other page asked meanwhile asked
     assert p.asked("history") == 1, "More asked while the filter's first page was coming"
     assert set(p.texts("#history-list .match-game")) == {"Mölkky"}
     assert p.count("#history-list [data-match]") == 30
@@ -426,8 +426,8 @@ def test_more_tapped_while_a_filters_first_page_is_coming_waits_for_it(partie):
     # page, the scroll and the focus with it).
     p.slow_command("history", 0)
     p.d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
-    p.wait_until("return window.__asked.history >= 1")
-    time.sleep(2.5)                          # its answer, slowed 1.5 s above, has come
+    p.wait_until("return window.__delivered.history >= 1", 15)
+    time.sleep(0.3)                          # drawn at the next frame
     assert p.count("#history-list [data-match]") == 31
     assert p.count("#more") == 0
 

@@ -248,8 +248,9 @@ def test_a_hint_that_comes_after_a_move_is_dropped(partie):
     p.tap("#hint")
     p.wait_until("return window.__asked.hint === 1", 2)   # the hint is on its way
     play(p, "d6")
-    time.sleep(2.5)                         # the old hint has come back by now
-    assert p.delivered("hint") == 1, "the late hint did reach the screen"
+    p.wait_until("return window.__delivered.hint === 1", 15)   # the old hint has come back
+    time.sleep(0.5)                         # and anything it would draw or say is there
+    assert p.delivered("hint") == 1
     assert p.count("#mor-board .hint") == 0
     assert "Hint" not in p.d.execute_script("return document.querySelector('#announce').textContent")
     p.tap("#hint")

@@ -484,9 +484,9 @@ async fn a_page_ends_at_its_bytes_and_the_next_page_goes_on(backend: Backend) {
     );
 }
 
-/// Reads the event stream until `n` record events arrived (or the time is up).
-async fn events(c: &Client, n: usize, within: Duration) -> Vec<Value> {
-    use http_body_util::BodyExt;
+/// The event stream, opened: its answer's head has come, so the hub has subscribed it (it does
+/// before it answers) and every change from now on is in it.
+async fn subscribed(c: &Client) -> hyper::body::Incoming {
     let stream = tokio::net::TcpStream::connect(c.addr).await.unwrap();
     let (mut sender, conn) =
         hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
@@ -504,7 +504,12 @@ async fn events(c: &Client, n: usize, within: Duration) -> Vec<Value> {
         res.headers()["content-type"].to_str().unwrap(),
         "text/event-stream"
     );
-    let mut body = res.into_body();
+    res.into_body()
+}
+
+/// Reads the event stream `body` until `n` record events arrived (or the time is up).
+async fn events(mut body: hyper::body::Incoming, n: usize, within: Duration) -> Vec<Value> {
+    use http_body_util::BodyExt;
     let mut text = String::new();
     let mut found = Vec::new();
     let deadline = tokio::time::Instant::now() + within;
@@ -532,12 +537,7 @@ async fn events(c: &Client, n: usize, within: Duration) -> Vec<Value> {
 async fn the_event_stream_tells_each_accepted_or_updated_record(backend: Backend) {
     let hub = TestHub::start_on(backend).await;
     let c = hub.client();
-    let watcher = {
-        let c = c.clone();
-        tokio::spawn(async move { events(&c, 3, Duration::from_secs(10)).await })
-    };
-    // Let the watcher subscribe before the pushes.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let watcher = tokio::spawn(events(subscribed(&c).await, 3, Duration::from_secs(10)));
     c.push(&[molkky("a", 2, 2), molkky("b", 1, 1)]).await;
     c.push(&[molkky("a", 2, 2)]).await; // already: no event
     c.push(&[molkky("a", 5, 5)]).await;
@@ -557,14 +557,10 @@ async fn the_event_stream_tells_each_accepted_or_updated_record(backend: Backend
 async fn a_change_made_by_another_program_reaches_the_stream_too(backend: Backend) {
     let hub = TestHub::start_on(backend).await;
     let c = hub.client();
-    let watcher = {
-        let c = c.clone();
-        tokio::spawn(async move { events(&c, 1, Duration::from_secs(10)).await })
-    };
+    let watcher = tokio::spawn(events(subscribed(&c).await, 1, Duration::from_secs(10)));
     // The desktop app creates a tournament in the same database, through its own connection
     // (on PostgreSQL: the organiser, through another hub of the club).
     let mut app = hub.organiser().await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let uid = app
         .new_tournament(&json!({"game": "molkky", "system": "swiss",
                                 "entrants": [["A"], ["B"], ["C"], ["D"]]}))

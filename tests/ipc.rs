@@ -82,6 +82,15 @@ impl Harness {
         m["id"].as_i64().unwrap()
     }
 
+    /// Waits until `n` of the computer's thinks are under way (each Stop-able).
+    fn until_thinking(&self, n: usize) {
+        let until = Instant::now() + Duration::from_secs(10);
+        while self.window.state::<AppState>().thinking() != n {
+            assert!(Instant::now() < until, "never {n} thinks under way");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// What the club-night screen is told about this device.
     fn club_status(&self) -> Value {
         self.call("club_status", json!({})).unwrap()
@@ -576,7 +585,7 @@ fn the_computer_thinks_without_holding_up_the_other_commands() {
         })
         .collect();
     // Level 5 thinks 2.5 s over a placing; the thinkers are asked well before that is over.
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    h.until_thinking(ids.len());
     let home = h.call("home", json!({})).unwrap();
     assert_eq!(
         done.load(std::sync::atomic::Ordering::SeqCst),
@@ -607,7 +616,7 @@ fn a_stop_holds_for_the_think_it_stopped_when_another_starts() {
     let first = think(ids[0]);
     // Level 5 thinks 2.5 s over a placing: the first is still thinking when it is stopped,
     // and the second starts at once after the Stop (the user left one board for another).
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    h.until_thinking(1);
     h.call("stop_thinking", json!({})).unwrap();
     let second = think(ids[1]);
     let e = first.join().unwrap().unwrap_err();
@@ -615,8 +624,10 @@ fn a_stop_holds_for_the_think_it_stopped_when_another_starts() {
         e["code"], "stopped",
         "the second think undid the first one's stop: {e}"
     );
-    // The second was not stopped by a Stop asked before it began; a Stop now stops it.
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The second was not stopped by a Stop asked before it began; a Stop now stops it. (The
+    // first, stopped, is no longer counted: level 5's kept searcher held its flag on.)
+    h.until_thinking(1);
+    std::thread::sleep(Duration::from_millis(300));
     assert!(
         !second.is_finished(),
         "the second think was stopped before it began"

@@ -113,6 +113,15 @@ impl AppState {
         }
     }
 
+    /// How many of the computer's thinks are under way (asked for and not yet answered): a
+    /// Stop asked for now stops that many.
+    pub fn thinking(&self) -> usize {
+        self.thinks()
+            .iter()
+            .filter(|t| t.strong_count() > 0)
+            .count()
+    }
+
     /// The thinks in progress (a panic elsewhere cannot have left the list half made).
     fn thinks(&self) -> std::sync::MutexGuard<'_, Vec<Weak<AtomicBool>>> {
         self.thinking.lock().unwrap_or_else(PoisonError::into_inner)

@@ -393,6 +393,7 @@ impl Searcher {
             elapsed: Duration::ZERO,
         };
         if tokens.len() <= 1 || pos.outcome().is_some() {
+            self.stop = None;
             report.elapsed = start.elapsed();
             return report;
         }
@@ -421,6 +422,9 @@ impl Searcher {
                 break; // a forced result is found; deeper search cannot change it
             }
         }
+        // The stop flag is the caller's think's: a searcher kept for the next move (level 5's)
+        // held it on, and the app counted that think as under way until the next search.
+        self.stop = None;
         report.nodes = self.nodes;
         report.fell = self.fell;
         report.elapsed = start.elapsed();

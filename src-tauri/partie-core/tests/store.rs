@@ -575,7 +575,9 @@ fn an_undo_that_raced_a_throw_from_another_connection_takes_nothing_back() {
             )
             .unwrap();
             held.send(()).unwrap();
-            std::thread::sleep(std::time::Duration::from_millis(500));
+            // Long enough for the undo to have read the match on a slow machine, and within
+            // the store's busy timeout (2 s), which the undo's write waits for.
+            std::thread::sleep(std::time::Duration::from_millis(1500));
             tx.commit().unwrap();
         })
     };

@@ -142,14 +142,16 @@ async fn postgresql_restarted_during_a_push_storm_keeps_every_acknowledged_push(
     let failed = Arc::new(Mutex::new(0usize));
     let phase = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let after_restart = Arc::new(Mutex::new(0usize));
+    // The storm goes on until enough pushes went through after the restart (or a minute).
+    let enough = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let tasks: Vec<_> = (0..4)
         .map(|task| {
             let (c, acked, failed) = (c.clone(), acked.clone(), failed.clone());
             let (phase, after_restart) = (phase.clone(), after_restart.clone());
+            let enough = enough.clone();
             tokio::spawn(async move {
-                let deadline = tokio::time::Instant::now() + Duration::from_secs(8);
                 let mut n = 0usize;
-                while tokio::time::Instant::now() < deadline {
+                while !enough.load(std::sync::atomic::Ordering::SeqCst) {
                     let id = format!("t{task}-{n}");
                     let mut batch = vec![molkky(&id, 1, 1)];
                     if n > 0 {
@@ -190,6 +192,11 @@ async fn postgresql_restarted_during_a_push_storm_keeps_every_acknowledged_push(
     tokio::time::sleep(Duration::from_millis(800)).await;
     cluster.start_again();
     phase.store(2, std::sync::atomic::Ordering::SeqCst);
+    let restarted = tokio::time::Instant::now();
+    while *after_restart.lock().unwrap() <= 20 && restarted.elapsed() < Duration::from_secs(60) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    enough.store(true, std::sync::atomic::Ordering::SeqCst);
     for t in tasks {
         t.await.unwrap();
     }

@@ -126,6 +126,43 @@ def swiss_night(p, exports):
     p.wait_until("return document.querySelector('#entrants li:nth-child(5)').innerText.includes('Gina')")
     drag(p, '[data-key="drag-4"]', 2)
     p.wait_until("return document.querySelector('#entrants li:nth-child(7)').innerText.includes('Gina')")
+    # A typo mended where it stands: the name is the button that opens it, with the text in
+    # the field and the focus in it.
+    assert p.attr('[data-key="edit-3"]', "aria-label") == "Edit the name: Dora"
+    p.tap('[data-key="edit-3"]')
+    p.wait_until("return document.activeElement?.id === 'entrant-edit-3'")
+    assert p.d.execute_script("return document.activeElement.value") == "Dora"
+    # Another entrant's name is refused in words; the row stays open with what was typed.
+    p.css("#entrant-edit-3").clear()
+    p.type("#entrant-edit-3", "anna" + Keys.ENTER)
+    p.wait_until("return document.querySelector('#toast').textContent === 'That name is already entered.'")
+    assert p.d.execute_script("return document.activeElement?.id") == "entrant-edit-3"
+    assert p.d.execute_script("return document.activeElement.value") == "anna"
+    # Escape leaves it as it was, the focus back on its name.
+    p.css("#entrant-edit-3").send_keys(Keys.ESCAPE)
+    p.wait_until("return document.activeElement?.dataset.key === 'edit-3'")
+    assert p.texts("#entrants .side-players") == ["Anna", "Bea", "Cyril", "Dora", "Emil", "Farid", "Gina"]
+    # Mended: the same seed, said, and the focus back on it.
+    p.tap('[data-key="edit-3"]')
+    p.wait_until("return document.activeElement?.id === 'entrant-edit-3'")
+    p.css("#entrant-edit-3").clear()
+    p.type("#entrant-edit-3", "Dorothea" + Keys.ENTER)
+    p.wait_until("return document.activeElement?.dataset.key === 'edit-3'")
+    assert p.texts("#entrants .side-players") == ["Anna", "Bea", "Cyril", "Dorothea", "Emil", "Farid", "Gina"]
+    p.wait_until("return document.querySelector('#announce').textContent === 'Dora is now Dorothea'")
+    # Its ✓ saves too, at a thumb's size; a row open for mending shuts when the order changes.
+    p.tap('[data-key="edit-1"]')
+    p.wait_css("#entrant-edit-1")
+    p.shot("40b-tournament-entrant-edit", at="#entrant-edit-1")
+    # At phone size (as `shot` leaves it) the open row fits: nothing runs off the screen.
+    assert p.d.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    assert p.d.execute_script("return document.querySelector('[data-key=\"edit-cancel-1\"]').getBoundingClientRect().right <= window.innerWidth")
+    assert p.d.execute_script("return document.querySelector('[data-key=\"edit-save-1\"]').getBoundingClientRect().height") >= 44
+    p.tap('[data-key="down-0"]')
+    p.wait_until("return !document.querySelector('#entrant-edit-1')")
+    assert p.texts("#entrants .side-players") == ["Bea", "Anna", "Cyril", "Dorothea", "Emil", "Farid", "Gina"]
+    p.tap('[data-key="up-1"]')
+    p.wait_until("return document.querySelector('#entrants li:first-child').innerText.includes('Anna')")
     # A Crokinole night plays fixed rounds (the rules form is drawn once game_info answers).
     p.wait_pressed("#rule-format-rounds")
     p.shot("40-tournament-new")

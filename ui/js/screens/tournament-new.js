@@ -23,7 +23,7 @@ export function mount(root) {
   app.title(t('new_tournament'));
   const st = {
     game: games()[0], system: 'swiss', info: null, known: [], entrants: [], typed: '',
-    rounds: '', boards: '', poolSize: 4, advance: 2, rules: {}, busy: false,
+    rounds: '', boards: '', poolSize: 4, advance: 2, rules: {}, busy: false, editing: null, edited: '',
   };
   const draft = creating ? null : readDraft();
   if (draft && games().includes(draft.game)) {
@@ -81,19 +81,51 @@ export function mount(root) {
   // The most players a side of this game has (game_info); Morris is played one against one.
   const mostPlayers = () => (gameEntry(st.game).teams === false ? 1 : st.gameInfo?.sides?.players?.max ?? null);
 
-  // What Add refuses, whether typed or picked among the known players; null when it can go in.
-  function addProblem(names) {
+  // What refuses `names` as an entrant beside `others`; null when it can go in.
+  function sideProblem(names, others) {
     if (!names.length) return { kind: 'bad_setup', code: 'empty_name', detail: '' };
     const most = mostPlayers();
     // (Not `return a\n ?? b`: the app's WebKit refuses a return whose expression goes on
     // with ?? on the next line.)
-    const found = entrantProblem(names, st.entrants)
+    const found = entrantProblem(names, others)
       ?? (most != null && names.length > most
         ? { kind: 'bad_setup', code: 'rule_typed', detail: t(most === 1 ? 'team_not_in_game' : 'team_too_large', { game: t(`game_${st.game}`), n: most }) }
-        : null)
+        : null);
+    return found;
+  }
+
+  // What Add refuses, whether typed or picked among the known players; null when it can go in.
+  function addProblem(names) {
+    const found = sideProblem(names, st.entrants)
       ?? (st.info?.max_entrants != null && st.entrants.length >= st.info.max_entrants
         ? { kind: 'bad_setup', code: 'too_many_entrants', detail: '' } : null);
     return found;
+  }
+
+  // An entrant's name mended where it stands (a typo, a team's second player): the seed order
+  // is kept, which taking it out and entering it again lost. `editing` is the row being
+  // mended, and `edited` what is typed in it.
+  function startEdit(i) {
+    st.editing = i;
+    st.edited = st.entrants[i].join(' & ');
+    render.focusOn(`#entrant-edit-${i}`);
+  }
+
+  function endEdit(i) {
+    st.editing = null;
+    render.focusOn(`[data-key="edit-${i}"]`);
+  }
+
+  function saveEdit(i) {
+    const names = entrantOf(st.edited);
+    const before = st.entrants[i];
+    const wrong = sideProblem(names, st.entrants.filter((_, k) => k !== i));
+    if (wrong) { app.error(wrong); document.getElementById(`entrant-edit-${i}`)?.focus(); return; }
+    st.entrants[i] = names;
+    if (names.join(' & ') !== before.join(' & ')) {
+      app.announce(t('entrant_renamed', { old: before.join(' & '), name: names.join(' & ') }));
+    }
+    endEdit(i);
   }
 
   function add(names) {
@@ -108,7 +140,9 @@ export function mount(root) {
   }
 
   // The focus goes to the next entrant's ×, else the one before, else the name field.
+  // (A row being mended is put back as it was when the order changes under it.)
   function remove(i) {
+    st.editing = null;
     const [e] = st.entrants.splice(i, 1);
     app.announce(t('player_removed', { name: e.join(' & ') }));
     app.formNow(problem());
@@ -118,6 +152,7 @@ export function mount(root) {
 
   function move(i, to, dragged = false) {
     if (to < 0 || to >= st.entrants.length || to === i) return;
+    st.editing = null;
     const [e] = st.entrants.splice(i, 1);
     st.entrants.splice(to, 0, e);
     if (dragged) { render(); return; }
@@ -165,6 +200,7 @@ export function mount(root) {
         && st.entrants.every((e, i) => e === asked[i]);
       if (!same) return;
       st.entrants = order.map((i) => asked[i]);
+      st.editing = null;
       app.announce(t('seed_by_rating'));
     } catch (e) { app.error(e); }
     render();
@@ -241,6 +277,7 @@ export function mount(root) {
   }
   function fill(values, draft) {
     Object.assign(st, values);
+    st.editing = null;
     nameInput.value = st.typed;
     roundsInput.querySelector('input').value = st.rounds;
     boardsInput.querySelector('input').value = st.boards;
@@ -287,8 +324,24 @@ export function mount(root) {
       onpointerdown: (ev) => dragStart(ev, i),
     }, '⠿'),
     h('span', { class: 'side-index', text: String(i + 1) }),
-    h('span', { class: 'side-players', text: e.join(' & ') }),
-    h('span', { class: 'side-moves' },
+    st.editing === i
+      ? h('form', {
+        class: 'entrant-edit', onsubmit: (ev) => { ev.preventDefault(); saveEdit(i); },
+      },
+      h('label', { class: 'sr-only', for: `entrant-edit-${i}`, text: t('entrant_edit_label', { n: i + 1 }) }),
+      h('input', {
+        id: `entrant-edit-${i}`, 'data-key': `entrant-edit-${i}`, type: 'text', maxlength: 200, autocomplete: 'off', value: st.edited,
+        oninput: (ev) => { st.edited = ev.target.value; },
+        onkeydown: (ev) => { if (ev.key === 'Escape') { ev.preventDefault(); endEdit(i); } },
+      }),
+      h('button', { class: 'icon-btn small', type: 'submit', 'aria-label': t('save'), 'data-key': `edit-save-${i}` }, '✓'),
+      h('button', { class: 'icon-btn small', type: 'button', 'aria-label': t('cancel'), 'data-key': `edit-cancel-${i}`, onclick: () => endEdit(i) }, '✕'))
+      : h('button', {
+        class: 'side-players entrant-name', type: 'button', 'data-key': `edit-${i}`,
+        'aria-label': t('entrant_edit', { name: e.join(' & ') }), onclick: () => startEdit(i),
+      }, e.join(' & ')),
+    // (Not beside a row being mended: on a phone they leave the field no room.)
+    st.editing === i ? null : h('span', { class: 'side-moves' },
       h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_up')} ${e.join(' & ')}`, 'data-key': `up-${i}`, disabled: i === 0, onclick: () => move(i, i - 1) }, '↑'),
       h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${e.join(' & ')}`, 'data-key': `down-${i}`, disabled: i === st.entrants.length - 1, onclick: () => move(i, i + 1) }, '↓'),
       h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('remove')} ${e.join(' & ')}`, 'data-key': `x-${i}`, onclick: () => remove(i) }, '×')));
@@ -322,7 +375,7 @@ export function mount(root) {
             h('h2', { text: t('entrants_n', { n: st.entrants.length }) }),
             h('span', { class: 'end-row' },
               h('button', { class: 'btn small ghost', type: 'button', id: 'seed-by-rating', disabled: st.entrants.length < 2, onclick: seedByRating }, t('seed_by_rating')),
-              h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); app.announce(t('order_now', { names: st.entrants.map((e) => e.join(' & ')).join(', ') })); render(); } }, t('shuffle')),
+              h('button', { class: 'btn small ghost', type: 'button', id: 'shuffle', disabled: st.entrants.length < 2, onclick: () => { st.entrants = shuffled(st.entrants); st.editing = null; app.announce(t('order_now', { names: st.entrants.map((e) => e.join(' & ')).join(', ') })); render(); } }, t('shuffle')),
               // With the other buttons on the whole list, away from the entrant being typed.
               st.entrants.length ? h('button', { class: 'btn small ghost', type: 'button', id: 't-start-over', onclick: startOver }, t('start_over')) : null)),
           h('p', { class: 'hint', text: t('seed_order_hint') }),

@@ -823,7 +823,6 @@ fn a_joined_phone_syncs_after_a_write_not_after_a_read() {
         .unwrap();
     let looks = || phone.club_status()["sync"]["looks"].as_u64().unwrap();
     let m = phone.anna_against_bea_to_ten();
-    let ms = |d: Duration| d.as_millis() as u64;
     // Settled: no round under way and none for a while, so that the pokes of the join and the
     // new match have been served (one sent during a round is served by the next).
     let settled = || {
@@ -850,7 +849,7 @@ fn a_joined_phone_syncs_after_a_write_not_after_a_read() {
     }
     // Rounds by the clock (`PULL_EVERY`, two seconds) may come meanwhile, one more on a slow
     // machine; thirty reads each waking one made about ten.
-    let by_clock = ms(began.elapsed()) / 2000 + 1;
+    let by_clock = began.elapsed().as_millis() as u64 / 2000 + 1;
     let rounds = looks() - after;
     assert!(
         rounds <= by_clock,
@@ -860,10 +859,7 @@ fn a_joined_phone_syncs_after_a_write_not_after_a_read() {
     // A throw wakes a round at once: it begins well before the clock's next one, two seconds
     // after the last.
     let after = settled();
-    let played = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64;
+    let played = partie_core::time::now_ms();
     phone
         .call("play", json!({"matchId": m, "action": {"pins": [7]}}))
         .unwrap();

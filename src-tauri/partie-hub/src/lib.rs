@@ -31,6 +31,7 @@ use serde_json::{json, Value};
 pub use serve::{serve_with, Limits};
 use std::collections::HashMap;
 use std::path::Path as FsPath;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use storage::postgres::{OpenError, PgStorage};
@@ -64,6 +65,10 @@ pub struct Hub {
     /// Pushes read and merged at once: the others wait with their bodies as bytes, not read
     /// into records (a hundred times their size for the smallest records).
     pushing: Arc<tokio::sync::Semaphore>,
+    /// Pushes whose body is in and that wait for a turn ([`Hub::pushes_waiting`]).
+    waiting: AtomicUsize,
+    /// Pushes whose phone left before the answer ([`Hub::pushes_given_up`]).
+    given_up: AtomicUsize,
 }
 
 /// How many pushes a hub reads into records and merges at once ([`Hub::pushing`]). They are
@@ -114,6 +119,8 @@ impl Hub {
             events,
             announced: tokio::sync::Mutex::new(announced),
             pushing: Arc::new(tokio::sync::Semaphore::new(PUSHES_AT_ONCE)),
+            waiting: AtomicUsize::new(0),
+            given_up: AtomicUsize::new(0),
         })
     }
 
@@ -121,6 +128,18 @@ impl Hub {
     /// merging, or waiting for the writer.
     pub fn pushes_under_way(&self) -> usize {
         PUSHES_AT_ONCE - self.pushing.available_permits()
+    }
+
+    /// How many pushes have their body in and wait for a turn: held as bytes, not yet read.
+    pub fn pushes_waiting(&self) -> usize {
+        self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// How many pushes, since the hub started, lost their phone before they were answered
+    /// (its connection closed: its own time ran out, or it went out of the Wi-Fi). A push
+    /// given up with a turn is still merged; one given up while waiting is not.
+    pub fn pushes_given_up(&self) -> usize {
+        self.given_up.load(Ordering::SeqCst)
     }
 
     /// The storage the hub keeps its records in.
@@ -353,9 +372,11 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
     // The turn is taken once the body is in: a phone gone quiet in the middle of its upload
     // (out of the Wi-Fi, its battery flat) holds its own request, not a turn of the others'.
     // The semaphore is never closed: a turn always comes.
+    let mut handling = Handling::new(hub.clone());
     let Ok(turn) = hub.pushing.clone().acquire_owned().await else {
         return error_response(StatusCode::INTERNAL_SERVER_ERROR, "storage", "no turn");
     };
+    handling.turn_taken();
     // The push runs on a task of its own, which holds the turn to its end: a phone that gives
     // up waiting drops this handler, but not a merge already on its way to the writer (which
     // commits, and answers "already" to the phone's next try), so the turns still bound the
@@ -379,9 +400,50 @@ async fn push(State(hub): State<Arc<Hub>>, body: Result<Bytes, BytesRejection>) 
             Err(e) => from_error(e),
         }
     });
-    merging
+    let answer = merging
         .await
-        .unwrap_or_else(|_| from_error(Error::storage("the push failed inside the hub")))
+        .unwrap_or_else(|_| from_error(Error::storage("the push failed inside the hub")));
+    handling.answered();
+    answer
+}
+
+/// A push handler's place in the hub's counts: among the pushes waiting for a turn until it
+/// has one, and among those given up if it is dropped (its phone gone) before its answer.
+struct Handling {
+    hub: Arc<Hub>,
+    waiting: bool,
+    answered: bool,
+}
+
+impl Handling {
+    fn new(hub: Arc<Hub>) -> Handling {
+        hub.waiting.fetch_add(1, Ordering::SeqCst);
+        Handling {
+            hub,
+            waiting: true,
+            answered: false,
+        }
+    }
+
+    fn turn_taken(&mut self) {
+        self.hub.waiting.fetch_sub(1, Ordering::SeqCst);
+        self.waiting = false;
+    }
+
+    fn answered(&mut self) {
+        self.answered = true;
+    }
+}
+
+impl Drop for Handling {
+    fn drop(&mut self) {
+        if self.waiting {
+            self.hub.waiting.fetch_sub(1, Ordering::SeqCst);
+        }
+        if !self.answered {
+            self.hub.given_up.fetch_add(1, Ordering::SeqCst);
+        }
+    }
 }
 
 async fn pull(State(hub): State<Arc<Hub>>, Query(q): Query<HashMap<String, String>>) -> Response {

@@ -261,18 +261,28 @@ async fn a_push_given_up_keeps_its_turn_until_its_merge_ends() {
     });
     holding.recv().unwrap();
     let phones = 2 * PUSHES_AT_ONCE;
+    let mut sockets = Vec::new();
     for i in 0..phones {
         let mut s = TcpStream::connect(addr).await.unwrap();
         s.write_all(&push_of(&format!("m{i}"))).await.unwrap();
         if i < PUSHES_AT_ONCE {
             // The first ones take the turns before the others come.
             until("a turn taken", || hub.pushes_under_way() == i + 1).await;
+        } else {
+            until("a push waiting", || {
+                hub.pushes_waiting() == i + 1 - PUSHES_AT_ONCE
+            })
+            .await;
         }
-        drop(s);
+        sockets.push(s);
     }
-    // Every phone has gone; the turns are still held by the merges waiting for the writer.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(hub.pushes_given_up(), 0);
+    drop(sockets);
+    // Every phone has gone, and the hub has seen each go; the turns are still held by the
+    // merges waiting for the writer, and no push waits for a turn any more.
+    until("every push given up", || hub.pushes_given_up() == phones).await;
     assert_eq!(hub.pushes_under_way(), PUSHES_AT_ONCE);
+    assert_eq!(hub.pushes_waiting(), 0);
     free.send(()).unwrap();
     busy.join().unwrap();
     until("the merges ended", || hub.pushes_under_way() == 0).await;

@@ -30,7 +30,7 @@ def summary(n):
     playing = [e for e in range(n - 1) if e not in (3, 5)]
     pairings = [{"table": t, "sides": [playing[2 * t], playing[2 * t + 1]], "result": None}
                 for t in range(len(playing) // 2)]
-    return {"status": "playing", "game": "molkky", "system": "swiss", "round": 2, "rounds": 5,
+    return {"status": "playing", "game": "molkky", "place": "court", "system": "swiss", "round": 2, "rounds": 5,
             "pairings": pairings, "bye": n - 1, "walkovers": [5], "standings": standings,
             "champion": None, "entrants": names, "ranking_keys": ["match_points"], "boards": []}
 
@@ -157,6 +157,8 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         assert "Player 4 (withdrawn)" in names
         assert b.execute_script("return document.querySelector('#walkovers').textContent") == "Through without a match: Player 6"
         assert b.execute_script("return document.querySelector('#bye').textContent") == "Bye: Player 40"
+        # Mölkky is played on courts: the column says so (the summary's `place`).
+        assert b.execute_script("return [...document.querySelectorAll('#boards th')].map((th) => th.textContent).slice(0, 2)") == ["Table", "Court"]
         b.save_screenshot(str(SHOTS / "77-big-screen-long-field-1920.png"))
         # The pages take turns.
         WebDriverWait(b, 13).until(lambda b: b.execute_script("return document.querySelector('#standings-page').textContent") == f"2/{pages}")

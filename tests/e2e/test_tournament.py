@@ -94,8 +94,13 @@ def test_swiss_crokinole_night_on_two_boards(tmp_path, monkeypatch):
 
 def swiss_night(p, exports):
     open_new_tournament(p)
+    # The field for the places to play says the chosen game's word: Mölkky (the first game)
+    # is played on courts, Crokinole on boards.
+    p.wait_pressed("#t-game-molkky")
+    p.wait_until("return document.querySelector('label[for=t-boards]').textContent === 'Courts marked out'")
     p.tap("#t-game-crokinole")
     p.wait_pressed("#t-game-crokinole")
+    p.wait_until("return document.querySelector('label[for=t-boards]').textContent === 'Boards in the room'")
     p.tap("#t-system-swiss")
     p.wait_pressed("#t-system-swiss")
     set_number(p, "#t-boards", 2)
@@ -445,6 +450,9 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     s = summary(p)
     # Snake seeding into three pools of four.
     assert s["pools"] == [[0, 5, 6, 11], [1, 4, 7, 10], [2, 3, 8, 9]]
+    # Mölkky is played on courts, one a match (none set): each table says its court.
+    assert s["place"] == "court"
+    assert p.texts("#tables [data-table] .board-no") == [f"Court {x['table'] + 1}" for x in s["pairings"]]
     assert s["rounds"] == 3 + 3                  # pools, then a bracket of 6 in 8 slots
     # Pools: the better seed wins every match 1-0 (a one-game Mölkky match counts legs).
     for rnd in range(1, 4):
@@ -486,6 +494,8 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     wall = p.d.execute_script(
         "return [...document.querySelectorAll('#wall-tables [data-table]')].map((li) => [li.dataset.table, li.querySelector('.wall-group').textContent])")
     assert {int(k): v for k, v in wall} == card_groups_of(s)
+    courts = p.d.execute_script("return [...document.querySelectorAll('#wall-tables .wall-board')].map((e) => e.textContent)")
+    assert courts and all(c.startswith("Court ") for c in courts), courts
     p.size(*BIG)
     time.sleep(0.5)
     p.d.save_screenshot(str(SHOTS / "46a-cup-knockouts-wall-1920.png"))

@@ -67,6 +67,12 @@ test('every key a screen builds from a value exists for each value, in both lang
   const systems = readdirSync(tdir).flatMap((f) => [...readFileSync(join(tdir, f), 'utf8')
     .matchAll(/pub const ENTRY: Entry = Entry \{\s*name: "(\w+)"/g)].map((m) => m[1]));
   assert.deepEqual(systems.sort(), ['pools_knockout', 'round_robin', 'swiss']);
+  // Where a game's matches are played: each game's `PLACE`, and the default of the trait.
+  const core = new URL('../../src-tauri/partie-core/src/', import.meta.url).pathname;
+  const rsFiles = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? rsFiles(join(d, e.name)) : e.name.endsWith('.rs') ? [join(d, e.name)] : []));
+  const places = [...new Set(rsFiles(core).flatMap((f) => [...readFileSync(f, 'utf8')
+    .matchAll(/const (?:PLACE: &'static str|DEFAULT_PLACE: &str) = "(\w+)";/g)].map((m) => m[1])))].sort();
+  assert.deepEqual(places, ['board', 'court', 'crokinole_board']);
   const families = {
     'game_{}': games,
     'game_{}_hint': games,
@@ -81,6 +87,11 @@ test('every key a screen builds from a value exists for each value, in both lang
     'bou_opponent_{}': ['person', 'computer'],
     'bou_dice_{}': ['app', 'real'],
     'bou_mene_{}': ['scored', 'null', 'jack_out', 'replayed'],
+    'place_n_{}': places,
+    'place_next_{}': places,
+    'waiting_for_place_{}': places,
+    't_places_{}': places,
+    't_places_all_{}': places,
   };
   for (const [family, values] of Object.entries(families)) {
     for (const v of values) {

@@ -96,6 +96,10 @@ pub type Counters = Map<String, Value>;
 /// The rates a player's page shows, by name, in the order shown.
 pub type Rates = Vec<(&'static str, Value)>;
 
+/// [`Game::PLACE`] unless a game says otherwise, and the place of a game this build does not
+/// know.
+pub const DEFAULT_PLACE: &str = "board";
+
 /// One game's rules: a validated state that only changes through [`Game::play`], and what the
 /// rest of the app takes from the game. Registering the type in `games.rs` is all it takes for
 /// records, the store, statistics, tournaments and the screens' `game_info` to know it.
@@ -105,6 +109,12 @@ pub trait Game: Sized + Clone {
 
     /// The game's title on printed sheets, in English and in French.
     const TITLE: [&'static str; 2];
+
+    /// What a tournament's room calls the place a match of the game is played on, by which
+    /// the screens and printed sheets word it: `"board"` (a board on a table: a plateau in
+    /// French), `"crokinole_board"` (the same in English, a planche in French) or `"court"`
+    /// (marked out on the ground: a terrain). The summary of a tournament says it as `place`.
+    const PLACE: &'static str = DEFAULT_PLACE;
 
     /// The computer plays levels 1 to this; 0 when it does not play the game.
     const COMPUTER_LEVELS: u8 = 0;

@@ -14,6 +14,7 @@ use std::sync::Arc;
 struct Entry {
     name: &'static str,
     title: [&'static str; 2],
+    place: &'static str,
     computer_levels: u8,
     ranking: &'static [&'static str],
     tournament_rules: &'static [(&'static str, &'static str, &'static [&'static str])],
@@ -36,6 +37,7 @@ impl Entry {
         Entry {
             name: G::NAME,
             title: G::TITLE,
+            place: G::PLACE,
             computer_levels: G::COMPUTER_LEVELS,
             ranking: G::RANKING,
             tournament_rules: G::TOURNAMENT_RULES,
@@ -255,6 +257,11 @@ pub fn title(game: &str, french: bool) -> &str {
     entry(game).map_or(game, |e| e.title[usize::from(french)])
 }
 
+/// Where a match of `game` is played in a tournament's room (see [`Game::PLACE`]).
+pub fn place(game: &str) -> &'static str {
+    entry(game).map_or(crate::game::DEFAULT_PLACE, |e| e.place)
+}
+
 /// What a game's screens need to draw and to offer its options: pins, defaults, ranges, the
 /// sides it takes, the computer's levels (`"computer": {"levels": [1, 2, ...]}`) and how its
 /// tournaments rank (`"ranking"`, see [`Game::RANKING`]).
@@ -264,6 +271,7 @@ pub fn info(game: &str) -> Result<Value, Error> {
     let levels: Vec<u8> = (1..=e.computer_levels).collect();
     info["computer"] = serde_json::json!({ "levels": levels });
     info["ranking"] = serde_json::json!(e.ranking);
+    info["place"] = e.place.into();
     Ok(info)
 }
 
@@ -358,6 +366,27 @@ mod tests {
             }
         }
         assert_eq!(info("crokinole").unwrap()["ranking"][2], "twenties");
+    }
+
+    #[test]
+    fn each_game_says_where_its_matches_are_played() {
+        let places: Vec<(&str, &str)> = GAMES.iter().map(|g| (*g, place(g))).collect();
+        assert_eq!(
+            places,
+            [
+                ("molkky", "court"),
+                ("molkkout", "court"),
+                ("crokinole", "crokinole_board"),
+                ("morris", "board"),
+                ("boulomania", "board"),
+            ]
+        );
+        assert_eq!(info("molkky").unwrap()["place"], "court");
+        assert_eq!(place("chess"), "board");
+        let setup = serde_json::json!({"game": "molkky", "system": "swiss",
+                                       "entrants": [["Anna"], ["Bea"]]});
+        let t = crate::tournament::replay(&setup, &[]).unwrap();
+        assert_eq!(t.summary()["place"], "court");
     }
 
     #[test]

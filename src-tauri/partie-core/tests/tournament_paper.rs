@@ -232,7 +232,9 @@ fn a_molkky_sheet_has_a_grid_of_throws_for_each_leg() {
         &[
             "Mölkky — Round 1 of 3",
             "Pairings · Round robin · 4 entrants",
-            "Board 2",
+            // Mölkky is played on courts, not boards: the list's column and the sheet say so.
+            "Court",
+            "Court 2",
             "1 – 2",
             "Exactly 50; over it: back to 25; 3 misses in a row: out. Best of 3 games.",
             "Write the points of each throw (a miss: 0) and the running total.",
@@ -269,12 +271,15 @@ fn a_molkky_sheet_has_a_grid_of_throws_for_each_leg() {
         &fr,
         &[
             "Mölkky — Ronde 1 sur 3",
+            "Terrain",
+            "Terrain 2",
             "Manche 1",
             "Manche 3",
             "Manches gagnées",
             "50 pile ; au-delà : retour à 25 ; 3 lancers manqués de suite : éliminé. Au meilleur des 3 manches.",
         ],
     );
+    assert_eq!(missing(&all, &["Board 2"]), ["Board 2"]);
 }
 
 /// A Mölkky match of one leg says so on its sheet, not "best of 1".
@@ -854,7 +859,11 @@ fn the_list_says_a_draw_and_marks_the_winner() {
     let t = replay(&setup, &events).unwrap();
     let pdf = pairings_pdf(&t, Lang::En);
     assert_has(&lines(&pdf), &["2 – 4", "3 – 3 · Draw"]);
-    assert_has(&lines(&pairings_pdf(&t, Lang::Fr)), &["3 – 3 · Nul"]);
+    // A Morris board is a plateau in French (Crokinole's is a planche).
+    assert_has(&lines(&pdf), &["Board"]);
+    let fr = lines(&pairings_pdf(&t, Lang::Fr));
+    assert_has(&fr, &["3 – 3 · Nul", "Plateau"]);
+    assert_eq!(missing(&fr, &["Planche"]), ["Planche"]);
     let name = |e: usize| t.field().name(e).to_string();
     let shown = fonts(&pdf);
     let bold = |text: &str| shown.iter().find(|(s, _)| s == text).map(|(_, b)| *b);

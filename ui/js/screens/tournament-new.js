@@ -4,7 +4,7 @@
 
 import { ipc } from '../ipc.js';
 import { h, scheduler, segmented, shuffled, chipAfter, movedArrow, stillUp, knownMatching, onePerPress, numberField, markField } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, tPlace } from '../i18n.js';
 import { app } from '../app.js';
 import { entrantOf, entrantProblem } from '../standings.js';
 import { games, game as gameEntry, gameInfo } from '../games.js';
@@ -25,6 +25,8 @@ export function mount(root) {
     game: games()[0], system: 'swiss', info: null, known: [], entrants: [], typed: '',
     rounds: '', boards: '', poolSize: 4, advance: 2, rules: {}, busy: false, editing: null, edited: '',
   };
+  // Where the chosen game is played (boards, courts), once its game_info has come.
+  const placeWords = (key) => tPlace(key, st.gameInfo?.place);
   const draft = creating ? null : readDraft();
   if (draft && games().includes(draft.game)) {
     for (const k of ['game', 'system', 'entrants', 'typed', 'rounds', 'boards', 'poolSize', 'advance']) {
@@ -65,6 +67,7 @@ export function mount(root) {
     gameInfo(g).then((info) => {
       if (st.game !== g) return;
       st.gameInfo = info;
+      render();
       if (entry.rules === false) return;
       // A form left for another game (an answer of Rust's coming late) changes nothing.
       const made = rulesForm(g, info, entry, st.rules, (r) => { if (form !== made) return; st.rules = r; app.formNow(problem()); render(); });
@@ -221,7 +224,7 @@ export function mount(root) {
     const most = st.entrants.length > 1 ? st.entrants.length - 1 : null;
     return form?.problem()
       || (st.system === 'swiss' ? numberProblem(field(roundsInput), t('t_rounds'), 1, most) : null)
-      || numberProblem(field(boardsInput), t('t_boards'), 1, st.info?.max_boards ?? null);
+      || numberProblem(field(boardsInput), placeWords('t_places'), 1, st.info?.max_boards ?? null);
   }
 
   async function create() {
@@ -310,7 +313,7 @@ export function mount(root) {
     min: 1, value, placeholder, onchange: (ev) => { set(ev.target.value.trim()); app.formNow(problem()); render(); },
   });
   const roundsInput = number('t-rounds', t('t_rounds'), st.rounds, (v) => { st.rounds = v; }, t('t_rounds_auto'));
-  const boardsInput = number('t-boards', t('t_boards'), st.boards, (v) => { st.boards = v; }, t('t_boards_all'));
+  const boardsInput = number('t-boards', placeWords('t_places'), st.boards, (v) => { st.boards = v; }, placeWords('t_places_all'));
   // What the field holds that cannot be sent, on the field itself; `max` from what Rust says.
   function mark(group, wrong, max) {
     const input = group.querySelector('input');
@@ -350,7 +353,10 @@ export function mount(root) {
     keepDraft();
     const most = st.entrants.length > 1 ? st.entrants.length - 1 : null;
     mark(roundsInput, numberProblem(roundsInput.querySelector('input'), t('t_rounds'), 1, most), most);
-    mark(boardsInput, numberProblem(boardsInput.querySelector('input'), t('t_boards'), 1, st.info?.max_boards ?? null), st.info?.max_boards ?? null);
+    // The field made once says where the chosen game is played (boards, courts).
+    boardsInput.querySelector('label > span').textContent = placeWords('t_places');
+    boardsInput.querySelector('input').placeholder = placeWords('t_places_all');
+    mark(boardsInput, numberProblem(boardsInput.querySelector('input'), placeWords('t_places'), 1, st.info?.max_boards ?? null), st.info?.max_boards ?? null);
     // The known players narrow to those a typed name may mean; a team being typed ("Cyril &")
     // is made of several, and leaves them all.
     const narrowing = st.typed.includes('&') ? '' : st.typed.trim();

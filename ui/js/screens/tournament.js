@@ -5,7 +5,7 @@
 
 import { ipc } from '../ipc.js';
 import { h, glyph, scheduler, segmented, stillUp, loads, twoTaps, onePerPress, UNDO_CALM_MS, numberField } from '../dom.js';
-import { t, language, errorText } from '../i18n.js';
+import { t, tPlace, language, errorText } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { standingsTable, bracketView, entrantName, championText, resultText, wonMark, entrantOf, entrantProblem, tableGroup, namesInPools } from '../standings.js';
 import { gameInfo } from '../games.js';
@@ -207,7 +207,7 @@ export function mount(root, [idText, tab = 'round']) {
       h('div', { class: 'table-head' },
         h('span', { class: 'table-no', text: t('table_n', { n: p.table + 1 }) }),
         group ? h('span', { class: 'table-group', text: group }) : null,
-        board ? h('span', { class: 'board-no', text: t(board.wave ? 'board_next' : 'board_n', { n: board.board + 1 }) }) : null,
+        board ? h('span', { class: 'board-no', text: tPlace(board.wave ? 'place_next' : 'place_n', summary.place, { n: board.board + 1 }) }) : null,
         linked && !p.result ? h('span', { class: 'tag', text: t(`match_${linked.status}`) }) : null),
       h('div', { class: 'table-sides' },
         names.map((n, s) => h('span', { class: `table-side${won === s ? ' won' : ''}` }, n, won === s ? wonMark() : null)),
@@ -247,7 +247,7 @@ export function mount(root, [idText, tab = 'round']) {
         : [
           h('ul', { class: 'table-list', id: 'tables' }, now.map((p) => tableCard(p, s, boards.get(p.table), linked.get(p.table), knockout))),
           later.length ? [
-            h('h3', { text: t('waiting_for_board') }),
+            h('h3', { text: tPlace('waiting_for_place', s.place) }),
             h('ul', { class: 'table-list waiting', id: 'waiting' }, later.map((p) => tableCard(p, s, boards.get(p.table), linked.get(p.table), knockout))),
           ] : null,
           byes.length ? h('p', { class: 'bye-line', id: 'bye' }, t('bye_for', { names: namesInPools(s, byes) })) : null,

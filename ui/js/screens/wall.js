@@ -4,7 +4,7 @@
 
 import { ipc } from '../ipc.js';
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, tPlace } from '../i18n.js';
 import { app, loadFailed } from '../app.js';
 import { standingsTable, entrantName, championText, resultText, wonMark, tableGroup, namesInPools } from '../standings.js';
 
@@ -51,7 +51,7 @@ export function mount(root, [idText]) {
             const group = tableGroup(s, p);
             const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
             return h('li', { class: `wall-table${p.result ? ' done' : ''}${b?.wave ? ' waiting' : ''}`, 'data-table': p.table },
-              h('span', { class: 'wall-board' }, b?.wave ? t('waiting_short') : t('board_n', { n: (b?.board ?? p.table) + 1 }),
+              h('span', { class: 'wall-board' }, b?.wave ? t('waiting_short') : tPlace('place_n', s.place, { n: (b?.board ?? p.table) + 1 }),
                 group ? h('small', { class: 'wall-group', text: group }) : null),
               h('span', { class: 'wall-sides' }, p.sides.map((e, i) => h('span', { class: won === i ? 'won' : null }, entrantName(s, e), won === i ? wonMark() : null))),
               h('span', { class: 'wall-result', text: p.result ? resultText(s, p) : '' }));

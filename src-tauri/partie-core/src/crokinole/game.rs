@@ -196,6 +196,7 @@ impl Game for Crokinole {
     type Action = Action;
     const NAME: &'static str = "crokinole";
     const TITLE: [&'static str; 2] = ["Crokinole", "Crokinole"];
+    const PLACE: &'static str = "crokinole_board";
     // Seed 001: tournaments count games of a fixed number of rounds. A target given chooses
     // the points format: taken as rounds, it was ignored without a word.
     const TOURNAMENT_RULES: &'static [(&'static str, &'static str, &'static [&'static str])] =

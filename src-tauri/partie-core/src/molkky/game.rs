@@ -149,6 +149,7 @@ impl Game for Molkky {
     type Action = Throw;
     const NAME: &'static str = "molkky";
     const TITLE: [&'static str; 2] = ["Mölkky", "Mölkky"];
+    const PLACE: &'static str = "court";
 
     fn info() -> Value {
         super::info()

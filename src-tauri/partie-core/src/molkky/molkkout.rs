@@ -214,6 +214,7 @@ impl Game for Molkkout {
     type Action = Throw;
     const NAME: &'static str = "molkkout";
     const TITLE: [&'static str; 2] = ["Mölkkout", "Mölkkout"];
+    const PLACE: &'static str = "court";
 
     fn info() -> Value {
         // The mölkkout shares Mölkky's pins, between two sides only; on its own it takes no

@@ -576,6 +576,7 @@ impl Tournament {
         }
         put("status", json(&self.status()));
         put("game", self.common.game.clone().into());
+        put("place", crate::games::place(&self.common.game).into());
         put("system", self.system.name().into());
         put("round", self.round().into());
         put("rounds", self.system.rounds(&self.field).into());

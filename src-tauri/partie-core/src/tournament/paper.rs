@@ -50,7 +50,6 @@ struct Words {
     pairings: &'static str,
     standings: &'static str,
     table: &'static str,
-    board: &'static str,
     wave: &'static str,
     vs: &'static str,
     result: &'static str,
@@ -98,7 +97,6 @@ const EN: Words = Words {
     pairings: "Pairings",
     standings: "Standings",
     table: "Table",
-    board: "Board",
     wave: "wave",
     vs: "vs",
     result: "Result",
@@ -153,7 +151,6 @@ const FR: Words = Words {
     pairings: "Appariements",
     standings: "Classement",
     table: "Table",
-    board: "Planche",
     wave: "vague",
     vs: "contre",
     result: "Résultat",
@@ -262,6 +259,17 @@ impl Words {
             _ => name,
         };
         label.to_string()
+    }
+
+    /// What the room calls the place a match of `game` is played on ([`crate::game::Game::PLACE`]).
+    fn place(&self, game: &str) -> &'static str {
+        match (self.lang, crate::games::place(game)) {
+            (Lang::En, "court") => "Court",
+            (Lang::En, _) => "Board",
+            (Lang::Fr, "court") => "Terrain",
+            (Lang::Fr, "crokinole_board") => "Planche",
+            (Lang::Fr, _) => "Plateau",
+        }
     }
 
     fn game(&self, game: &str) -> String {
@@ -856,7 +864,8 @@ fn entrant_name(t: &Tournament, entrant: usize) -> String {
     }
 }
 
-/// "Board 2", or "Board 2 · wave 1" when there are fewer boards than matches.
+/// "Board 2", or "Board 2 · wave 1" when there are fewer boards than matches ("Court 2" for a
+/// game played on courts).
 fn board_label(t: &Tournament, w: &Words, table: usize, short: bool) -> Option<String> {
     let boards = t.boards();
     let waves = boards.iter().any(|b| b.wave > 0);
@@ -864,7 +873,7 @@ fn board_label(t: &Tournament, w: &Words, table: usize, short: bool) -> Option<S
     let board = if short {
         (b.board + 1).to_string()
     } else {
-        format!("{} {}", w.board, b.board + 1)
+        format!("{} {}", w.place(t.game()), b.board + 1)
     };
     Some(if waves {
         format!("{board} · {} {}", w.wave, b.wave + 1)
@@ -963,7 +972,7 @@ pub fn pairings_pdf(t: &Tournament, lang: Lang) -> Vec<u8> {
     let header = |doc: &mut Doc, y: f32| {
         doc.fill(MARGIN, y - 14.0, WIDTH, 20.0, 0.88);
         doc.text(MARGIN + 4.0, y, Style::bold(10.0), w.table);
-        doc.text(x_board, y, Style::bold(10.0), w.board);
+        doc.text(x_board, y, Style::bold(10.0), w.place(t.game()));
         doc.text(RIGHT - 4.0, y, Style::bold(10.0).right(), w.result);
     };
     let mut y = 120.0;

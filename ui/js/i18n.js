@@ -537,7 +537,7 @@ const STRINGS = {
     'code.hub_token_file': 'The club token file (hub-token, next to the history) cannot be read or holds no token. Put a token in it, or delete it for a new one. ({detail})',
     'code.hub_start_failed': 'The hub could not start. Nothing was changed. ({detail})',
     host_title: 'Host the club night',
-    host_help: "Run the club's hub on this device: phones at the boards join it, send their results here and get the tournament's pairings.",
+    host_help: "Run the club's hub on this device: phones at the tables join it, send their results here and get the tournament's pairings.",
     host_start: 'Start the hub',
     host_running: 'The hub is on',
     host_qr_label: 'QR code of the join link',

@@ -252,6 +252,9 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
                 "return document.querySelector('#boards td.winner')?.textContent === 'Anna ✓ (gagné)'"))
             assert french.execute_script("return document.documentElement.lang") == "fr"
             assert french.execute_script("return document.querySelector('#title').textContent") == "Crokinole · Système suisse"
+            # A Crokinole board is a planche (a Morris one, a plateau): the hub's summary says
+            # where its game is played.
+            assert french.execute_script("return document.querySelectorAll('#boards th')[1].textContent") == "Planche"
             assert french.execute_script("return document.querySelector('#standings-title').textContent") == "Classement"
             french.save_screenshot(str(SHOTS / "75b-club-big-screen-fr-1920.png"))
         finally:

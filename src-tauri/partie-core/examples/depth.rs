@@ -2,7 +2,7 @@
 //! what a change to the search's speed or pruning buys before any match is played.
 //!
 //! ```sh
-//! # FLAGS as in `strength` (q, s, e, l, p, t, w, and h with the table of shapes in the file
+//! # FLAGS as in `strength` (q, s, e, l, p, t, w, v and a margin, and h with the table of shapes in the file
 //! # PARTIE_SHAPES names), TIME in ms per position
 //! cargo run --release -p partie-core --example depth -- qxs qxsl 200 10 1
 //! # the positions while pieces are placed only, every one of them
@@ -35,6 +35,12 @@ fn searcher(flags: &str) -> Searcher {
         .with_placing_reductions(flags.contains('p'))
         .with_transition(if flags.contains('t') { 2 } else { 0 })
         .with_two_tier(flags.contains('w'))
+        // `v` and a margin: `Searcher::with_futility` (`qxslwv50`).
+        .with_futility(
+            flags
+                .split_once('v')
+                .map_or(0, |(_, m)| m.parse().expect("a margin after v")),
+        )
 }
 
 fn main() {

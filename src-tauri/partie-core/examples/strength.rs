@@ -15,7 +15,9 @@
 //! # WEIGHTS, `h` adds the table of shapes in the file `PARTIE_SHAPES` names (`fit
 //! # --shapes`), and last `f` with a per cent judges the moving phase with fear (`f150`:
 //! # `Searcher::with_fear`); `c` with a value (before any `f`) makes a draw worth that much to
-//! # it (`c30`: `Searcher::with_contempt`). Level 5 is `qxslw`, level 5 before issue 21 `qx`.
+//! # it (`c30`: `Searcher::with_contempt`); `v` with a margin (before any `c` or `f`) cuts a
+//! # quiet position near the horizon by its judgement alone (`v50`: `Searcher::with_futility`).
+//! # Level 5 is `qxslw`, level 5 before issue 21 `qx`.
 //! # Or `L1` to `L5` for the computer's levels on their own clocks.
 //! cargo run --release -p partie-core --example strength -- 500,500qxsl 500,500qx 50 1
 //! ```
@@ -64,6 +66,8 @@ enum Player {
         fear: i32,
         /// What a draw is worth to it (`c` and the value; 0: nothing).
         contempt: i32,
+        /// The margin a turn of its cuts by the judgement alone (`v` and the margin; 0: none).
+        futility: i32,
         weights: Weights,
         placing: u64,
         moving: u64,
@@ -81,6 +85,10 @@ fn player(s: &str) -> Player {
     };
     let (s, contempt) = match s.split_once('c') {
         Some((s, c)) => (s, c.parse().expect("a value after c")),
+        None => (s, 0),
+    };
+    let (s, futility) = match s.split_once('v') {
+        Some((s, v)) => (s, v.parse().expect("a margin after v")),
         None => (s, 0),
     };
     let flags: String = s.chars().filter(|c| c.is_ascii_alphabetic()).collect();
@@ -109,6 +117,7 @@ fn player(s: &str) -> Player {
         aging: flags.contains('g'),
         fear,
         contempt,
+        futility,
         weights,
         placing: v[0] as u64,
         moving: v[1] as u64,
@@ -140,6 +149,7 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) 
             aging,
             fear,
             contempt,
+            futility,
             ..
         } => Some(
             Searcher::new(22)
@@ -152,7 +162,8 @@ fn game(p: [Player; 2], opening: &[Token], seed: u64, thought: [&AtomicU64; 2]) 
                 .with_two_tier(two_tier)
                 .with_aging(aging)
                 .with_fear(fear)
-                .with_contempt(contempt),
+                .with_contempt(contempt)
+                .with_futility(futility),
         ),
         Player::Level(_) => None,
     });

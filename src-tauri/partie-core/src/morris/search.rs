@@ -188,6 +188,10 @@ pub struct Searcher {
     sides: [Weights; 2],
     /// What a draw is worth to the side the search is for (0: nothing; see `with_contempt`).
     contempt: i32,
+    /// The margin a turn of depth by which a quiet position judged above beta is cut at once
+    /// near the horizon (0: never; below 0: also where the opponent threatens a mill; see
+    /// `with_futility`).
+    futility: i32,
     /// The side the present search is for.
     root_side: u8,
     /// Mixed into the table's keys: a score judged for one root side is not the other's.
@@ -217,6 +221,9 @@ const PLACE_SHIFT: u32 = 16;
 const SELDOM_SHIFT: u32 = PLACE_SHIFT + 6;
 /// Where its class sits: above the 32 bits of its history.
 const CLASS_SHIFT: u32 = SELDOM_SHIFT + 32;
+
+/// The deepest node [`Searcher::with_futility`] cuts by its judgement alone.
+const FUTILE_DEPTH: i32 = 6;
 
 /// The number of token codes [`encode`] gives.
 const TOKEN_CODES: usize = 64 + 24 * 24;
@@ -250,6 +257,7 @@ impl Searcher {
             age: 0,
             fear: 100,
             contempt: 0,
+            futility: 0,
             root_side: 0,
             sides: [WEIGHTS; 2],
             salt: 0,
@@ -275,6 +283,33 @@ impl Searcher {
     pub fn with_contempt(mut self, value: i32) -> Self {
         self.contempt = value;
         self
+    }
+
+    /// The same searcher cutting, at depth [`FUTILE_DEPTH`] or less and off the principal
+    /// line, a position whose judgement is at least beta by `margin` a turn of depth, where no
+    /// removal is owed and the opponent has no two pieces on a line with its third point
+    /// empty (reverse futility pruning: depth for the placing, which decides the games issue
+    /// 21 counts). A margin below 0 is the same margin, cutting where the opponent threatens
+    /// a mill too. Kept for the matches (`examples/strength.rs`, `v` and the margin); no level
+    /// uses it (docs/performance.md).
+    pub fn with_futility(mut self, margin: i32) -> Self {
+        self.futility = margin;
+        self
+    }
+
+    /// Whether a position may be cut by its judgement alone (see `with_futility`): its side to
+    /// act owes no removal, and the opponent threatens no mill (unless the margin is below 0).
+    fn futile(&self, pos: &Position) -> bool {
+        if pos.pending() > 0 {
+            return false;
+        }
+        let theirs = pos.board(1 - pos.turn());
+        let empty = !(theirs | pos.board(pos.turn())) & super::board::FULL;
+        self.futility < 0
+            || !pos
+                .lines()
+                .iter()
+                .any(|&l| two_on(theirs, l) && empty & l != 0)
     }
 
     /// A draw's worth for `side`.
@@ -643,6 +678,17 @@ impl Searcher {
                 if cut {
                     return s;
                 }
+            }
+        }
+        if self.futility != 0
+            && depth <= FUTILE_DEPTH
+            && beta - alpha == 1
+            && beta.abs() < WIN - MAX_PLY as i32
+            && self.futile(pos)
+        {
+            let judged = self.judge(pos);
+            if judged - self.futility.abs() * depth >= beta {
+                return judged;
             }
         }
         let mut tokens = pos.tokens();
@@ -1631,6 +1677,61 @@ mod tests {
             };
             assert!(s.search(&start, &history, &limits).best.is_some());
             assert_eq!(s.table[0].depth, 5);
+        }
+    }
+
+    /// The cut by the judgement alone (`with_futility`) waits where the opponent threatens a
+    /// mill (unless its margin is below 0) or a removal is owed, and leaves a mill to close
+    /// found; no level uses it.
+    #[test]
+    fn the_cut_by_the_judgement_alone_waits_for_a_threat_and_keeps_a_mill() {
+        let placed = |names: &[&str]| {
+            names
+                .iter()
+                .fold(Position::start(MorrisRules::default()), |p, n| {
+                    p.after(Token::Place(point(n).unwrap()))
+                })
+        };
+        // Black (b2, b4) threatens b6; after (b2, f6) it threatens nothing. White to act.
+        let threatened = placed(&["a1", "b2", "d7", "b4"]);
+        let quiet = placed(&["a1", "b2", "d7", "f6"]);
+        let careful = Searcher::new(10).with_futility(50);
+        assert!(!careful.futile(&threatened));
+        assert!(careful.futile(&quiet));
+        assert!(Searcher::new(10).with_futility(-50).futile(&threatened));
+        // A removal owed is never cut.
+        let closing = placed(&["a1", "b2", "a4", "f6"]).after(Token::Place(point("a7").unwrap()));
+        assert!(closing.pending() > 0);
+        assert!(!Searcher::new(10).with_futility(-50).futile(&closing));
+        // White (a1, a4) can close a1-a4-a7 now, or place b4 for a second threat Black cannot
+        // also stop: either form plays what the search without it plays, one of the two.
+        let open = placed(&["a1", "b2", "a4", "f6"]);
+        let best: Vec<Option<Token>> = [0, 50, -50]
+            .iter()
+            .map(|&margin| {
+                Searcher::new(16)
+                    .with_weights(STRONG)
+                    .with_quiescence(true)
+                    .with_futility(margin)
+                    .search(
+                        &open,
+                        &Repetitions::default(),
+                        &Limits {
+                            depth: 6,
+                            ..Limits::default()
+                        },
+                    )
+                    .best
+            })
+            .collect();
+        assert!(
+            [Token::parse("a7"), Token::parse("b4")].contains(&best[0]),
+            "{best:?}"
+        );
+        assert_eq!(best, [best[0]; 3]);
+        // No level cuts so.
+        for level in 1..=5 {
+            assert_eq!(Level::new(level).unwrap().searcher().futility, 0);
         }
     }
 

@@ -1680,18 +1680,20 @@ mod tests {
         }
     }
 
+    /// The position after the placements `names` (White first), by their points' names.
+    fn placed(names: &[&str]) -> Position {
+        names
+            .iter()
+            .fold(Position::start(MorrisRules::default()), |p, n| {
+                p.after(Token::Place(point(n).unwrap()))
+            })
+    }
+
     /// The cut by the judgement alone (`with_futility`) waits where the opponent threatens a
     /// mill (unless its margin is below 0) or a removal is owed, and leaves a mill to close
     /// found; no level uses it.
     #[test]
     fn the_cut_by_the_judgement_alone_waits_for_a_threat_and_keeps_a_mill() {
-        let placed = |names: &[&str]| {
-            names
-                .iter()
-                .fold(Position::start(MorrisRules::default()), |p, n| {
-                    p.after(Token::Place(point(n).unwrap()))
-                })
-        };
         // Black (b2, b4) threatens b6; after (b2, f6) it threatens nothing. White to act.
         let threatened = placed(&["a1", "b2", "d7", "b4"]);
         let quiet = placed(&["a1", "b2", "d7", "f6"]);
@@ -1739,13 +1741,6 @@ mod tests {
     /// while placing apart from once placed; and a table of shapes adds to the judgement.
     #[test]
     fn shapes_count_each_point_by_its_neighbours() {
-        let placed = |names: &[&str]| {
-            names
-                .iter()
-                .fold(Position::start(MorrisRules::default()), |p, n| {
-                    p.after(Token::Place(point(n).unwrap()))
-                })
-        };
         let list = |pos: &Position, s: u8| {
             let mut v = Vec::new();
             shapes(pos, s, |i| v.push(i));

@@ -303,13 +303,14 @@ impl Searcher {
         if pos.pending() > 0 {
             return false;
         }
+        if self.futility < 0 {
+            return true;
+        }
         let theirs = pos.board(1 - pos.turn());
         let empty = !(theirs | pos.board(pos.turn())) & super::board::FULL;
-        self.futility < 0
-            || !pos
-                .lines()
-                .iter()
-                .any(|&l| two_on(theirs, l) && empty & l != 0)
+        !pos.lines()
+            .iter()
+            .any(|&l| two_on(theirs, l) && empty & l != 0)
     }
 
     /// A draw's worth for `side`.

@@ -1,22 +1,52 @@
-"""The big-screen page the hub serves (src-tauri/partie-hub/src/page.html), in headless
-Chromium at 1920x1080, against a stand-in for the hub on loopback that answers what the test
+"""The big-screen page the hub serves (src-tauri/partie-hub/src/page.html, fetched from a real
+hub), in headless Chromium at 1920x1080, against a stand-in for the hub on loopback that answers what the test
 says: a field too long for the screen is shown a page at a time at a size that fits, withdrawn
 entrants and walkovers are said in words, and a hub that answers an error or goes away leaves
 the page marked stale (in its header, always on screen) until the hub answers again. The
 stand-in lets the test choose the moment each answer changes, which the real hub cannot."""
 import json
 import queue
+import subprocess
+import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import SHOTS, ROOT
+from conftest import SHOTS, TARGET, free_port
 from test_club_night import BIG, chromium
 
-PAGE = (ROOT / "src-tauri" / "partie-hub" / "src" / "page.html").read_bytes()
+HUB = TARGET / "debug" / "partie-hub"
+
+
+def served_page():
+    """The page as a real hub serves it (the words the core registers written in), fetched once
+    from `partie-hub` (built by `cargo test --workspace`) on a throwaway database."""
+    with tempfile.TemporaryDirectory() as d:
+        port = free_port()
+        hub = subprocess.Popen([str(HUB), "--db", f"{d}/club.db", "--listen", f"127.0.0.1:{port}"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            end = time.time() + 30
+            while True:
+                try:
+                    token = Path(f"{d}/hub-token").read_text().strip()
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=5) as r:
+                        return r.read()
+                except (OSError, urllib.error.URLError):
+                    if time.time() > end or hub.poll() is not None:
+                        raise
+                    time.sleep(0.1)
+        finally:
+            hub.kill()
+            hub.wait()
+
+
+PAGE = served_page()
 
 
 def summary(n):
@@ -159,6 +189,8 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         assert b.execute_script("return document.querySelector('#bye').textContent") == "Bye: Player 40"
         # Mölkky is played on courts: the column says so (the summary's `place`).
         assert b.execute_script("return [...document.querySelectorAll('#boards th')].map((th) => th.textContent).slice(0, 2)") == ["Table", "Court"]
+        # The game's and the system's titles, as the core registers them.
+        assert b.execute_script("return document.querySelector('#title').textContent") == "Mölkky · Swiss"
         b.save_screenshot(str(SHOTS / "77-big-screen-long-field-1920.png"))
         # The pages take turns.
         WebDriverWait(b, 13).until(lambda b: b.execute_script("return document.querySelector('#standings-page').textContent") == f"2/{pages}")

@@ -73,6 +73,20 @@ test('every key a screen builds from a value exists for each value, in both lang
   const places = [...new Set(rsFiles(core).flatMap((f) => [...readFileSync(f, 'utf8')
     .matchAll(/const (?:PLACE: &'static str|DEFAULT_PLACE: &str) = "(\w+)";/g)].map((m) => m[1])))].sort();
   assert.deepEqual(places, ['board', 'court', 'crokinole_board']);
+  // Their titles are the core's (`TITLE` of each game, `title` of each system's ENTRY), which
+  // the printed sheets and the hub's big-screen page use: the app says the same.
+  const titles = (re) => Object.fromEntries(rsFiles(core)
+    .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(re)].map((m) => [m[1], [m[2], m[3]]])));
+  const gameTitles = titles(/const NAME: &'static str = "(\w+)";\s*const TITLE: \[&'static str; 2\] = \["([^"]+)", "([^"]+)"\];/g);
+  const systemTitles = titles(/pub const ENTRY: Entry = Entry \{\s*name: "(\w+)",\s*title: \["([^"]+)", "([^"]+)"\]/g);
+  assert.deepEqual(Object.keys(gameTitles).sort(), [...games].sort());
+  assert.deepEqual(Object.keys(systemTitles).sort(), [...systems].sort());
+  for (const [kind, all] of [['game', gameTitles], ['system', systemTitles]]) {
+    for (const [name, [en, fr]] of Object.entries(all)) {
+      assert.equal(S.en[`${kind}_${name}`], en, `${kind} ${name}`);
+      assert.equal(S.fr[`${kind}_${name}`], fr, `${kind} ${name}`);
+    }
+  }
   const families = {
     'game_{}': games,
     'game_{}_hint': games,

@@ -257,7 +257,7 @@ const STRINGS = {
     'code.empty_side': 'Every side needs at least one player.',
     'code.database_too_new': 'This history was written by a newer version of Partie. Update the app to open it; the file was left untouched.',
     'code.not_partie_database': 'This file is another program’s database, not a Partie history. It was left untouched.',
-    game_morris: "Nine Men's Morris",
+    game_morris: 'Nine Men’s Morris',
     game_morris_hint: "Mills on a board, against a friend or the computer",
     cancel: "Cancel",
     copy: "Copy",

@@ -100,6 +100,26 @@ pub type Rates = Vec<(&'static str, Value)>;
 /// know.
 pub const DEFAULT_PLACE: &str = "board";
 
+/// Each place a game can name as its [`Game::PLACE`], with the word for one such place on its
+/// own (a column's head, a printed table's: "Court 3"), in English and in French. The screens'
+/// sentences about places (their plurals and genders) are in `ui/js/i18n.js`, keyed by place.
+pub const PLACES: &[(&str, [&str; 2])] = &[
+    (DEFAULT_PLACE, ["Board", "Plateau"]),
+    // A Crokinole board is a board in English and a planche in French.
+    ("crokinole_board", ["Board", "Planche"]),
+    ("court", ["Court", "Terrain"]),
+];
+
+/// The word for `place` ([`PLACES`]), in French when `french`; a board's for a place this build
+/// does not know.
+pub fn place_word(place: &str, french: bool) -> &'static str {
+    let words = PLACES
+        .iter()
+        .find(|(p, _)| *p == place)
+        .map_or(PLACES[0].1, |(_, w)| *w);
+    words[usize::from(french)]
+}
+
 /// One game's rules: a validated state that only changes through [`Game::play`], and what the
 /// rest of the app takes from the game. Registering the type in `games.rs` is all it takes for
 /// records, the store, statistics, tournaments and the screens' `game_info` to know it.

@@ -390,6 +390,21 @@ mod tests {
     }
 
     #[test]
+    fn every_place_a_game_names_has_its_words() {
+        use crate::game::{place_word, PLACES};
+        for game in GAMES {
+            let words = PLACES.iter().find(|(p, _)| *p == place(game));
+            assert!(words.is_some(), "{game}: no words for {:?}", place(game));
+        }
+        assert_eq!(place_word(place("molkky"), false), "Court");
+        assert_eq!(place_word(place("molkky"), true), "Terrain");
+        assert_eq!(place_word(place("crokinole"), false), "Board");
+        assert_eq!(place_word(place("crokinole"), true), "Planche");
+        assert_eq!(place_word(place("morris"), true), "Plateau");
+        assert_eq!(place_word("somewhere", true), "Plateau");
+    }
+
+    #[test]
     fn every_option_a_game_offers_is_one_its_setup_takes() {
         // Each value an option offers (its bounds, its listed values, a switch either way)
         // sets up a game: the rules form draws from this list, and a value it offers that the

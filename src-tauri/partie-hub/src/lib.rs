@@ -54,6 +54,28 @@ pub const WATCH_EVERY: Duration = Duration::from_millis(500);
 
 const PAGE: &str = include_str!("page.html");
 
+/// The big-screen page as served: [`PAGE`] with the words the core registers (each game's and
+/// each pairing system's title, each place's word) in place of its `/*WORDS*/` mark, so that the
+/// page keeps no list of them of its own.
+static PAGE_SERVED: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| PAGE.replacen("/*WORDS*/null", &page_words().to_string(), 1));
+
+/// `{"games": {name: [en, fr]}, "places": {place: [en, fr]}, "systems": {name: [en, fr]}}`: the
+/// titles of every game and system this build knows, and the word for each place.
+fn page_words() -> Value {
+    use partie_core::games::{title, GAMES};
+    let pairs =
+        |it: &mut dyn Iterator<Item = (&str, [&str; 2])>| -> serde_json::Map<String, Value> {
+            it.map(|(name, words)| (name.to_string(), json!(words)))
+                .collect()
+        };
+    json!({
+        "games": pairs(&mut GAMES.iter().map(|g| (*g, [title(g, false), title(g, true)]))),
+        "places": pairs(&mut partie_core::game::PLACES.iter().copied()),
+        "systems": pairs(&mut partie_core::tournament::system::SYSTEMS.iter().map(|e| (e.name, e.title))),
+    })
+}
+
 /// A running hub's state: the storage, the token and the event stream.
 pub struct Hub {
     storage: Backend,
@@ -560,7 +582,7 @@ async fn events(State(hub): State<Arc<Hub>>) -> Response {
 pub const PING_EVERY: Duration = Duration::from_secs(15);
 
 async fn page() -> Response {
-    let mut r = Html(PAGE).into_response();
+    let mut r = Html(PAGE_SERVED.as_str()).into_response();
     r.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     r

@@ -86,6 +86,33 @@ async fn health_needs_no_token_and_everything_else_does(backend: Backend) {
     assert_eq!(page.status, 200);
     assert!(page.content_type.starts_with("text/html"));
     assert!(page.text.contains("EventSource"));
+    // The games' and systems' titles and the place words are the core's, written in as served.
+    assert!(!page.text.contains("/*WORDS*/"));
+    let words = page.text.split("const WORDS = ").nth(1).unwrap();
+    let words: serde_json::Value = serde_json::Deserializer::from_str(words)
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        words["games"]["morris"],
+        json!(["Nine Men’s Morris", "Jeu du moulin"])
+    );
+    assert_eq!(
+        words["places"]["crokinole_board"],
+        json!(["Board", "Planche"])
+    );
+    assert_eq!(
+        words["systems"]["swiss"],
+        json!(["Swiss", "Système suisse"])
+    );
+    let games = words["games"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect::<Vec<_>>();
+    assert_eq!(games.len(), partie_core::games::GAMES.len());
     assert_eq!(anyone.get(&query("/v1/records")).await.status, 401);
     assert_eq!(anyone.get("/?token=wrong").await.status, 401);
     // With the token, an unknown path is not_found.

@@ -249,27 +249,12 @@ impl Words {
     }
 
     fn system(&self, name: &str) -> String {
-        let label = match (self.lang, name) {
-            (Lang::En, "round_robin") => "Round robin",
-            (Lang::En, "swiss") => "Swiss",
-            (Lang::En, "pools_knockout") => "Pools, then knockout",
-            (Lang::Fr, "round_robin") => "Toutes rondes",
-            (Lang::Fr, "swiss") => "Système suisse",
-            (Lang::Fr, "pools_knockout") => "Poules, puis élimination",
-            _ => name,
-        };
-        label.to_string()
+        super::system::title(name, matches!(self.lang, Lang::Fr)).to_string()
     }
 
     /// What the room calls the place a match of `game` is played on ([`crate::game::Game::PLACE`]).
     fn place(&self, game: &str) -> &'static str {
-        match (self.lang, crate::games::place(game)) {
-            (Lang::En, "court") => "Court",
-            (Lang::En, _) => "Board",
-            (Lang::Fr, "court") => "Terrain",
-            (Lang::Fr, "crokinole_board") => "Planche",
-            (Lang::Fr, _) => "Plateau",
-        }
+        crate::game::place_word(crate::games::place(game), matches!(self.lang, Lang::Fr))
     }
 
     fn game(&self, game: &str) -> String {

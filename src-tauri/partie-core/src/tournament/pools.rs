@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 /// The registry entry.
 pub const ENTRY: Entry = Entry {
     name: "pools_knockout",
+    title: ["Pools, then knockout", "Poules, puis élimination"],
     options: &["pool_size", "advance"],
     build,
 };

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 /// The registry entry.
 pub const ENTRY: Entry = Entry {
     name: "round_robin",
+    title: ["Round robin", "Toutes rondes"],
     options: &[],
     build: |_, _| Ok(Box::new(RoundRobin::default())),
 };

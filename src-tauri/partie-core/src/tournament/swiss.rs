@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 /// The registry entry.
 pub const ENTRY: Entry = Entry {
     name: "swiss",
+    title: ["Swiss", "Système suisse"],
     options: &["rounds"],
     build,
 };

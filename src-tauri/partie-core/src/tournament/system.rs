@@ -67,6 +67,8 @@ pub type Build = fn(&Map<String, Value>, usize) -> Result<Box<dyn System>, Error
 pub struct Entry {
     /// The record name (`"swiss"`).
     pub name: &'static str,
+    /// The system's title on printed sheets and the hub's big screen, in English and in French.
+    pub title: [&'static str; 2],
     /// The setup keys the system reads besides the common ones.
     pub options: &'static [&'static str],
     /// Builds the system from the setup object and the number of entrants; `bad_setup` when
@@ -81,7 +83,31 @@ pub const SYSTEMS: &[Entry] = &[
     super::pools::ENTRY,
 ];
 
+/// The system's title (see [`Entry::title`]), in French when `french`; the record name for an
+/// unknown one.
+pub fn title(name: &str, french: bool) -> &str {
+    find(name).map_or(name, |e| e.title[usize::from(french)])
+}
+
 /// The system registered under `name`.
 pub fn find(name: &str) -> Option<&'static Entry> {
     SYSTEMS.iter().find(|e| e.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_system_has_a_title_in_both_languages() {
+        for e in SYSTEMS {
+            for french in [false, true] {
+                let t = title(e.name, french);
+                assert!(!t.is_empty() && t != e.name, "{}: {t:?}", e.name);
+            }
+        }
+        assert_eq!(title("swiss", true), "Système suisse");
+        assert_eq!(title("round_robin", false), "Round robin");
+        assert_eq!(title("ladder", true), "ladder");
+    }
 }

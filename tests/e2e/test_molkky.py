@@ -613,6 +613,85 @@ def test_a_typed_name_narrows_the_known_players_and_finds_them_whatever_the_case
     assert sorted(k["name"] for k in ipc(p, "ipc.players()")) == ["Anna", "Zoé", "Élodie"]
 
 
+def test_a_mistyped_new_name_is_put_right_on_its_chip(partie):
+    """A name typed wrong and added is put right where it shows: a tap on the chip of a player
+    this setup made opens its spelling there; Escape leaves it as it was; Enter renames the
+    player (the line-up, the known players and the match follow, and no player of the wrong
+    name is left). Put right to a known player's name, that player takes the place and the one
+    made by mistake is archived; a name already in the line-up is refused in words. A known
+    player's chip offers no such change (their history is the players screen's)."""
+    p = partie
+    p.start()
+    ipc(p, "ipc.addPlayer('Anna')")
+    ipc(p, "ipc.addPlayer('Cyril')")
+    p.tap("#new-molkky")
+    p.wait_until("return document.querySelectorAll('#known-players .chip').length === 2")
+    add_players(p, "Jonh", "Bea", "Ana")
+    p.tap('#known-players [data-player="Cyril"]')
+    p.wait_until("return document.querySelectorAll('#sides .chip-name').length === 4")
+    # The three made here can be put right; Cyril, known before, cannot.
+    fixable = "return [...document.querySelectorAll('#sides .chip-fix .chip-name')].map((c) => c.textContent)"
+    assert p.d.execute_script(fixable) == ["Jonh", "Bea", "Ana"]
+    fixing = "return [document.activeElement.id, document.activeElement.value]"
+    p.shot("03d-name-fixable")
+    on_chip = "return document.activeElement?.getAttribute('aria-label') === 'Put right the spelling of {}'"
+
+    def open_fix(name, typed):
+        p.tap(f'[aria-label="Put right the spelling of {name}"]')
+        p.wait_until("return document.activeElement?.id === 'fix-name'")
+        assert p.d.execute_script(fixing) == ["fix-name", name]
+        el = p.d.switch_to.active_element
+        if typed is not None:
+            el.send_keys(Keys.CONTROL, "a")
+            el.send_keys(typed)
+        return el
+
+    # Opened and left with Escape: nothing changes, the focus is back on the chip.
+    open_fix("Jonh", "Jxxx").send_keys(Keys.ESCAPE)
+    p.wait_until("return !document.querySelector('#fix-name')")
+    p.wait_until(on_chip.format("Jonh"))
+    assert p.texts("#sides .chip-name") == ["Jonh", "Bea", "Ana", "Cyril"]
+
+    # Put right with Enter: the player is renamed, and said so.
+    el = open_fix("Jonh", "John")
+    p.shot("03d-name-put-right")
+    el.send_keys(Keys.ENTER)
+    p.wait_until("return !document.querySelector('#fix-name')")
+    assert p.texts("#sides .chip-name") == ["John", "Bea", "Ana", "Cyril"]
+    p.wait_until(on_chip.format("John"))
+    p.wait_until("return document.querySelector('#announce').textContent === 'Jonh is now John'")
+    people = lambda: {k["name"]: k["archived"] for k in ipc(p, "ipc.players()")}
+    assert people() == {"Anna": False, "Cyril": False, "John": False, "Bea": False, "Ana": False}
+
+    # A name already in the line-up is refused, and the field stays open with what was typed.
+    open_fix("Bea", "john").send_keys(Keys.ENTER)
+    p.wait_css("#toast:not([hidden])")
+    assert p.text("#toast") == "That name is already entered."
+    assert p.d.execute_script("return document.querySelector('#fix-name').value") == "john"
+    p.tap("#fix-cancel")
+    p.wait_until("return !document.querySelector('#fix-name')")
+    assert p.texts("#sides .chip-name") == ["John", "Bea", "Ana", "Cyril"]
+
+    # "Ana" put right to "anna", a known player: Anna takes the place, in her own spelling, and
+    # Ana, who never played, is archived (out of the known players).
+    open_fix("Ana", "anna")
+    p.tap("#fix-save")
+    p.wait_until("return !document.querySelector('#fix-name')")
+    assert p.texts("#sides .chip-name") == ["John", "Bea", "Anna", "Cyril"]
+    assert p.d.execute_script(fixable) == ["John", "Bea"]
+    p.wait_until("return document.querySelector('#announce').textContent === 'Ana is now Anna'")
+    assert people() == {"Anna": False, "Cyril": False, "John": False, "Bea": False}
+    archived = ipc(p, "ipc.searchPlayers('Ana', true)")
+    assert [(k["name"], k["archived"]) for k in archived if k["name"] == "Ana"] == [("Ana", True)], archived
+    assert p.count("#known-players .chip") == 0
+
+    # The match seats the names put right.
+    p.begin()
+    p.wait_until("return document.querySelector('#screen').innerText.includes('John')")
+    match = ipc(p, "ipc.getMatch(Number(location.hash.split('/')[2]))")
+    assert match["sides"] == [["John"], ["Bea"], ["Anna"], ["Cyril"]]
+
+
 def test_names_typed_one_after_another_with_enter_keep_the_field(partie):
     """Enter adds the name typed and the field stays focused, never blurred: on a phone its
     keyboard stays up for the next name (the redraw used to take the field out of the page and

@@ -11,7 +11,7 @@ import { rulesForm, alike } from '../rules-form.js';
 // left: its line-up, teams, opponent and rules were only kept at Start, and a trip to change
 // the default rules lost them. One a game, for as long as the app runs; a Start forgets it.
 const drafts = new Map();
-const DRAFTED = ['sides', 'teamMode', 'rules', 'saveDefaults', 'opponent', 'level', 'colour', 'benched'];
+const DRAFTED = ['sides', 'teamMode', 'rules', 'saveDefaults', 'opponent', 'level', 'colour', 'benched', 'fresh'];
 
 // A draft's rules, unless they are the defaults it started from: then the defaults of now
 // (Settings, the trip away, may have just changed them).
@@ -41,6 +41,7 @@ export function mount(root, [game]) {
     level: 2,
     colour: 0,          // the person's side against the computer
     benched: null,      // the sides the computer's place took (`opponent`)
+    fresh: {},          // the players this setup made, never played yet, by name: their spelling can be put right here
     ...draftOf(game),
   };
   const drafted = drafts.has(game);
@@ -97,6 +98,9 @@ export function mount(root, [game]) {
         nameInput.value = '';
       }
       if (!st.known.some((k) => k.id === p.id)) st.known.unshift(p);
+      // A player never played yet has no history a new spelling would touch: it can be put
+      // right on its chip (a name mistyped is seen as it appears there).
+      if (p.last_played_at == null) st.fresh[p.name] = p.id;
       addName(p.name);
     } catch (e) { app.error(e); }
   }
@@ -118,8 +122,72 @@ export function mount(root, [game]) {
     }
   }
 
+  // The spelling of a player this setup made, put right on its chip: the player is renamed
+  // (the line-up and the known players follow), or, where the name put right is a known
+  // player's, that player takes the place and the one made by mistake is archived (it never
+  // played; the players screen still has it).
+  let fixing = null;  // { name, input }: the chip being put right
+  function fixStart(name) {
+    const input = h('input', {
+      id: 'fix-name', type: 'text', maxlength: 60, autocomplete: 'off', value: name, 'aria-label': t('fix_name', { name }),
+      onkeydown: (ev) => { if (ev.key === 'Escape') { ev.preventDefault(); ev.stopPropagation(); fixEnd(name); } },
+    });
+    fixing = { name, input };
+    render.focusOn('#fix-name');
+    render();
+  }
+  function fixEnd(name) {
+    fixing = null;
+    const key = st.sides.flatMap((side, i) => side.map((n, k) => (n === name ? `fix-${i}-${k}` : null))).find(Boolean);
+    render.focusOn(key ? `[data-key="${key}"]` : '#new-player');
+    render();
+  }
+  async function fixSave(ev) {
+    ev.preventDefault();
+    if (!fixing || st.busy) return;
+    const { name, input } = fixing;
+    const id = st.fresh[name];
+    const typed = input.value.trim();
+    if (!typed || typed === name) { fixEnd(name); return; }
+    const same = (a, b) => a.toLowerCase() === b.toLowerCase();
+    if (!same(typed, name) && inLineup(typed)) {
+      app.error({ kind: 'bad_setup', code: 'name_taken', detail: typed });
+      return;
+    }
+    st.busy = true;
+    try {
+      const known = st.known.find((k) => k.id !== id && same(k.name, typed));
+      let now;
+      if (known) {
+        await ipc.archivePlayer(id, true);
+        st.known = st.known.filter((k) => k.id !== id);
+        now = known.name;
+      } else {
+        const p = await ipc.renamePlayer(id, typed);
+        st.known = st.known.map((k) => (k.id === id ? p : k));
+        st.fresh[p.name] = id;
+        now = p.name;
+      }
+      delete st.fresh[name];
+      st.sides = st.sides.map((side) => side.map((n) => (n === name ? now : n)));
+      app.announce(t('name_fixed', { gone: name, name: now }));
+      fixEnd(now);
+    } catch (e) {
+      app.error(e);
+    } finally {
+      st.busy = false;
+    }
+  }
+  function fixChip(name) {
+    return h('form', { class: 'chip in-side chip-fixing', 'data-key': `fixing-${name}`, onsubmit: fixSave },
+      fixing.input,
+      h('button', { class: 'chip-act', type: 'submit', id: 'fix-save', 'aria-label': t('save') }, '✓'),
+      h('button', { class: 'chip-act', type: 'button', id: 'fix-cancel', 'aria-label': t('cancel'), onclick: () => fixEnd(name) }, '↩'));
+  }
+
   function removeName(si, pi) {
     const [name] = st.sides[si].splice(pi, 1);
+    if (fixing?.name === name) fixing = null;
     if (!st.sides[si].length) {
       st.sides.splice(si, 1);
       if (st.active != null && st.active >= st.sides.length) st.active = null;
@@ -184,9 +252,13 @@ export function mount(root, [game]) {
         onclick: st.teamMode ? () => { st.active = active ? null : si; render(); } : null,
       }, h('span', { class: 'side-index', text: String(si + 1) }), st.teamMode ? t('side_n', { n: si + 1 }) : null),
       h('span', { class: 'side-players' },
-        side.map((name, pi) => h('span', { class: 'chip in-side' },
-          h('span', { class: 'chip-name', text: name }),
-          h('button', { class: 'chip-x', type: 'button', 'aria-label': `${t('remove')} ${name}`, 'data-key': `x-${si}-${pi}`, onclick: () => removeName(si, pi) }, '×')))),
+        side.map((name, pi) => (fixing?.name === name ? fixChip(name) : h('span', { class: 'chip in-side' },
+          st.fresh[name] != null
+            // A name this setup made: a tap on it puts its spelling right.
+            ? h('button', { class: 'chip-fix', type: 'button', 'data-key': `fix-${si}-${pi}`, 'aria-label': t('fix_name', { name }), onclick: () => fixStart(name) },
+              h('span', { class: 'chip-name', text: name }), h('span', { class: 'fix-glyph', 'aria-hidden': 'true', text: '✎' }))
+            : h('span', { class: 'chip-name', text: name }),
+          h('button', { class: 'chip-x', type: 'button', 'aria-label': `${t('remove')} ${name}`, 'data-key': `x-${si}-${pi}`, onclick: () => removeName(si, pi) }, '×'))))),
       h('span', { class: 'side-moves' },
         h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_up')} ${names(side)}`, 'data-key': `up-${si}`, disabled: si === 0, onclick: () => move(si, -1) }, '↑'),
         h('button', { class: 'icon-btn small', type: 'button', 'aria-label': `${t('move_down')} ${names(side)}`, 'data-key': `down-${si}`, disabled: si === st.sides.length - 1, onclick: () => move(si, 1) }, '↓')));

@@ -58,7 +58,17 @@ const PAGE: &str = include_str!("page.html");
 /// each pairing system's title, each place's word) in place of its `/*WORDS*/` mark, so that the
 /// page keeps no list of them of its own.
 static PAGE_SERVED: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| PAGE.replacen("/*WORDS*/null", &page_words().to_string(), 1));
+    std::sync::LazyLock::new(|| with_words(PAGE, &page_words()));
+
+/// `page` with `words` in place of its `/*WORDS*/null` mark, `<` written as an escape so that
+/// no title can end the page's script (`</script>`).
+fn with_words(page: &str, words: &Value) -> String {
+    page.replacen(
+        "/*WORDS*/null",
+        &words.to_string().replace('<', "\\u003c"),
+        1,
+    )
+}
 
 /// `{"games": {name: [en, fr]}, "places": {place: [en, fr]}, "systems": {name: [en, fr]}}`: the
 /// titles of every game and system this build knows, and the word for each place.
@@ -684,6 +694,17 @@ mod tests {
     use super::*;
     use futures_util::StreamExt;
     use partie_core::store::RecordKind;
+
+    #[test]
+    fn words_written_into_the_page_cannot_end_its_script() {
+        let page = "<script>const WORDS = /*WORDS*/null;</script>";
+        let words = json!({"games": {"x": ["A </script><b>", "B"]}});
+        let served = with_words(page, &words);
+        assert_eq!(served.matches("</script>").count(), 1, "{served}");
+        let inner = served.split("const WORDS = ").nth(1).unwrap();
+        let inner = &inner[..inner.len() - ";</script>".len()];
+        assert_eq!(serde_json::from_str::<Value>(inner).unwrap(), words);
+    }
 
     fn change(seq: i64) -> Change {
         Change {

@@ -97,10 +97,12 @@ export function mount(root, [game]) {
         st.newName = '';
         nameInput.value = '';
       }
+      // A player this setup made (not one the name found) has no history a new spelling
+      // would touch: it can be put right on its chip, where a name mistyped is seen. Until
+      // the known players have come, a name found cannot be told from one made: no offer.
+      const made = knownCame && !st.known.some((k) => k.id === p.id);
       if (!st.known.some((k) => k.id === p.id)) st.known.unshift(p);
-      // A player never played yet has no history a new spelling would touch: it can be put
-      // right on its chip (a name mistyped is seen as it appears there).
-      if (p.last_played_at == null) st.fresh[p.name] = p.id;
+      if (made && p.last_played_at == null) st.fresh[p.name] = p.id;
       addName(p.name);
     } catch (e) { app.error(e); }
   }
@@ -127,6 +129,7 @@ export function mount(root, [game]) {
   // player's, that player takes the place and the one made by mistake is archived (it never
   // played; the players screen still has it).
   let fixing = null;  // { name, input }: the chip being put right
+  let knownCame = false;
   function fixStart(name) {
     const input = h('input', {
       id: 'fix-name', type: 'text', maxlength: 60, autocomplete: 'off', value: name, 'aria-label': t('fix_name', { name }),
@@ -136,9 +139,12 @@ export function mount(root, [game]) {
     render.focusOn('#fix-name');
     render();
   }
+  // Back from the chip's field: the focus on the chip (its name, else its ×: a known player
+  // took the place), else on the name field.
   function fixEnd(name) {
     fixing = null;
-    const key = st.sides.flatMap((side, i) => side.map((n, k) => (n === name ? `fix-${i}-${k}` : null))).find(Boolean);
+    const at = st.sides.flatMap((side, i) => side.map((n, k) => (n === name ? [i, k] : null))).find(Boolean);
+    const key = at && (st.fresh[name] != null ? `fix-${at[0]}-${at[1]}` : `x-${at[0]}-${at[1]}`);
     render.focusOn(key ? `[data-key="${key}"]` : '#new-player');
     render();
   }
@@ -156,7 +162,16 @@ export function mount(root, [game]) {
     }
     st.busy = true;
     try {
-      const known = st.known.find((k) => k.id !== id && same(k.name, typed));
+      // The players as the store has them now: the known players on screen may not have come
+      // yet, and a player may have played since (a draft come back to).
+      const all = await ipc.players();
+      const me = all.find((k) => k.id === id);
+      if (!me || me.name !== name || me.last_played_at != null) {
+        delete st.fresh[name];
+        fixEnd(name);
+        return;
+      }
+      const known = all.find((k) => k.id !== id && same(k.name, typed));
       let now;
       if (known) {
         await ipc.archivePlayer(id, true);
@@ -169,9 +184,12 @@ export function mount(root, [game]) {
         now = p.name;
       }
       delete st.fresh[name];
-      st.sides = st.sides.map((side) => side.map((n) => (n === name ? now : n)));
+      const put = (sides) => sides?.map((side) => side.map((n) => (n === name ? now : n)));
+      st.sides = put(st.sides);
+      st.benched = put(st.benched) ?? null;
       app.announce(t('name_fixed', { gone: name, name: now }));
-      fixEnd(now);
+      // Another chip opened meanwhile stays open.
+      if (fixing?.name === name) fixEnd(now); else render();
     } catch (e) {
       app.error(e);
     } finally {
@@ -335,6 +353,11 @@ export function mount(root, [game]) {
   ipc.players().then((p) => {
     // One added while the list was asked for (its answer may predate it) stays known.
     st.known = [...st.known.filter((k) => !p.some((x) => x.id === k.id)), ...p];
+    knownCame = true;
+    // A draft's players made here stay correctable only while they are as they were made:
+    // one renamed, archived or played since is not.
+    st.fresh = Object.fromEntries(Object.entries(st.fresh)
+      .filter(([name, id]) => p.some((k) => k.id === id && k.name === name && k.last_played_at == null)));
     const known = new Map(st.known.map((k) => [k.name.toLowerCase(), k.name]));
     st.sides = st.sides
       .map((side) => side.flatMap((n) => (!remembered.has(n) ? [n] : known.has(n.toLowerCase()) ? [known.get(n.toLowerCase())] : [])))

@@ -836,6 +836,35 @@ def test_a_setup_left_for_settings_is_as_it_was_when_come_back_to(partie):
     p.wait_css("#pins")
 
 
+def test_a_name_put_right_as_the_setup_is_left_comes_back_put_right(partie):
+    """The store answers a name put right after the setup was left for Settings: the line-up
+    come back to has the name put right (the draft took it), still correctable, and not the old
+    spelling, which is no one's now and would have left the line-up."""
+    p = partie
+    p.start()
+    ipc(p, "ipc.addPlayer('Anna')")
+    p.tap("#new-molkky")
+    p.wait_until("return document.querySelectorAll('#known-players .chip').length === 1")
+    add_players(p, "Jonh", "Bea")
+    p.slow_command("rename_player", 1500)
+    p.tap('[aria-label="Put right the spelling of Jonh"]')
+    p.wait_until("return document.activeElement?.id === 'fix-name'")
+    el = p.d.switch_to.active_element
+    el.send_keys(Keys.CONTROL, "a")
+    el.send_keys("John", Keys.ENTER)
+    p.wait_until("return window.__asked.rename_player === 1")
+    p.tap("#nav-settings")
+    p.wait_css("#rule-molkky-target")
+    p.wait_until("return window.__delivered.rename_player === 1")
+    p.tap("#nav-back")
+    p.wait_css("#new-player")
+    p.wait_until("return document.querySelectorAll('#known-players .chip').length === 1")
+    assert p.texts("#sides .chip-name") == ["John", "Bea"]
+    fixable = "return [...document.querySelectorAll('#sides .chip-fix .chip-name')].map((c) => c.textContent)"
+    assert p.d.execute_script(fixable) == ["John", "Bea"]
+    assert sorted(k["name"] for k in ipc(p, "ipc.players()")) == ["Anna", "Bea", "John"]
+
+
 def test_default_rules_changed_during_a_setup_are_the_setups_rules_when_come_back(partie):
     """A setup whose rules were not touched, left for Settings to change the default rules:
     come back, it has the new defaults (a kept setup must not keep the defaults of before)."""

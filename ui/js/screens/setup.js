@@ -161,6 +161,7 @@ export function mount(root, [game]) {
       return;
     }
     st.busy = true;
+    const up = stillUp();
     try {
       // The players as the store has them now: the known players on screen may not have come
       // yet, and a player may have played since (a draft come back to).
@@ -187,6 +188,15 @@ export function mount(root, [game]) {
       const put = (sides) => sides?.map((side) => side.map((n) => (n === name ? now : n)));
       st.sides = put(st.sides);
       st.benched = put(st.benched) ?? null;
+      // The screen was left while the store answered: the draft it left takes the name put
+      // right (its line-up would come back with a name that is no one's now, and drop it).
+      const draft = drafts.get(game);
+      if (!up() && draft) {
+        draft.sides = put(draft.sides);
+        draft.benched = put(draft.benched) ?? null;
+        delete draft.fresh?.[name];
+        if (!known && draft.fresh) draft.fresh[now] = id;
+      }
       app.announce(t('name_fixed', { gone: name, name: now }));
       // Another chip opened meanwhile stays open.
       if (fixing?.name === name) fixEnd(now); else render();

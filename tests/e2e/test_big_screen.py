@@ -17,7 +17,7 @@ from pathlib import Path
 
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import SHOTS, TARGET, free_port
+from conftest import ROOT, SHOTS, TARGET, free_port
 from test_club_night import BIG, chromium
 
 HUB = TARGET / "debug" / "partie-hub"
@@ -25,7 +25,12 @@ HUB = TARGET / "debug" / "partie-hub"
 
 def served_page():
     """The page as a real hub serves it (the words the core registers written in), fetched once
-    from `partie-hub` (built by `cargo test --workspace`) on a throwaway database."""
+    from `partie-hub` (built by `cargo test --workspace`) on a throwaway database. A hub built
+    before the page or the code that serves it last changed would serve an older page: refused."""
+    sources = [ROOT / "src-tauri" / "partie-hub" / "src" / f for f in ("page.html", "lib.rs")]
+    newest = max(f.stat().st_mtime for f in sources)
+    assert HUB.exists() and HUB.stat().st_mtime >= newest, \
+        f"{HUB} is missing or older than the hub's page: cargo build -p partie-hub first"
     with tempfile.TemporaryDirectory() as d:
         port = free_port()
         hub = subprocess.Popen([str(HUB), "--db", f"{d}/club.db", "--listen", f"127.0.0.1:{port}"],

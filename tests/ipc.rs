@@ -488,6 +488,17 @@ fn history_players_and_records_through_the_commands() {
             .unwrap()["name"],
         "Bea"
     );
+    // A name a setup just made, put right: renamed, and refused once no longer as made.
+    let jonh = h.call("add_player", json!({"name": "Jonh"})).unwrap()["id"].clone();
+    let args = json!({"player": jonh, "was": "Jonh", "name": "John"});
+    assert_eq!(
+        h.call("put_right_player", args.clone()).unwrap()["name"],
+        "John"
+    );
+    assert_eq!(
+        h.call("put_right_player", args).unwrap_err()["code"],
+        "not_put_right"
+    );
 }
 
 #[test]

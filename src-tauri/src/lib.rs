@@ -415,6 +415,16 @@ fn rename_player(state: State<'_, AppState>, player: i64, name: String) -> Resul
 }
 
 #[tauri::command(async)]
+fn put_right_player(
+    state: State<'_, AppState>,
+    player: i64,
+    was: String,
+    name: String,
+) -> Result<Player, Error> {
+    state.with(|s| s.put_right_player(player, &was, &name))
+}
+
+#[tauri::command(async)]
 fn merge_players(state: State<'_, AppState>, kept: i64, gone: i64) -> Result<Player, Error> {
     state.with(|s| s.merge_players(kept, gone))
 }
@@ -538,6 +548,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         history,
         search_players,
         rename_player,
+        put_right_player,
         merge_players,
         archive_player,
         player_stats,

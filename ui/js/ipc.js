@@ -44,6 +44,8 @@ export const ipc = {
   history: (filter) => invoke('history', { filter }),
   searchPlayers: (query, archived = false) => invoke('search_players', { query, archived }),
   renamePlayer: (player, name) => invoke('rename_player', { player, name }),
+  // The spelling of a player a setup just made (`was`), put right: renamed, or the known player of that name.
+  putRightPlayer: (player, was, name) => invoke('put_right_player', { player, was, name }),
   mergePlayers: (kept, gone) => invoke('merge_players', { kept, gone }),
   archivePlayer: (player, archived) => invoke('archive_player', { player, archived }),
   playerStats: (player, game) => invoke('player_stats', { player, game }),

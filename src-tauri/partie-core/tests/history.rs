@@ -386,6 +386,67 @@ fn players_rename_merge_and_archive() {
 }
 
 #[test]
+fn a_name_a_setup_just_made_is_put_right_or_becomes_the_known_player() {
+    let mut store = Store::open_in_memory().unwrap();
+    let elodie = store.add_player("Élodie").unwrap().id;
+    let jonh = store.add_player("Jonh").unwrap().id;
+    // Renamed: the same player under the spelling put right.
+    let p = store.put_right_player(jonh, "Jonh", "John").unwrap();
+    assert_eq!((p.id, p.name.as_str()), (jonh, "John"));
+    // Put right to a known player's name, in another case: that player, the other archived.
+    let elo = store.add_player("Elo").unwrap().id;
+    let p = store.put_right_player(elo, "Elo", "ÉLODIE").unwrap();
+    assert_eq!((p.id, p.name.as_str()), (elodie, "Élodie"));
+    assert!(store
+        .search_players("Elo", true)
+        .unwrap()
+        .iter()
+        .any(|x| x.id == elo && x.archived));
+    assert!(!store.players().unwrap().iter().any(|x| x.id == elo));
+    // A case of its own is a rename, not a known player.
+    let ana = store.add_player("ana").unwrap().id;
+    assert_eq!(store.put_right_player(ana, "ana", "Ana").unwrap().id, ana);
+    // No longer as the setup made it: renamed since, archived, or played; nothing changes.
+    let refused = |store: &mut Store, id, was: &str| {
+        let e = store.put_right_player(id, was, "Zoé").unwrap_err();
+        assert_eq!(
+            (e.kind, e.code),
+            (ErrorKind::IllegalAction, Some("not_put_right"))
+        );
+    };
+    refused(&mut store, jonh, "Jonh");
+    refused(&mut store, elo, "Elo");
+    let m = store
+        .new_match(
+            "molkky",
+            &rules(json!({"target": 10})),
+            &sides(&[&["John"], &["Ana"]]),
+        )
+        .unwrap()
+        .id;
+    play_all(&mut store, m, &[pins(&[10])]);
+    refused(&mut store, jonh, "John");
+    assert_eq!(
+        store.put_right_player(999, "X", "Y").unwrap_err().kind,
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        store
+            .put_right_player(elodie, "Élodie", " ")
+            .unwrap_err()
+            .kind,
+        ErrorKind::BadSetup
+    );
+    let names: Vec<String> = store
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert!(names.contains(&"John".to_string()) && !names.contains(&"Zoé".to_string()));
+}
+
+#[test]
 fn export_then_import_into_an_empty_history_and_again() {
     let mut store = Store::open_in_memory().unwrap();
     small_club(&mut store);

@@ -74,15 +74,15 @@ fn with_words(page: &str, words: &Value) -> String {
 /// titles of every game and system this build knows, and the word for each place.
 fn page_words() -> Value {
     use partie_core::games::{title, GAMES};
-    let pairs =
-        |it: &mut dyn Iterator<Item = (&str, [&str; 2])>| -> serde_json::Map<String, Value> {
-            it.map(|(name, words)| (name.to_string(), json!(words)))
-                .collect()
-        };
+    fn pairs<'a>(it: impl Iterator<Item = (&'a str, [&'a str; 2])>) -> Value {
+        it.map(|(name, words)| (name.to_string(), json!(words)))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    }
     json!({
-        "games": pairs(&mut GAMES.iter().map(|g| (*g, [title(g, false), title(g, true)]))),
-        "places": pairs(&mut partie_core::game::PLACES.iter().copied()),
-        "systems": pairs(&mut partie_core::tournament::system::SYSTEMS.iter().map(|e| (e.name, e.title))),
+        "games": pairs(GAMES.iter().map(|g| (*g, [title(g, false), title(g, true)]))),
+        "places": pairs(partie_core::game::PLACES.iter().copied()),
+        "systems": pairs(partie_core::tournament::system::SYSTEMS.iter().map(|e| (e.name, e.title))),
     })
 }
 

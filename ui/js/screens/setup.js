@@ -155,36 +155,24 @@ export function mount(root, [game]) {
     const id = st.fresh[name];
     const typed = input.value.trim();
     if (!typed || typed === name) { fixEnd(name); return; }
-    const same = (a, b) => a.toLowerCase() === b.toLowerCase();
-    if (!same(typed, name) && inLineup(typed)) {
+    if (typed.toLowerCase() !== name.toLowerCase() && inLineup(typed)) {
       app.error({ kind: 'bad_setup', code: 'name_taken', detail: typed });
       return;
     }
     st.busy = true;
     const up = stillUp();
     try {
-      // The players as the store has them now: the known players on screen may not have come
-      // yet, and a player may have played since (a draft come back to).
-      const all = await ipc.players();
-      const me = all.find((k) => k.id === id);
-      if (!me || me.name !== name || me.last_played_at != null) {
-        delete st.fresh[name];
-        fixEnd(name);
-        return;
-      }
-      const known = all.find((k) => k.id !== id && same(k.name, typed));
-      let now;
-      if (known) {
-        await ipc.archivePlayer(id, true);
-        st.known = st.known.filter((k) => k.id !== id);
-        now = known.name;
-      } else {
-        const p = await ipc.renamePlayer(id, typed);
-        st.known = st.known.map((k) => (k.id === id ? p : k));
-        st.fresh[p.name] = id;
-        now = p.name;
-      }
+      // Renamed, or the known player of that name: the store says which (the id it gives).
+      const p = await ipc.putRightPlayer(id, name, typed);
+      const now = p.name;
+      const known = p.id !== id;
       delete st.fresh[name];
+      if (known) {
+        st.known = st.known.filter((k) => k.id !== id);
+      } else {
+        st.known = st.known.map((k) => (k.id === id ? p : k));
+        st.fresh[now] = id;
+      }
       const put = (sides) => sides?.map((side) => side.map((n) => (n === name ? now : n)));
       st.sides = put(st.sides);
       st.benched = put(st.benched) ?? null;
@@ -201,7 +189,12 @@ export function mount(root, [game]) {
       // Another chip opened meanwhile stays open.
       if (fixing?.name === name) fixEnd(now); else render();
     } catch (e) {
-      app.error(e);
+      // No longer as this setup made it (renamed, archived or played since, a draft come
+      // back to): its chip offers no correction any more.
+      if (e?.code === 'not_put_right') {
+        delete st.fresh[name];
+        fixEnd(name);
+      } else app.error(e);
     } finally {
       st.busy = false;
     }

@@ -2,8 +2,8 @@
 //! archive) and their statistics.
 
 use super::{
-    clean_name, mark_counts, match_list_row, player_row, write_figures, MatchListItem, Player,
-    Store, COUNTS_MATCH, LIST_COLUMNS,
+    clean_name, mark_counts, match_list_row, player_named, player_row, write_figures,
+    MatchListItem, Player, Store, COUNTS_MATCH, LIST_COLUMNS,
 };
 use crate::error::Error;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
@@ -259,6 +259,30 @@ impl Store {
             params![id, archived],
         )?;
         Ok(())
+    }
+
+    /// Puts right the spelling of a player a new game's setup has just made (`was` its name
+    /// there): renamed to `name`, or, where `name` is another known player's (case aside, as
+    /// [`player_named`] finds one), archived, that player taking its place. The player given
+    /// back is the one the setup seats now. Refused (`not_put_right`) for a player no longer as
+    /// the setup made it: renamed, archived or played since; a name only a setup just typed
+    /// has no history a new spelling would touch.
+    pub fn put_right_player(&mut self, id: i64, was: &str, name: &str) -> Result<Player, Error> {
+        let me = self.player(id)?;
+        if me.name != was || me.archived || me.last_played_at.is_some() {
+            return Err(
+                Error::illegal(format!("player {id} is not {was:?} as a setup made them"))
+                    .with_code("not_put_right"),
+            );
+        }
+        let name = clean_name(name)?;
+        match player_named(self.conn(), &name)? {
+            Some(other) if other != id => {
+                self.archive_player(id, true)?;
+                self.player(other)
+            }
+            _ => self.rename_player(id, &name),
+        }
     }
 
     /// A player's statistics in one game, from the figures kept per finished match.

@@ -40,8 +40,9 @@ pub(crate) use matches::{computer_json, mark_counts, update_match, write_figures
 pub(crate) const MATCH_REVISION: &str =
     "(m.revision_base + (SELECT count(*) FROM action a WHERE a.match_id = m.id))";
 pub(crate) use players::{
-    clean_name, find_or_create_player, played_sides_of, player_from_elsewhere, player_row,
-    seat_player_as, seat_players, seat_players_from_elsewhere, seat_players_shown, sides_of,
+    clean_name, find_or_create_player, played_sides_of, player_from_elsewhere, player_named,
+    player_row, seat_player_as, seat_players, seat_players_from_elsewhere, seat_players_shown,
+    sides_of,
 };
 
 use crate::error::Error;

@@ -19,6 +19,20 @@ fn pins(p: &[u8]) -> Value {
     json!({"pins": p})
 }
 
+/// A Mölkky match to 10 that `winner` wins at the first throw (pin 10) against `loser`.
+fn won_at_once(store: &mut Store, winner: &str, loser: &str) -> i64 {
+    let m = store
+        .new_match(
+            "molkky",
+            &rules(json!({"target": 10})),
+            &sides(&[&[winner], &[loser]]),
+        )
+        .unwrap()
+        .id;
+    play_all(store, m, &[pins(&[10])]);
+    m
+}
+
 fn id_of(store: &Store, name: &str) -> i64 {
     store
         .search_players(name, true)
@@ -291,15 +305,7 @@ fn players_rename_merge_and_archive() {
     let ids = small_club(&mut store);
     let bea = id_of(&store, "Bea");
     // "Beatrice" is Bea under another name in a later match.
-    let m = store
-        .new_match(
-            "molkky",
-            &rules(json!({"target": 10})),
-            &sides(&[&["Beatrice"], &["Anna"]]),
-        )
-        .unwrap()
-        .id;
-    play_all(&mut store, m, &[pins(&[10])]);
+    let m = won_at_once(&mut store, "Beatrice", "Anna");
     let beatrice = id_of(&store, "Beatrice");
     let merged = store.merge_players(bea, beatrice).unwrap();
     assert_eq!(merged.name, "Bea");
@@ -416,15 +422,7 @@ fn a_name_a_setup_just_made_is_put_right_or_becomes_the_known_player() {
     };
     refused(&mut store, jonh, "Jonh");
     refused(&mut store, elo, "Elo");
-    let m = store
-        .new_match(
-            "molkky",
-            &rules(json!({"target": 10})),
-            &sides(&[&["John"], &["Ana"]]),
-        )
-        .unwrap()
-        .id;
-    play_all(&mut store, m, &[pins(&[10])]);
+    won_at_once(&mut store, "John", "Ana");
     refused(&mut store, jonh, "John");
     assert_eq!(
         store.put_right_player(999, "X", "Y").unwrap_err().kind,

@@ -2,7 +2,7 @@
 import time
 
 from selenium.webdriver.common.keys import Keys
-from conftest import SHOTS
+from conftest import SHOTS, check_accessible
 
 from test_kill_loop import ipc
 from test_molkky import add_players, set_number
@@ -79,7 +79,7 @@ def test_doubles_to_100_with_live_twenties_and_an_undone_round(partie):
     assert p.text('[data-live="0"]') == "2"
     # Heard too: the button's name and what is said after a tap give the round's tally.
     # The name begins with what the button shows ("+20"), for those who speak to their device.
-    assert p.attr('[data-twenty="0"]', "aria-label") == "+20 Alice · Ada (2 this round)"
+    assert p.attr('[data-twenty="0"]', "aria-label") == "+20 Alice · Ada, 2 this round"
     p.wait_until("return document.querySelector('#announce').textContent === '20 for Alice · Ada: 2 this round'")
     assert p.scores() == [0, 0]          # a live 20 scores only when the round is scored
     p.shot("20-crokinole-live-round")
@@ -317,6 +317,7 @@ def test_three_sides_count_on_a_phone_without_scrolling_sideways(partie):
     step(p, "20", 2, +1)
     p.wait_text("#round-result", "Cyril 35")
     p.d.execute_script("document.querySelector('#cro-count').scrollIntoView({block: 'start'})")
+    check_accessible(p.d, "27c-crokinole-three-count-phone.png")
     p.d.save_screenshot(str(SHOTS / "27c-crokinole-three-count-phone.png"))
     # The keyboard meets + first, as the eye does.
     assert p.d.execute_script("""

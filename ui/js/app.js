@@ -371,7 +371,10 @@ function showSyncChip(s) {
   chip.dataset.state = s.joined ? (bad ? 'bad' : s.waiting > 0 ? 'waiting' : 'ok') : 'host';
   if (chip.textContent !== text) chip.textContent = text;
   const last = s.sync.last_sync ? t('sync_last_at', { time: new Date(s.sync.last_sync).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' }) }) : '';
-  chip.setAttribute('aria-label', [t('club_night'), syncText(s), last].filter(Boolean).join(' · '));
+  // The name starts with the words the chip shows (voice control is told what is seen, WCAG
+  // 2.5.3), then says them in full where the chip shortens them.
+  const full = syncText(s);
+  chip.setAttribute('aria-label', [t('club_night'), text, full !== text ? full : '', last].filter(Boolean).join(' · '));
 }
 
 // Keep the screen awake while a match is on, where the platform offers it.

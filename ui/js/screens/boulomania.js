@@ -168,9 +168,10 @@ export function mount(root, [id], initial, info) {
     const squares = [];
     const square = (n, xy, kind) => {
       const [x, y] = pos(xy);
+      // The number's trailing space is not drawn; it makes the square's text read "7 B", not "7B".
       const parts = {
         cell: kind === 'ball' ? el('rect', { x: x - 27, y: y - 27, width: 54, height: 54, rx: 10, class: 'bou-cell' }) : el('circle', { cx: x, cy: y, r: 21, class: 'bou-cell' }),
-        num: el('text', { x: x - (kind === 'ball' ? 22 : 0), y: y - (kind === 'ball' ? 14 : 24), class: 'bou-num' }, n),
+        num: el('text', { x: x - (kind === 'ball' ? 22 : 0), y: y - (kind === 'ball' ? 14 : 24), class: 'bou-num' }, `${n} `),
         jack: el('circle', { cx: x, cy: y, r: 9, class: 'bou-jack' }),
         ball: el('circle', { cx: x, cy: y + 4, r: 17, class: 'bou-ball' }),
         letter: el('text', { x, y: y + 10, class: 'bou-ball-letter' }),
@@ -200,14 +201,17 @@ export function mount(root, [id], initial, info) {
         g.setAttribute('class', `bou-square ${q.kind}${side != null ? ` side-${side}` : ''}${can ? ' shootable' : ''}${scoring.has(n) ? ' scoring' : ''}`);
         attr(g, 'role', can ? 'button' : null);
         attr(g, 'tabindex', can ? 0 : null);
-        g.setAttribute('aria-label', `${t('bou_square', { n })}${side != null ? `, ${t(side === 0 ? 'bou_team_a_plain' : 'bou_team_b')}` : ''}${here ? `, ${t('bou_jack')}` : ''}${can ? `, ${t('bou_tap_to_shoot')}` : ''}`);
+        const letter = side === 0 ? 'A' : side === 1 ? 'B' : '';
+        // The name says the square's number and its ball's letter as drawn, in that order, so
+        // that someone who sees "7 B" can say it to voice control (WCAG 2.5.3).
+        g.setAttribute('aria-label', `${t('bou_square', { n })}${side != null ? `, ${letter} (${t(side === 0 ? 'bou_team_a_plain' : 'bou_team_b')})` : ''}${here ? `, ${t('bou_jack')}` : ''}${can ? `, ${t('bou_tap_to_shoot')}` : ''}`);
         shown(q.jack, here);
         shown(q.ball, side != null);
         shown(q.letter, side != null);
         // A ball beside the jack on its square.
         q.ball.setAttribute('cx', q.x + (here ? 8 : 0));
         q.letter.setAttribute('x', q.x + (here ? 8 : 0));
-        q.letter.textContent = side === 0 ? 'A' : side === 1 ? 'B' : '';
+        q.letter.textContent = letter;
       }
     }
     return { svg, update };

@@ -33,6 +33,18 @@ if [ "${1:-}" = "--tests" ]; then
     $SUDO apt-get update -q
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q nodejs
   fi
+  # axe-core: the end-to-end tests check every screen they take a screenshot of against the
+  # accessibility rules (WCAG 2.2 A and AA). Pinned in tests/e2e/package-lock.json.
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "setup: installing npm (for the accessibility checker of the end-to-end tests)"
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q npm
+  fi
+  e2e="$(cd "$(dirname "$0")/../tests/e2e" && pwd)"
+  if [ ! -f "$e2e/node_modules/axe-core/axe.min.js" ]; then
+    echo "setup: installing axe-core (the end-to-end tests' accessibility checker)"
+    npm ci --prefix "$e2e" --no-audit --no-fund
+  fi
   if ! python3 -c "import selenium, pytest" >/dev/null 2>&1; then
     echo "setup: installing selenium and pytest"
     python3 -m pip install -q selenium pytest 2>/dev/null \

@@ -4,6 +4,7 @@ Each test gets its own XDG_DATA_HOME (so its own database and settings) and its 
 tauri-driver. Screenshots go to tests/e2e/screenshots/ at phone (390x844) and desktop
 (1280x800) size.
 """
+import json
 import os
 import shutil
 import signal
@@ -27,6 +28,10 @@ TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 APP = Path(os.environ.get("PARTIE_APP", TARGET / "debug" / "partie-app"))
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
+# axe-core, the accessibility rules every screenshot's screen is checked against (installed by
+# scripts/setup.sh --tests from tests/e2e/package.json; it is a test tool, never shipped).
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 
 # WebKit's web process, not the app, crashed under the test: once in a CI run its compositor
@@ -80,6 +85,50 @@ def display():
 def screenshots_dir():
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS
+
+
+def accessibility_faults(driver):
+    """What axe-core finds against WCAG 2.2 A and AA on the page as it is now: a list of
+    [rule, impact, help, [each element's selector and what is wrong with it]]."""
+    assert AXE.exists(), f"{AXE} is missing: run scripts/setup.sh --tests"
+    if not driver.execute_script("return typeof window.axe === 'object'"):
+        driver.execute_script(AXE.read_text(encoding="utf-8"))
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        axe.run(document, { runOnly: { type: 'tag', values: arguments[0] }, resultTypes: ['violations'] })
+          .then((r) => done(r.violations.map((v) => [v.id, v.impact, v.help,
+             v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary.replace(/\\s+/g, ' '))])),
+                (e) => done([['axe-failed', 'critical', String(e), []]]));""", AXE_RULES)
+
+
+def screen_faults(faults):
+    """The faults of the screen itself. axe-core measures a touch target by the part of it in
+    sight, so a button scrolled half under the title bar or the sticky Start bar is "too small"
+    until the person scrolls it out: that says where the page was scrolled, not how the button
+    is made. A target too small or too close to another, in sight, still fails."""
+    kept = []
+    for rule, impact, help, nodes in faults:
+        if rule == "target-size":
+            nodes = [n for n in nodes if "because it is partially obscured" not in n]
+        if nodes or rule == "axe-failed":
+            kept.append([rule, impact, help, nodes])
+    return kept
+
+
+def check_accessible(driver, where):
+    """Fails the test if the page as it is now breaks a WCAG 2.2 A or AA rule that axe-core
+    checks (a button with no name, text too faint on its background, a field with no label,
+    an ARIA role misused...). With PARTIE_E2E_A11Y_REPORT set to a file, the faults are added
+    to it (one JSON line a screen) instead, to survey them all in one run."""
+    faults = screen_faults(accessibility_faults(driver))
+    report = os.environ.get("PARTIE_E2E_A11Y_REPORT")
+    if report:
+        with open(report, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"where": where, "faults": faults}) + "\n")
+        return
+    said = "\n".join(f"{rule} ({impact}): {help}\n    " + "\n    ".join(nodes)
+                     for rule, impact, help, nodes in faults)
+    assert not faults, f"{where}: accessibility faults\n{said}"
 
 
 class Partie:
@@ -398,7 +447,8 @@ class Partie:
 
     def shot(self, name, at=None):
         """Saves the current screen at phone and desktop size (back to phone size after),
-        scrolled to the top, or with the element `at` (a selector) in the middle."""
+        scrolled to the top, or with the element `at` (a selector) in the middle. The screen is
+        checked for accessibility faults at each size, as it is shot (`check_accessible`)."""
         for label, (w, h) in (("phone", PHONE), ("desktop", DESKTOP)):
             self.size(w, h)
             time.sleep(0.35)
@@ -407,6 +457,7 @@ class Partie:
             else:
                 self.d.execute_script("window.scrollTo(0, 0)")
             time.sleep(0.1)
+            check_accessible(self.d, f"{name}-{label}")
             self.d.save_screenshot(str(SHOTS / f"{name}-{label}.png"))
         self.size(*PHONE)
         time.sleep(0.2)

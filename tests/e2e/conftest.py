@@ -131,6 +131,12 @@ def check_accessible(driver, where):
     assert not faults, f"{where}: accessibility faults\n{said}"
 
 
+def shoot(driver, name):
+    """Checks the page as it is now (`check_accessible`), then saves it as screenshot `name`."""
+    check_accessible(driver, name)
+    driver.save_screenshot(str(SHOTS / name))
+
+
 class Partie:
     """One data folder, its tauri-driver, and the app sessions started on it."""
 
@@ -457,8 +463,7 @@ class Partie:
             else:
                 self.d.execute_script("window.scrollTo(0, 0)")
             time.sleep(0.1)
-            check_accessible(self.d, f"{name}-{label}")
-            self.d.save_screenshot(str(SHOTS / f"{name}-{label}.png"))
+            shoot(self.d, f"{name}-{label}.png")
         self.size(*PHONE)
         time.sleep(0.2)
 

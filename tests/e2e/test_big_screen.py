@@ -17,7 +17,7 @@ from pathlib import Path
 
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ROOT, SHOTS, TARGET, check_accessible, free_port
+from conftest import ROOT, TARGET, free_port, shoot
 from test_club_night import BIG, chromium
 
 HUB = TARGET / "debug" / "partie-hub"
@@ -196,8 +196,7 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         assert b.execute_script("return [...document.querySelectorAll('#boards th')].map((th) => th.textContent).slice(0, 2)") == ["Table", "Court"]
         # The game's and the system's titles, as the core registers them.
         assert b.execute_script("return document.querySelector('#title').textContent") == "Mölkky · Swiss"
-        check_accessible(b, "77-big-screen-long-field-1920.png")
-        b.save_screenshot(str(SHOTS / "77-big-screen-long-field-1920.png"))
+        shoot(b, "77-big-screen-long-field-1920.png")
         # The pages take turns.
         WebDriverWait(b, 13).until(lambda b: b.execute_script("return document.querySelector('#standings-page').textContent") == f"2/{pages}")
         first = b.execute_script("return document.querySelector('#standings td:nth-child(2)').textContent")
@@ -210,8 +209,7 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         assert "error (500)" in b.execute_script("return document.querySelector('#note').textContent")
         note_top = b.execute_script("return document.querySelector('#note').getBoundingClientRect().top")
         assert note_top < 150, "the stale notice is in the header"
-        check_accessible(b, "77b-big-screen-stale-1920.png")
-        b.save_screenshot(str(SHOTS / "77b-big-screen-stale-1920.png"))
+        shoot(b, "77b-big-screen-stale-1920.png")
         # It answers again: fresh.
         hub.answer = summary(6)
         hub.tell()
@@ -241,8 +239,7 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         assert b.execute_script(tables) == ["Pool A", "1", "Pool B", "2"]
         # And the bye, its pool.
         assert b.execute_script("return document.querySelector('#bye').textContent") == "Bye: Player 6 (Pool B)"
-        check_accessible(b, "77c-big-screen-pools-1920.png")
-        b.save_screenshot(str(SHOTS / "77c-big-screen-pools-1920.png"))
+        shoot(b, "77c-big-screen-pools-1920.png")
         # In the knockouts the tables say which one they are part of, and the standings are
         # the field's again.
         knockouts = dict(summary(6), system="pools_knockout", pools=pools["pools"], round=3, bye=[], walkovers=[],
@@ -255,8 +252,7 @@ def test_a_long_field_fits_the_screen_and_a_stale_page_says_so():
         hub.tell()
         wait.until(lambda b: b.execute_script("return document.querySelectorAll('#standings th.pool').length") == 0)
         assert b.execute_script(tables) == ["Main knockout", "1", "Consolation", "2"]
-        check_accessible(b, "77d-big-screen-knockouts-1920.png")
-        b.save_screenshot(str(SHOTS / "77d-big-screen-knockouts-1920.png"))
+        shoot(b, "77d-big-screen-knockouts-1920.png")
 
         # The hub goes away: the event stream breaks and the page says it is stale at once.
         hub.stop()
@@ -320,8 +316,7 @@ def test_pools_of_a_big_field_page_with_their_heads_and_a_wrong_token_is_said():
         rows = "return [...document.querySelectorAll('#boards tr')].slice(1).map((tr) => tr.querySelector('th.pool')?.textContent ?? 'table ' + tr.children[0].textContent)"
         first = b.execute_script(rows)
         assert first[:4] == ["Pool A", "table 1", "Pool B", "table 2"], first
-        check_accessible(b, "77e-big-screen-sixteen-pools-1920.png")
-        b.save_screenshot(str(SHOTS / "77e-big-screen-sixteen-pools-1920.png"))
+        shoot(b, "77e-big-screen-sixteen-pools-1920.png")
         # The next page starts with its group's head.
         WebDriverWait(b, 13).until(lambda b: b.execute_script("return document.querySelector('#round-title').textContent").endswith(f"2/{of}"))
         second = b.execute_script(rows)
@@ -498,8 +493,7 @@ def test_long_names_and_a_long_champion_stay_on_the_screen():
         rows = b.execute_script("return document.querySelectorAll('#standings tr').length - 1")
         # (Four: each name takes three lines at the smallest size read from five metres.)
         assert rows >= 4, f"{rows} standings rows on a page"
-        check_accessible(b, "77f-big-screen-long-names-1920.png")
-        b.save_screenshot(str(SHOTS / "77f-big-screen-long-names-1920.png"))
+        shoot(b, "77f-big-screen-long-names-1920.png")
         # The other pages come in turn, each on the screen too.
         first = b.execute_script("return document.querySelector('#standings-page').textContent")
         WebDriverWait(b, 15).until(lambda b: b.execute_script(

@@ -3,7 +3,7 @@ played with real dice entered by hand, with a push chain and a carreau."""
 import time
 
 from test_molkky import add_players
-from conftest import SHOTS, check_accessible
+from conftest import shoot
 
 
 def actions(p):
@@ -211,8 +211,7 @@ def keyboard_turns(p, Keys):
         const box = (s) => document.querySelector(s).getBoundingClientRect();
         return {board: box('#bou-board'), panel: box('.mor-panel'), roll: box('#roll-jack'), height: innerHeight};""")
     assert r["board"]["right"] <= r["panel"]["left"] and r["roll"]["bottom"] <= r["height"], r
-    check_accessible(p.d, "55-boulomania-landscape-phone.png")
-    p.d.save_screenshot(str(SHOTS / "55-boulomania-landscape-phone.png"))
+    shoot(p.d, "55-boulomania-landscape-phone.png")
     p.size(390, 844)
     p.css("#roll-jack").send_keys(Keys.ENTER)
     wait_more(p, 0)

@@ -15,7 +15,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import DESKTOP, Partie, SHOTS, check_accessible, free_port
+from conftest import DESKTOP, Partie, SHOTS, free_port, shoot
 from test_crokinole import count_round, score_round
 from test_tournament import add_entrants, pair, summary
 
@@ -136,16 +136,14 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
     assert link == f"partie://join?hub={address}&token={token}"
     assert desk.count("#host-qr path") == 1
     desk.wait_text("#sync-chip", "Hub on")
-    check_accessible(desk.d, "70-club-host-desktop.png")
-    desk.d.save_screenshot(str(SHOTS / "70-club-host-desktop.png"))
+    shoot(desk.d, "70-club-host-desktop.png")
     # The app's own big screen has no title bar, but still says where sync stands, in a corner.
     desk.go_hash(tournament_hash.replace("#/tournament/", "#/wall/"))
     desk.wait_css("#wall")
     desk.wait_until("const c = document.querySelector('#sync-chip');"
                     " return c.getClientRects().length > 0 && c.textContent.includes('Hub on')")
     assert not desk.d.execute_script("return document.querySelector('#nav-settings').getClientRects().length > 0")
-    check_accessible(desk.d, "70b-club-host-wall-desktop.png")
-    desk.d.save_screenshot(str(SHOTS / "70b-club-host-wall-desktop.png"))
+    shoot(desk.d, "70b-club-host-wall-desktop.png")
     desk.go_hash("#/club")
     desk.wait_css("#host-page")
 
@@ -258,8 +256,7 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
             # where its game is played.
             assert french.execute_script("return document.querySelectorAll('#boards th')[1].textContent") == "Planche"
             assert french.execute_script("return document.querySelector('#standings-title').textContent") == "Classement"
-            check_accessible(french, "75b-club-big-screen-fr-1920.png")
-            french.save_screenshot(str(SHOTS / "75b-club-big-screen-fr-1920.png"))
+            shoot(french, "75b-club-big-screen-fr-1920.png")
         finally:
             french.quit()
         anna_phone.wait_text("#sync-chip", "Synced", timeout=10)
@@ -300,8 +297,7 @@ def test_club_night_with_two_phones_and_the_big_screen(night):
                 break
             time.sleep(0.1)
         assert page_result(browser, 1) == "8 – 0"
-        check_accessible(browser, "75-club-big-screen-1920.png")
-        browser.save_screenshot(str(SHOTS / "75-club-big-screen-1920.png"))
+        shoot(browser, "75-club-big-screen-1920.png")
 
         # The organiser pairs round 2; the phones pull it.
         desk.go_hash(tournament_hash)

@@ -2,7 +2,7 @@
 import time
 
 from selenium.webdriver.common.keys import Keys
-from conftest import SHOTS, check_accessible
+from conftest import shoot
 
 from test_kill_loop import ipc
 from test_molkky import add_players, set_number
@@ -317,8 +317,7 @@ def test_three_sides_count_on_a_phone_without_scrolling_sideways(partie):
     step(p, "20", 2, +1)
     p.wait_text("#round-result", "Cyril 35")
     p.d.execute_script("document.querySelector('#cro-count').scrollIntoView({block: 'start'})")
-    check_accessible(p.d, "27c-crokinole-three-count-phone.png")
-    p.d.save_screenshot(str(SHOTS / "27c-crokinole-three-count-phone.png"))
+    shoot(p.d, "27c-crokinole-three-count-phone.png")
     # The keyboard meets + first, as the eye does.
     assert p.d.execute_script("""
         const [plus, minus] = ['[data-step="20-2-plus"]', '[data-step="20-2-minus"]'].map((s) => document.querySelector(s));

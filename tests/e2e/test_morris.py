@@ -7,7 +7,7 @@ import time
 from selenium.webdriver.common.keys import Keys
 
 from test_molkky import add_players
-from conftest import SHOTS, check_accessible
+from conftest import shoot
 
 
 def actions(p):
@@ -109,8 +109,7 @@ def test_a_full_game_by_tapping_with_mills_removals_undo_and_redo(partie):
     assert r["board"]["right"] <= r["status"]["left"] and r["board"]["right"] <= r["panel"]["left"], r
     assert r["board"]["bottom"] <= r["height"] and r["undo"]["bottom"] <= r["height"], r
     assert r["board"]["height"] >= 250, r
-    check_accessible(p.d, "41b-morris-landscape-phone.png")
-    p.d.save_screenshot(str(SHOTS / "41b-morris-landscape-phone.png"))
+    shoot(p.d, "41b-morris-landscape-phone.png")
     p.size(390, 844)
     play(p, "xd1")
     assert p.texts('[data-on-board] b') == ["5", "3"]

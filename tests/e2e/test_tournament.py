@@ -8,7 +8,7 @@ from selenium.webdriver.common.keys import Keys
 
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
-from conftest import SHOTS, check_accessible
+from conftest import shoot
 from test_crokinole import count_round, score_round
 from test_molkky import add_players, save_default_rule, set_number
 
@@ -375,8 +375,7 @@ def swiss_night(p, exports):
     assert sizes["title"] >= 56, sizes
     # Everything fits on the screen without scrolling.
     assert p.d.execute_script("return document.documentElement.scrollHeight <= window.innerHeight + 1")
-    check_accessible(p.d, "44-tournament-big-screen-1920.png")
-    p.d.save_screenshot(str(SHOTS / "44-tournament-big-screen-1920.png"))
+    shoot(p.d, "44-tournament-big-screen-1920.png")
 
     # A result entered elsewhere reaches the big screen by itself.
     tid = int(p.d.execute_script("return location.hash.split('/')[2]"))
@@ -499,8 +498,7 @@ def test_twelve_entrant_molkky_cup_pools_then_knockout(partie):
     assert courts and all(c.startswith("Court ") for c in courts), courts
     p.size(*BIG)
     time.sleep(0.5)
-    check_accessible(p.d, "46a-cup-knockouts-wall-1920.png")
-    p.d.save_screenshot(str(SHOTS / "46a-cup-knockouts-wall-1920.png"))
+    shoot(p.d, "46a-cup-knockouts-wall-1920.png")
     p.size(1280, 800)
     p.tap("#leave-wall")
     p.wait_css("#round-title")
@@ -819,8 +817,7 @@ def test_the_big_screen_fits_a_big_round_and_every_pool_on_one_screen(partie):
     assert layout["lastRow"] <= layout["leave"], "the Leave button covers the last row"
     assert layout["font"] >= 18, layout
     assert layout["rows"] >= 8, layout
-    check_accessible(p.d, "44c-tournament-big-screen-13-tables-1920.png")
-    p.d.save_screenshot(str(SHOTS / "44c-tournament-big-screen-13-tables-1920.png"))
+    shoot(p.d, "44c-tournament-big-screen-13-tables-1920.png")
 
     p.size(1280, 800)
     p.d.execute_script("location.hash = '#/home'")
@@ -833,8 +830,7 @@ def test_the_big_screen_fits_a_big_round_and_every_pool_on_one_screen(partie):
                 font: parseFloat(getComputedStyle(document.querySelector('#wall')).fontSize)};""")
     assert layout["pools"] == ["Pool A", "Pool B", "Pool C", "Pool D", "Pool E"], layout
     assert layout["scroll"] <= layout["height"] + 1 and layout["font"] >= 18, layout
-    check_accessible(p.d, "44d-tournament-big-screen-five-pools-1920.png")
-    p.d.save_screenshot(str(SHOTS / "44d-tournament-big-screen-five-pools-1920.png"))
+    shoot(p.d, "44d-tournament-big-screen-five-pools-1920.png")
 
     # 64 entrants: 32 tables take two columns, every one on the screen.
     p.size(1280, 800)
@@ -850,8 +846,7 @@ def test_the_big_screen_fits_a_big_round_and_every_pool_on_one_screen(partie):
     assert layout["tables"] == 32 and layout["two"], layout
     assert layout["scroll"] <= layout["height"] + 1 and layout["lowest"] <= layout["height"], layout
     assert layout["font"] >= 18, layout
-    check_accessible(p.d, "44e-tournament-big-screen-32-tables-1920.png")
-    p.d.save_screenshot(str(SHOTS / "44e-tournament-big-screen-32-tables-1920.png"))
+    shoot(p.d, "44e-tournament-big-screen-32-tables-1920.png")
     p.size(1280, 800)
 
 

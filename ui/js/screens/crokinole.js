@@ -148,11 +148,11 @@ export function mount(root, [id], initial, info) {
         h('div', { class: 'chips' }, st.view.sides.map((side, i) => h('button', {
           class: 'btn', type: 'button', 'data-starter': i, onclick: () => act({ starter: i }),
         }, names(side))))) : null,
+      // The spaces are not drawn (grid items); they make the button's text read "+20 Ann 2",
+      // as its name does, for voice control (WCAG 2.5.3).
       h('div', { class: 'cro-twenty-row' }, st.view.sides.map((side, i) => h('button', {
         class: 'btn big cro-twenty', type: 'button', 'data-twenty': i, 'data-key': `twenty-${i}`,
         'aria-label': t('cro_add_twenty', { name: names(side), n: s.live_twenties[i] }), onclick: () => act({ twenty: i }),
-      // The spaces are not drawn (grid items); they make the button's text read "+20 Ann 2",
-      // as its name does, for voice control (WCAG 2.5.3).
       }, h('span', { class: 'cro-plus', text: '+20' }), ' ', h('span', { class: 'cro-side', text: names(side) }), ' ',
       h('span', { class: 'cro-live', 'data-live': i, text: String(s.live_twenties[i]) })))),
       h('button', { class: 'btn primary big', type: 'button', id: 'end-round', 'data-focus': true, onclick: startCount }, t('cro_end_round')));

@@ -865,6 +865,40 @@ def test_a_name_put_right_as_the_setup_is_left_comes_back_put_right(partie):
     assert sorted(k["name"] for k in ipc(p, "ipc.players()")) == ["Anna", "Bea", "John"]
 
 
+def test_a_name_put_right_as_the_setup_is_left_and_come_back_to_shows_put_right(partie):
+    """The setup left for Settings and come back to before the store answers a name put right:
+    the screen come back to took the line-up with the old spelling; the answer reaches it, so
+    it shows the name put right, still correctable, and its Start seats that player (not a new
+    player made of the old spelling)."""
+    p = partie
+    p.start()
+    ipc(p, "ipc.addPlayer('Anna')")
+    p.tap("#new-molkky")
+    p.wait_until("return document.querySelectorAll('#known-players .chip').length === 1")
+    add_players(p, "Jonh", "Bea")
+    p.slow_command("put_right_player", 2500)
+    p.tap('[aria-label="Put right the spelling of Jonh"]')
+    p.wait_until("return document.activeElement?.id === 'fix-name'")
+    el = p.d.switch_to.active_element
+    el.send_keys(Keys.CONTROL, "a")
+    el.send_keys("John", Keys.ENTER)
+    p.wait_until("return window.__asked.put_right_player === 1")
+    p.tap("#nav-settings")
+    p.wait_css("#rule-molkky-target")
+    p.tap("#nav-back")
+    p.wait_css("#new-player")
+    # Come back before the answer: the old spelling, as the screen was left.
+    assert p.d.execute_script("return window.__delivered.put_right_player ?? 0") == 0
+    assert p.texts("#sides .chip-name") == ["Jonh", "Bea"]
+    p.wait_until("return window.__delivered.put_right_player === 1")
+    p.wait_until("return [...document.querySelectorAll('#sides .chip-name')].map((c) => c.textContent).join() === 'John,Bea'")
+    fixable = "return [...document.querySelectorAll('#sides .chip-fix .chip-name')].map((c) => c.textContent)"
+    assert p.d.execute_script(fixable) == ["John", "Bea"]
+    p.tap("#start")
+    p.wait_css("#pins")
+    assert sorted(k["name"] for k in ipc(p, "ipc.players()")) == ["Anna", "Bea", "John"]
+
+
 def test_default_rules_changed_during_a_setup_are_the_setups_rules_when_come_back(partie):
     """A setup whose rules were not touched, left for Settings to change the default rules:
     come back, it has the new defaults (a kept setup must not keep the defaults of before)."""

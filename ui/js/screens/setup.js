@@ -12,6 +12,23 @@ import { rulesForm, alike } from '../rules-form.js';
 // the default rules lost them. One a game, for as long as the app runs; a Start forgets it.
 const drafts = new Map();
 const DRAFTED = ['sides', 'teamMode', 'rules', 'saveDefaults', 'opponent', 'level', 'colour', 'benched', 'fresh'];
+// The setup on screen, by game: a name put right whose answer comes after its screen was left
+// and come back to reaches the screen come back to, which took the draft with the old spelling.
+const onScreen = new Map();
+
+// A name put right (`p`, the store's answer: the player renamed, or the known player of that
+// name) in a line-up: a screen's state, or the draft a screen left.
+function putRight(into, name, id, p) {
+  const known = p.id !== id;
+  const put = (sides) => sides?.map((side) => side.map((n) => (n === name ? p.name : n)));
+  into.sides = put(into.sides);
+  into.benched = put(into.benched) ?? null;
+  if (into.fresh) {
+    delete into.fresh[name];
+    if (!known) into.fresh[p.name] = id;
+  }
+  if (into.known) into.known = known ? into.known.filter((k) => k.id !== id) : into.known.map((k) => (k.id === id ? p : k));
+}
 
 // A draft's rules, unless they are the defaults it started from: then the defaults of now
 // (Settings, the trip away, may have just changed them).
@@ -165,25 +182,17 @@ export function mount(root, [game]) {
       // Renamed, or the known player of that name: the store says which (the id it gives).
       const p = await ipc.putRightPlayer(id, name, typed);
       const now = p.name;
-      const known = p.id !== id;
-      delete st.fresh[name];
-      if (known) {
-        st.known = st.known.filter((k) => k.id !== id);
-      } else {
-        st.known = st.known.map((k) => (k.id === id ? p : k));
-        st.fresh[now] = id;
-      }
-      const put = (sides) => sides?.map((side) => side.map((n) => (n === name ? now : n)));
-      st.sides = put(st.sides);
-      st.benched = put(st.benched) ?? null;
+      putRight(st, name, id, p);
       // The screen was left while the store answered: the draft it left takes the name put
-      // right (its line-up would come back with a name that is no one's now, and drop it).
-      const draft = drafts.get(game);
-      if (!up() && draft) {
-        draft.sides = put(draft.sides);
-        draft.benched = put(draft.benched) ?? null;
-        delete draft.fresh?.[name];
-        if (!known && draft.fresh) draft.fresh[now] = id;
+      // right (its line-up would come back with a name that is no one's now, and drop it),
+      // and so does the screen already come back to, which took the draft as it was.
+      if (!up()) {
+        const draft = drafts.get(game);
+        if (draft) putRight(draft, name, id, p);
+        const there = onScreen.get(game);
+        if (there) there(name, id, p);
+        else app.announce(t('name_fixed', { gone: name, name: now }));
+        return;
       }
       app.announce(t('name_fixed', { gone: name, name: now }));
       // Another chip opened meanwhile stays open.
@@ -375,8 +384,16 @@ export function mount(root, [game]) {
     if (entry.rules !== false) form = rulesForm(game, info, entry, st.rules, (r) => { st.rules = r; app.formNow(form?.problem()); render(); });
     render();
   }).catch((e) => app.error(e, { reading: true }));
+  const cameBack = (name, id, p) => {
+    if (fixing?.name === name) fixing = null;
+    putRight(st, name, id, p);
+    app.announce(t('name_fixed', { gone: name, name: p.name }));
+    render();
+  };
+  onScreen.set(game, cameBack);
   return {
     unmount: () => {
+      if (onScreen.get(game) === cameBack) onScreen.delete(game);
       if (!started) {
         drafts.set(game, structuredClone({
           ...Object.fromEntries(DRAFTED.map((k) => [k, st[k]])),

@@ -51,9 +51,10 @@ if [ "${1:-}" = "--tests" ]; then
       || python3 -m pip install -q --break-system-packages selenium pytest
   fi
   # The big-screen page is tested in a real browser; the league server's tests start a
-  # throwaway PostgreSQL cluster of their own.
+  # throwaway PostgreSQL cluster of their own; the window is also read as a screen reader
+  # reads it, over AT-SPI (a D-Bus session, its accessibility bus, the system Python's pyatspi).
   test_missing=()
-  for p in chromium chromium-driver postgresql; do
+  for p in chromium chromium-driver postgresql dbus at-spi2-core python3-pyatspi; do
     dpkg -s "$p" >/dev/null 2>&1 || test_missing+=("$p")
   done
   if [ "${#test_missing[@]}" -gt 0 ]; then

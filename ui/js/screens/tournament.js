@@ -209,9 +209,11 @@ export function mount(root, [idText, tab = 'round']) {
         group ? h('span', { class: 'table-group', text: group }) : null,
         board ? h('span', { class: 'board-no', text: tPlace(board.wave ? 'place_next' : 'place_n', summary.place, { n: board.board + 1 }) }) : null,
         linked && !p.result ? h('span', { class: 'tag', text: t(`match_${linked.status}`) }) : null),
-      h('div', { class: 'table-sides' },
-        names.map((n, s) => h('span', { class: `table-side${won === s ? ' won' : ''}` }, n, won === s ? wonMark() : null)),
-        h('span', { class: 'table-result', text: p.result ? resultText(summary, p) : t('vs') })),
+      // In the order drawn, so that a screen reader says "Anna vs Bea", not "Anna Bea vs".
+      h('div', { class: 'table-sides' }, ...names.flatMap((n, s) => [
+        s === 1 ? h('span', { class: 'table-result', text: p.result ? resultText(summary, p) : t('vs') }) : null,
+        h('span', { class: `table-side${won === s ? ' won' : ''}` }, n, won === s ? wonMark() : null),
+      ])),
       p.result || summary.status === 'finished' ? null : h('div', { class: 'end-row' },
         // Every card has the same two buttons: their names say which table they are for.
         h('button', {

@@ -836,17 +836,15 @@ def test_a_setup_left_for_settings_is_as_it_was_when_come_back_to(partie):
     p.wait_css("#pins")
 
 
-def test_a_name_put_right_as_the_setup_is_left_comes_back_put_right(partie):
-    """The store answers a name put right after the setup was left for Settings: the line-up
-    come back to has the name put right (the draft took it), still correctable, and not the old
-    spelling, which is no one's now and would have left the line-up."""
-    p = partie
+def put_right_then_settings(p, ms):
+    """A Mölkky setup with Anna known and Jonh and Bea added here; "Jonh" put right to "John"
+    with the store answering `ms` late, and Settings opened as soon as it is asked."""
     p.start()
     ipc(p, "ipc.addPlayer('Anna')")
     p.tap("#new-molkky")
     p.wait_until("return document.querySelectorAll('#known-players .chip').length === 1")
     add_players(p, "Jonh", "Bea")
-    p.slow_command("put_right_player", 1500)
+    p.slow_command("put_right_player", ms)
     p.tap('[aria-label="Put right the spelling of Jonh"]')
     p.wait_until("return document.activeElement?.id === 'fix-name'")
     el = p.d.switch_to.active_element
@@ -855,6 +853,14 @@ def test_a_name_put_right_as_the_setup_is_left_comes_back_put_right(partie):
     p.wait_until("return window.__asked.put_right_player === 1")
     p.tap("#nav-settings")
     p.wait_css("#rule-molkky-target")
+
+
+def test_a_name_put_right_as_the_setup_is_left_comes_back_put_right(partie):
+    """The store answers a name put right after the setup was left for Settings: the line-up
+    come back to has the name put right (the draft took it), still correctable, and not the old
+    spelling, which is no one's now and would have left the line-up."""
+    p = partie
+    put_right_then_settings(p, 1500)
     p.wait_until("return window.__delivered.put_right_player === 1")
     p.tap("#nav-back")
     p.wait_css("#new-player")
@@ -871,20 +877,7 @@ def test_a_name_put_right_as_the_setup_is_left_and_come_back_to_shows_put_right(
     it shows the name put right, still correctable, and its Start seats that player (not a new
     player made of the old spelling)."""
     p = partie
-    p.start()
-    ipc(p, "ipc.addPlayer('Anna')")
-    p.tap("#new-molkky")
-    p.wait_until("return document.querySelectorAll('#known-players .chip').length === 1")
-    add_players(p, "Jonh", "Bea")
-    p.slow_command("put_right_player", 2500)
-    p.tap('[aria-label="Put right the spelling of Jonh"]')
-    p.wait_until("return document.activeElement?.id === 'fix-name'")
-    el = p.d.switch_to.active_element
-    el.send_keys(Keys.CONTROL, "a")
-    el.send_keys("John", Keys.ENTER)
-    p.wait_until("return window.__asked.put_right_player === 1")
-    p.tap("#nav-settings")
-    p.wait_css("#rule-molkky-target")
+    put_right_then_settings(p, 2500)
     p.tap("#nav-back")
     p.wait_css("#new-player")
     # Come back before the answer: the old spelling, as the screen was left.

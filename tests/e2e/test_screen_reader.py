@@ -74,6 +74,7 @@ def nameless(nodes):
 
 
 def named(nodes, role):
+    """The names of the nodes of `role`, in the order a screen reader meets them."""
     return [n["name"] for n in nodes if n["role"] == role]
 
 

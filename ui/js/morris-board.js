@@ -7,7 +7,7 @@
 // point while an answer redraws the screen still lands there when it lifts (a click needs the
 // node it was pressed on), and a point keeps the keyboard focus across redraws.
 
-import { el, attr, shown } from './svg.js';
+import { el, drawing, attr, shown } from './svg.js';
 
 const STEP = 100;
 const MARGIN = 50;
@@ -25,15 +25,14 @@ export function xy(point) {
 export function createBoard(setup) {
   const size = MARGIN * 2 + STEP * 6;
   const svg = el('svg', { viewBox: `0 0 ${size} ${size}`, role: 'group', id: 'mor-board' });
-  // The wood and the lines are drawing only: a screen reader would meet each as a nameless
-  // image (the points say where they are and what stands on them).
-  svg.append(el('rect', { x: 8, y: 8, width: size - 16, height: size - 16, rx: 24, class: 'mor-wood', 'aria-hidden': 'true' }));
+  // The points say where they are and what stands on them; the wood and the lines are drawing.
+  svg.append(drawing('rect', { x: 8, y: 8, width: size - 16, height: size - 16, rx: 24, class: 'mor-wood' }));
   for (const line of setup.lines) {
     const [x1, y1] = xy(line[0]);
     const [x2, y2] = xy(line[2]);
-    svg.append(el('line', { x1, y1, x2, y2, class: 'mor-line', 'aria-hidden': 'true' }));
+    svg.append(drawing('line', { x1, y1, x2, y2, class: 'mor-line' }));
   }
-  const lastPath = el('line', { class: 'mor-last-path', display: 'none', 'aria-hidden': 'true' });
+  const lastPath = drawing('line', { class: 'mor-last-path', display: 'none' });
   svg.append(lastPath);
   // Every part of a point is there from the start and shown or hidden; only the hit circle
   // takes the pointer (see the CSS), so a press and its release meet the same node.

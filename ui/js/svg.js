@@ -10,6 +10,12 @@ export function el(tag, attrs, ...children) {
   return e;
 }
 
+// An SVG element that is drawing only (a board's wood, lines, arrows, shapes): hidden from
+// screen readers, which would otherwise meet it as a nameless image.
+export function drawing(tag, attrs, ...children) {
+  return el(tag, { ...attrs, 'aria-hidden': 'true' }, ...children);
+}
+
 // Sets an attribute, or removes it when `value` is null; untouched when it already holds.
 export function attr(e, name, value) {
   if (value == null) e.removeAttribute(name);

@@ -13,7 +13,7 @@ import { t } from '../i18n.js';
 import { app } from '../app.js';
 import { endActions } from '../end-actions.js';
 import { notesForm } from '../notes.js';
-import { el, attr, shown } from '../svg.js';
+import { el, drawing, attr, shown } from '../svg.js';
 import { boardScreen } from '../board-screen.js';
 import { register } from '../games.js';
 
@@ -154,16 +154,16 @@ export function mount(root, [id], initial, info) {
     const w = M * 2 + U * 4;
     const hgt = M * 2 + U * 6;
     const svg = el('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'bou-board', id: 'bou-board', role: 'group' });
-    svg.append(el('defs', { 'aria-hidden': 'true' }, el('marker', { id: 'bou-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+    svg.append(drawing('defs', {}, el('marker', { id: 'bou-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
       el('path', { d: 'M0 0L10 5L0 10z', class: 'bou-arrow-head' }))));
-    // The ground, the arrows and a square's shapes are drawing only: a screen reader would meet
-    // each as a nameless image (a square's name says its number, its ball and the jack).
-    svg.append(el('rect', { x: 4, y: 4, width: w - 8, height: hgt - 8, rx: 18, class: 'bou-ground', 'aria-hidden': 'true' }));
+    // A square's name says its number, its ball and the jack; the ground, the arrows and a
+    // square's shapes are drawing.
+    svg.append(drawing('rect', { x: 4, y: 4, width: w - 8, height: hgt - 8, rx: 18, class: 'bou-ground' }));
     for (const [from, tos] of Object.entries(b.arrows)) {
       const [x1, y1] = pos(b.ball_squares[from]);
       for (const to of tos) {
         const [x2, y2] = pos(b.ball_squares[to]);
-        svg.append(el('line', { x1, y1, x2: x1 + (x2 - x1) * 0.42, y2: y1 + (y2 - y1) * 0.42, class: 'bou-arrow', 'marker-end': 'url(#bou-head)', 'aria-hidden': 'true' }));
+        svg.append(drawing('line', { x1, y1, x2: x1 + (x2 - x1) * 0.42, y2: y1 + (y2 - y1) * 0.42, class: 'bou-arrow', 'marker-end': 'url(#bou-head)' }));
       }
     }
     let shootable = new Set();
@@ -172,10 +172,10 @@ export function mount(root, [id], initial, info) {
       const [x, y] = pos(xy);
       // The number's trailing space is not drawn; it makes the square's text read "7 B", not "7B".
       const parts = {
-        cell: kind === 'ball' ? el('rect', { x: x - 27, y: y - 27, width: 54, height: 54, rx: 10, class: 'bou-cell', 'aria-hidden': 'true' }) : el('circle', { cx: x, cy: y, r: 21, class: 'bou-cell', 'aria-hidden': 'true' }),
+        cell: kind === 'ball' ? drawing('rect', { x: x - 27, y: y - 27, width: 54, height: 54, rx: 10, class: 'bou-cell' }) : drawing('circle', { cx: x, cy: y, r: 21, class: 'bou-cell' }),
         num: el('text', { x: x - (kind === 'ball' ? 22 : 0), y: y - (kind === 'ball' ? 14 : 24), class: 'bou-num' }, `${n} `),
-        jack: el('circle', { cx: x, cy: y, r: 9, class: 'bou-jack', 'aria-hidden': 'true' }),
-        ball: el('circle', { cx: x, cy: y + 4, r: 17, class: 'bou-ball', 'aria-hidden': 'true' }),
+        jack: drawing('circle', { cx: x, cy: y, r: 9, class: 'bou-jack' }),
+        ball: drawing('circle', { cx: x, cy: y + 4, r: 17, class: 'bou-ball' }),
         letter: el('text', { x, y: y + 10, class: 'bou-ball-letter' }),
       };
       const g = el('g', { 'data-square': n, 'data-key': `${kind}-${n}` }, Object.values(parts));

@@ -189,12 +189,10 @@ export function mount(root, [game]) {
       if (!up()) {
         const draft = drafts.get(game);
         if (draft) putRight(draft, name, id, p);
-        const there = onScreen.get(game);
-        if (there) there(name, id, p);
-        else app.announce(t('name_fixed', { gone: name, name: now }));
-        return;
+        onScreen.get(game)?.(name, id, p);
       }
       app.announce(t('name_fixed', { gone: name, name: now }));
+      if (!up()) return;
       // Another chip opened meanwhile stays open.
       if (fixing?.name === name) fixEnd(now); else render();
     } catch (e) {
@@ -387,7 +385,6 @@ export function mount(root, [game]) {
   const cameBack = (name, id, p) => {
     if (fixing?.name === name) fixing = null;
     putRight(st, name, id, p);
-    app.announce(t('name_fixed', { gone: name, name: p.name }));
     render();
   };
   onScreen.set(game, cameBack);

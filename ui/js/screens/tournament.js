@@ -203,6 +203,7 @@ export function mount(root, [idText, tab = 'round']) {
     const names = p.sides.map((e) => entrantName(summary, e));
     const won = p.result ? (p.result.forfeit != null ? 1 - p.result.forfeit : p.result.winner) : undefined;
     const group = tableGroup(summary, p);
+    const side = (s) => h('span', { class: `table-side${won === s ? ' won' : ''}` }, names[s], won === s ? wonMark() : null);
     return h('li', { class: `table-card${p.result ? ' done' : ''}`, 'data-table': p.table },
       h('div', { class: 'table-head' },
         h('span', { class: 'table-no', text: t('table_n', { n: p.table + 1 }) }),
@@ -210,10 +211,8 @@ export function mount(root, [idText, tab = 'round']) {
         board ? h('span', { class: 'board-no', text: tPlace(board.wave ? 'place_next' : 'place_n', summary.place, { n: board.board + 1 }) }) : null,
         linked && !p.result ? h('span', { class: 'tag', text: t(`match_${linked.status}`) }) : null),
       // In the order drawn, so that a screen reader says "Anna vs Bea", not "Anna Bea vs".
-      h('div', { class: 'table-sides' }, ...names.flatMap((n, s) => [
-        s === 1 ? h('span', { class: 'table-result', text: p.result ? resultText(summary, p) : t('vs') }) : null,
-        h('span', { class: `table-side${won === s ? ' won' : ''}` }, n, won === s ? wonMark() : null),
-      ])),
+      h('div', { class: 'table-sides' },
+        side(0), h('span', { class: 'table-result', text: p.result ? resultText(summary, p) : t('vs') }), side(1)),
       p.result || summary.status === 'finished' ? null : h('div', { class: 'end-row' },
         // Every card has the same two buttons: their names say which table they are for.
         h('button', {

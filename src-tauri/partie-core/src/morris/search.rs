@@ -1368,6 +1368,59 @@ fn threat(pos: &Position, s: u8, line: u32, hole: u32, w: &Weights) -> (i32, boo
 /// The strongest level's searcher and the rules it has searched under.
 static KEPT: Mutex<Option<(MorrisRules, Searcher)>> = Mutex::new(None);
 
+/// The stop flag of the think that has [`KEPT`], while it has it.
+static KEPT_BY: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
+
+/// How long a think waits for [`KEPT`] from a think told to stop. A stopped think lets go within
+/// milliseconds; the one after it (an undo, then the computer's turn again) keeps what the table
+/// holds instead of filling a second one of 64 MB for that move.
+const GIVEN_BACK_WITHIN: Duration = Duration::from_millis(500);
+
+/// `kept` once it is free: at once, or after waiting up to `within` while its holder's flag in
+/// `by` says it is stopping. `None` while a think that goes on has it (another game thought about
+/// at the same time, in tests and matches), or when the holder does not let go in time.
+fn given_back<'a, T>(
+    kept: &'a Mutex<T>,
+    by: &Mutex<Option<Arc<AtomicBool>>>,
+    within: Duration,
+) -> Option<std::sync::MutexGuard<'a, T>> {
+    let end = Instant::now() + within;
+    loop {
+        match kept.try_lock() {
+            Ok(k) => return Some(k),
+            Err(TryLockError::Poisoned(p)) => return Some(p.into_inner()),
+            Err(TryLockError::WouldBlock) => {
+                let stopping = by
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed));
+                if !stopping || Instant::now() >= end {
+                    return None;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+}
+
+/// Says whose [`KEPT`] is while it lives (the flag is let go of when the think ends, even in a
+/// panic: the app counts the thinks under way by their flags).
+struct KeptBy;
+
+impl KeptBy {
+    fn new(stop: Option<Arc<AtomicBool>>) -> KeptBy {
+        *KEPT_BY.lock().unwrap_or_else(|p| p.into_inner()) = stop;
+        KeptBy
+    }
+}
+
+impl Drop for KeptBy {
+    fn drop(&mut self) {
+        *KEPT_BY.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+}
+
 /// The computer's levels, from 1 (a beginner who makes human mistakes) to 5 (the strongest).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Level(u8);
@@ -1497,7 +1550,7 @@ impl Level {
         if pos.tokens().is_empty() {
             return None;
         }
-        let limits = self.limits(self.own_time(pos), stop);
+        let limits = self.limits(self.own_time(pos), stop.clone());
         if !self.keeps_table() {
             return self
                 .think(&mut self.searcher(), pos, history, seed, &limits)
@@ -1505,21 +1558,22 @@ impl Level {
         }
         // The strongest level keeps its table between moves: what it looked at a move ago is
         // most of what it looks at now. Another game thought about at the same time (tests,
-        // matches) gets a table of its own.
-        let mut kept = match KEPT.try_lock() {
-            Ok(kept) => kept,
-            Err(TryLockError::Poisoned(p)) => p.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                return self
-                    .think(&mut self.searcher(), pos, history, seed, &limits)
-                    .best;
-            }
+        // matches) gets a table of its own; a think told to stop is waited for.
+        let Some(mut kept) = given_back(&KEPT, &KEPT_BY, GIVEN_BACK_WITHIN) else {
+            return self
+                .think(&mut self.searcher(), pos, history, seed, &limits)
+                .best;
         };
+        let _by = KeptBy::new(stop);
         if !matches!(&*kept, Some((rules, _)) if rules == pos.rules()) {
             *kept = Some((*pos.rules(), self.searcher()));
         }
         let (_, searcher) = kept.as_mut().expect("set just above");
-        self.think(searcher, pos, history, seed, &limits).best
+        let best = self.think(searcher, pos, history, seed, &limits).best;
+        // Free before its holder's flag goes, so that no one waiting takes it for a think
+        // that goes on.
+        drop(kept);
+        best
     }
 }
 
@@ -1805,5 +1859,65 @@ mod tests {
             evaluate_with(&moving, &with),
             evaluate_with(&moving, &STRONG)
         );
+    }
+
+    /// The kept searcher is waited for while the think that has it was told to stop (it lets
+    /// go within milliseconds, and the next think keeps the table), not while that think goes
+    /// on (another game's), and not past the time given.
+    #[test]
+    fn a_kept_searcher_is_waited_for_only_from_a_think_told_to_stop() {
+        use std::sync::mpsc;
+        let kept = Arc::new(Mutex::new(7u32));
+        let by: Arc<Mutex<Option<Arc<AtomicBool>>>> = Arc::new(Mutex::new(None));
+        // Held by a think that goes on: taken fresh at once.
+        let (held, hold_until) = (mpsc::channel::<()>(), mpsc::channel::<()>());
+        let holder = {
+            let (kept, by) = (kept.clone(), by.clone());
+            let (told, until) = (held.0, hold_until.1);
+            std::thread::spawn(move || {
+                let k = kept.lock().unwrap();
+                *by.lock().unwrap() = Some(Arc::new(AtomicBool::new(false)));
+                told.send(()).unwrap();
+                until.recv().unwrap();
+                // As `choose` does: free first, then the flag.
+                drop(k);
+                *by.lock().unwrap() = None;
+            })
+        };
+        held.1.recv().unwrap();
+        let asked = Instant::now();
+        assert!(given_back(&kept, &by, Duration::from_secs(5)).is_none());
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            asked.elapsed()
+        );
+        // Told to stop and letting go after 50 ms: waited for.
+        let stop = by.lock().unwrap().clone().unwrap();
+        stop.store(true, Ordering::Relaxed);
+        let releases = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            hold_until.0.send(()).unwrap();
+        });
+        let got = given_back(&kept, &by, Duration::from_secs(5));
+        assert_eq!(got.as_deref(), Some(&7));
+        drop(got);
+        holder.join().unwrap();
+        releases.join().unwrap();
+        // Told to stop and never letting go: given up after the time given.
+        let _k = kept.lock().unwrap();
+        *by.lock().unwrap() = Some(Arc::new(AtomicBool::new(true)));
+        let asked = Instant::now();
+        std::thread::scope(|s| {
+            let waited = s.spawn(|| {
+                (
+                    given_back(&kept, &by, Duration::from_millis(100)).is_none(),
+                    asked.elapsed(),
+                )
+            });
+            let (none, after) = waited.join().unwrap();
+            assert!(none);
+            assert!(after >= Duration::from_millis(100), "{after:?}");
+        });
     }
 }
